@@ -1,0 +1,294 @@
+/* daekit plugin ABI, version 1.
+ *
+ * This is the only header that host and plugins must agree on byte for byte.
+ * Only C types cross it: PODs, raw pointers, sizes and integers. No exception,
+ * standard-library or Eigen object ever crosses, so a problem plugin built by a
+ * third party with its own toolchain can be run by any solver plugin.
+ *
+ * Growth rules (docs/abi.md):
+ *  - DK_ABI_MAJOR changes on any incompatible change; the host refuses other
+ *    majors before it runs any code of the plugin (the major is part of the
+ *    manifest's symbol name, readable without loading the library).
+ *  - DK_ABI_MINOR grows when a struct gains fields at its end. Every struct
+ *    that can grow starts with `struct_size`; readers look only at fields that
+ *    lie inside the size the writer declared. A NULL function pointer means
+ *    "not provided".
+ */
+#ifndef DAEKIT_ABI_H
+#define DAEKIT_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DK_ABI_MAGIC 0x4B444144u /* "DADK" in little-endian bytes */
+#define DK_ABI_MAJOR 1u
+#define DK_ABI_MINOR 0u
+
+/* Every manifest is exported (as a Boost.DLL alias) in this ELF section under the
+ * name "daekit_v<MAJOR>_manifest_<plugin name>". */
+#define DK_SECTION_NAME "daekit"
+
+typedef enum { DK_KIND_SOLVER = 1, DK_KIND_PROBLEM = 2 } dk_kind;
+
+/* Result of every model callback (SUNDIALS sign rule). */
+typedef int32_t dk_eval;
+#define DK_EVAL_OK 0
+#define DK_EVAL_RECOVERABLE 1  /* cannot evaluate here: retry with a smaller step */
+#define DK_EVAL_NOT_PROVIDED 2 /* optional capability absent */
+#define DK_EVAL_FATAL (-1)     /* stop; the message is available through last_error */
+
+typedef struct dk_manifest {
+  uint32_t magic;
+  uint32_t abi_major;
+  uint32_t abi_minor;
+  uint32_t struct_size;
+  uint32_t kind;           /* dk_kind */
+  const char* name;        /* command-line name, e.g. "rodas5p" */
+  const char* version;     /* plugin version, semver */
+  const char* description; /* one line */
+  const char* build_id;    /* compiler and library fingerprint, advisory */
+  const char* entry;       /* alias name of the factory function */
+} dk_manifest;
+
+typedef struct dk_keyval {
+  const char* key;
+  const char* value;
+} dk_keyval;
+
+/* Services the host offers to a plugin. */
+typedef struct dk_host {
+  uint32_t struct_size;
+  void* env;
+  void (*log)(void* env, int32_t level, const char* message); /* level: 0 info, 1 warning */
+} dk_host;
+
+/* ----------------------------------------------------------------------------------
+ * Problems:  M(t,y) y' = f(t,y)   or, for residual-only problems,  F(t,y,y') = 0
+ * ---------------------------------------------------------------------------------- */
+
+typedef enum {
+  DK_MASS_IDENTITY = 0,
+  DK_MASS_CONSTANT = 1,       /* constant, possibly singular */
+  DK_MASS_TIME_DEPENDENT = 2, /* M(t) */
+  DK_MASS_STATE_DEPENDENT = 3 /* M(t, y) */
+} dk_mass_kind;
+
+typedef enum {
+  DK_FORM_MASS_MATRIX = 0,  /* rhs and mass given; residual derived as M y' - f */
+  DK_FORM_RESIDUAL_ONLY = 1 /* only residual (and its Jacobian) given */
+} dk_form;
+
+#define DK_PROBLEM_ANALYTIC_JACOBIAN (1u << 0)
+#define DK_PROBLEM_ANALYTIC_DFDT (1u << 1)
+#define DK_PROBLEM_AUTONOMOUS (1u << 2)
+#define DK_PROBLEM_SPARSE_JACOBIAN (1u << 3) /* jacobian_sparse with jac_pattern */
+#define DK_PROBLEM_CONSISTENT_Y0 (1u << 4)   /* initial values are consistent by construction */
+#define DK_PROBLEM_HAS_YP0 (1u << 5)         /* initial_values also fills y'(t0) */
+#define DK_PROBLEM_ANALYTIC_RESIDUAL_JACOBIAN (1u << 6)
+
+/* Compressed sparse column pattern of an n x n matrix (0-based). */
+typedef struct dk_sparsity {
+  size_t nnz;
+  const int32_t* col_ptr; /* n + 1 entries */
+  const int32_t* row_idx; /* nnz entries */
+} dk_sparsity;
+
+typedef struct dk_param_desc {
+  const char* name;
+  const char* default_value;
+  const char* help;
+} dk_param_desc;
+
+typedef struct dk_problem_info {
+  uint32_t struct_size;
+  const char* name;
+  const char* title;
+  size_t n;
+  double t0, tend;
+  uint32_t form;      /* dk_form */
+  uint32_t mass_kind; /* dk_mass_kind */
+  uint32_t flags;     /* DK_PROBLEM_* */
+  int32_t jac_lower, jac_upper; /* band widths of df/dy, -1 when dense */
+  const uint8_t* index;         /* n entries: DAE index of each component (1, 2 or 3) */
+  const uint8_t* differential;  /* n entries: 1 differential, 0 algebraic */
+  const char* const* component_names; /* n entries, or NULL */
+  size_t nparams;
+  const dk_param_desc* params;  /* parameters and their defaults */
+  const char* const* param_values; /* nparams entries: the values this instance uses */
+  double rtol_hint;             /* suggested rtol, 0 if none */
+  const double* atol_scale;     /* n entries or NULL: suggested atol_i = atol_scale[i] * rtol */
+  size_t ntstops;
+  const double* tstops;         /* breakpoints where integrators should restart */
+  uint32_t has_reference;
+  double reference_t;
+  const uint8_t* scored;        /* n entries: 1 if the component counts in scd */
+  const char* reference_source; /* provenance of the reference solution */
+  dk_sparsity jac_pattern;      /* valid with DK_PROBLEM_SPARSE_JACOBIAN */
+} dk_problem_info;
+
+/* Matrices are dense column-major with leading dimension ld unless stated. */
+typedef struct dk_problem_vtbl {
+  uint32_t struct_size;
+  void (*destroy)(void* self);
+  const dk_problem_info* (*info)(const void* self);
+  dk_eval (*initial_values)(void* self, double* y0, double* yp0); /* yp0 may be NULL */
+  dk_eval (*rhs)(void* self, double t, const double* y, double* f);
+  dk_eval (*jacobian)(void* self, double t, const double* y, double* dfdy, size_t ld);
+  dk_eval (*jacobian_sparse)(void* self, double t, const double* y, double* values);
+  dk_eval (*dfdt)(void* self, double t, const double* y, double* dfdt);
+  dk_eval (*mass)(void* self, double t, const double* y, double* m, size_t ld);
+  dk_eval (*residual)(void* self, double t, const double* y, const double* yp, double* r);
+  /* dF/dy + cj dF/dy' */
+  dk_eval (*residual_jacobian)(void* self, double t, const double* y, const double* yp,
+                               double cj, double* j, size_t ld);
+  dk_eval (*reference)(const void* self, double* yref);
+  size_t (*last_error)(const void* self, char* buffer, size_t size);
+} dk_problem_vtbl;
+
+typedef struct dk_problem {
+  const dk_problem_vtbl* vtbl;
+  void* self;
+} dk_problem;
+
+/* Factory of a problem plugin. Returns 0 and fills *out, or non-zero with a message in err. */
+typedef int32_t (*dk_problem_entry_fn)(const dk_host* host, const dk_keyval* params,
+                                       size_t nparams, dk_problem* out, char* err,
+                                       size_t err_size);
+
+/* ----------------------------------------------------------------------------------
+ * Solvers
+ * ---------------------------------------------------------------------------------- */
+
+typedef enum {
+  DK_STATUS_SUCCESS = 0,
+  DK_STATUS_STOPPED_BY_OBSERVER = 1,
+  DK_STATUS_INVALID_INPUT = -1,
+  DK_STATUS_TOO_MANY_STEPS = -2,
+  DK_STATUS_STEP_SIZE_TOO_SMALL = -3,
+  DK_STATUS_SINGULAR_MATRIX = -4,
+  DK_STATUS_ERROR_TEST_FAILURES = -5,
+  DK_STATUS_CONVERGENCE_FAILURES = -6,
+  DK_STATUS_EVALUATION_FAILURE = -7,
+  DK_STATUS_INCONSISTENT_INITIAL_VALUES = -8,
+  DK_STATUS_TOLERANCES_TOO_SMALL = -9,
+  DK_STATUS_UNSUPPORTED_PROBLEM = -10,
+  DK_STATUS_INTERNAL_ERROR = -99
+} dk_status;
+
+#define DK_SOLVER_DENSE_OUTPUT (1u << 0)
+#define DK_SOLVER_SPARSE (1u << 1)
+#define DK_SOLVER_BANDED (1u << 2)
+
+typedef struct dk_option_desc {
+  const char* key;
+  const char* type; /* "int", "real", "bool", "choice:a|b|c", "string" */
+  const char* default_value;
+  const char* help;
+} dk_option_desc;
+
+typedef struct dk_solver_info {
+  uint32_t struct_size;
+  const char* name;
+  const char* description;
+  uint32_t max_mass_kind;       /* highest dk_mass_kind accepted */
+  uint32_t residual_form;       /* 1 if residual-only problems are accepted */
+  int32_t max_dae_index;        /* 0 = ODEs only */
+  uint32_t flags;               /* DK_SOLVER_* */
+  int32_t order;                /* classical order (max order for variable-order methods) */
+  size_t noptions;
+  const dk_option_desc* options;
+} dk_solver_info;
+
+typedef enum { DK_OUTPUT_END = 0, DK_OUTPUT_EVERY_STEP = 1, DK_OUTPUT_SAVEAT = 2 } dk_output_mode;
+typedef enum { DK_JACOBIAN_AUTO = 0, DK_JACOBIAN_ANALYTIC = 1, DK_JACOBIAN_FINITE_DIFFERENCE = 2 } dk_jacobian_source;
+typedef enum {
+  DK_INIT_CHECK = 0,         /* verify the algebraic equations at t0; fail with a precise message */
+  DK_INIT_FIX_ALGEBRAIC = 1, /* compute consistent algebraic components */
+  DK_INIT_TRUST = 2          /* skip the check (benchmarks with known-consistent data) */
+} dk_init_policy;
+
+typedef struct dk_solve_options {
+  uint32_t struct_size;
+  double t0, tend;
+  const double* y0;  /* n entries */
+  const double* yp0; /* n entries or NULL */
+  size_t nrtol;      /* 1 (scalar) or n */
+  const double* rtol;
+  size_t natol;      /* 1 (scalar) or n */
+  const double* atol;
+  double h0;   /* 0: automatic */
+  double hmin; /* 0: automatic (a few ulps of t) */
+  double hmax; /* 0: |tend - t0| */
+  int64_t max_steps;
+  uint32_t output_mode; /* dk_output_mode */
+  size_t nsaveat;
+  const double* saveat;
+  uint32_t jacobian;    /* dk_jacobian_source */
+  uint32_t init;        /* dk_init_policy */
+  uint32_t index_scaling;      /* 1: scale errors of index-k components by h^(k-1) */
+  uint32_t suppress_algebraic; /* 1: leave algebraic components out of the error test */
+  size_t ntstops;
+  const double* tstops; /* never step across these */
+  size_t nextra;
+  const dk_keyval* extra; /* plugin-specific options, checked against dk_solver_info.options */
+} dk_solve_options;
+
+typedef struct dk_stats {
+  int64_t steps;    /* attempted steps */
+  int64_t accepted;
+  int64_t rejected; /* error-test rejections */
+  int64_t nfev;     /* right-hand side or residual evaluations, all purposes */
+  int64_t nfev_jac; /* of which for finite-difference Jacobians */
+  int64_t njac;     /* Jacobian evaluations (analytic or finite difference) */
+  int64_t nlu;      /* LU factorisations */
+  int64_t nsolve;   /* linear back-solves */
+  int64_t nnewton;  /* Newton iterations */
+  int64_t nnewton_fail;
+  int64_t nsingular; /* singular iteration matrices met */
+  int64_t nmass;     /* mass matrix evaluations */
+  int32_t order_last;
+  int32_t jacobian_used; /* dk_jacobian_source actually used */
+  double h_last;
+  double wall_s;
+} dk_stats;
+
+typedef struct dk_result {
+  uint32_t struct_size;
+  int32_t status; /* dk_status */
+  double t_reached;
+  char message[1024];
+  dk_stats stats; /* grows at its end, so it stays the last member */
+} dk_result;
+
+/* Output: every point the solver reports (the end, every step, or requested times). */
+typedef struct dk_output_sink {
+  void* env;
+  /* returns 0 to go on, 1 to stop the integration */
+  int32_t (*emit)(void* env, double t, const double* y, size_t n);
+} dk_output_sink;
+
+typedef struct dk_solver_vtbl {
+  uint32_t struct_size;
+  void (*destroy)(void* self);
+  const dk_solver_info* (*info)(const void* self);
+  int32_t (*solve)(void* self, const dk_problem* problem, const dk_solve_options* options,
+                   const dk_output_sink* sink, dk_result* result);
+} dk_solver_vtbl;
+
+typedef struct dk_solver {
+  const dk_solver_vtbl* vtbl;
+  void* self;
+} dk_solver;
+
+typedef int32_t (*dk_solver_entry_fn)(const dk_host* host, dk_solver* out, char* err,
+                                      size_t err_size);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* DAEKIT_ABI_H */

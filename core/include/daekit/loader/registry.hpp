@@ -1,0 +1,119 @@
+// Host side of the plugin boundary: finding plugin files, checking their
+// manifests before any of their code runs, and handles that keep a plugin's
+// library loaded for as long as an object it made is alive.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "daekit/abi.h"
+
+namespace boost::dll {
+class shared_library;
+}
+
+namespace daekit::loader {
+
+struct Manifest {
+  dk_kind kind = DK_KIND_SOLVER;
+  std::string name, version, description, build_id, entry;
+  std::uint32_t abi_minor = 0;
+};
+
+struct Plugin {
+  Manifest manifest;
+  std::filesystem::path file;
+  std::shared_ptr<boost::dll::shared_library> library;
+};
+
+// A file that is not a usable plugin, and why.
+struct Refusal {
+  std::filesystem::path file;
+  std::string reason;
+};
+
+class LoadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Checks and loads one file. The ABI major is read from the exported symbol
+// names (ELF section "daekit") before the library is opened; the manifests are
+// checked before any function of the plugin is called. Throws LoadError.
+std::vector<Plugin> load_plugin_file(const std::filesystem::path& file);
+
+const char* kind_name(dk_kind kind);
+
+class Registry {
+ public:
+  // A file named explicitly (--plugin): a refusal is an error the host reports.
+  void add_file(const std::filesystem::path& file);
+  // Every *.so directly in the folder; refusals are kept for warnings. Missing folders are ignored.
+  void add_directory(const std::filesystem::path& dir);
+
+  const std::vector<Plugin>& plugins() const { return plugins_; }
+  const std::vector<Refusal>& refusals() const { return refusals_; }
+  const std::vector<Refusal>& explicit_refusals() const { return explicit_refusals_; }
+  // "plugin name 'x' is provided by both A and B", one per clash.
+  std::vector<std::string> clashes() const;
+
+  // nullptr if unknown; throws LoadError if the name is provided twice.
+  const Plugin* find(const std::string& name) const;
+  // The names of that kind, for "unknown name" messages.
+  std::vector<std::string> names(dk_kind kind) const;
+
+ private:
+  void add_loaded(std::vector<Plugin> found);
+  std::vector<Plugin> plugins_;
+  std::vector<Refusal> refusals_, explicit_refusals_;
+  std::vector<std::filesystem::path> seen_;
+};
+
+// The host's log sink for plugins: warnings to stderr.
+const dk_host* default_host();
+
+class ProblemInstance {
+ public:
+  // Throws LoadError with the plugin's message (e.g. an unknown parameter).
+  ProblemInstance(const Plugin& plugin, const std::map<std::string, std::string>& params);
+  ~ProblemInstance();
+  ProblemInstance(const ProblemInstance&) = delete;
+  ProblemInstance& operator=(const ProblemInstance&) = delete;
+
+  const dk_problem& handle() const { return problem_; }
+  const dk_problem_info& info() const { return *info_; }
+  const Plugin& plugin() const { return plugin_; }
+
+  // y0 and (if the problem knows it) yp0; throws LoadError on failure.
+  void initial_values(std::vector<double>& y0, std::vector<double>& yp0) const;
+  bool reference(std::vector<double>& yref) const;
+
+ private:
+  Plugin plugin_;  // holds the library
+  dk_problem problem_{};
+  const dk_problem_info* info_ = nullptr;
+};
+
+class SolverInstance {
+ public:
+  explicit SolverInstance(const Plugin& plugin);
+  ~SolverInstance();
+  SolverInstance(const SolverInstance&) = delete;
+  SolverInstance& operator=(const SolverInstance&) = delete;
+
+  const dk_solver_info& info() const { return *info_; }
+  const Plugin& plugin() const { return plugin_; }
+  std::int32_t solve(const ProblemInstance& problem, const dk_solve_options& options, const dk_output_sink& sink,
+                     dk_result& result) const;
+
+ private:
+  Plugin plugin_;
+  dk_solver solver_{};
+  const dk_solver_info* info_ = nullptr;
+};
+
+}  // namespace daekit::loader

@@ -1,0 +1,30 @@
+// Consistent initial values for M y' = f(t, y) with a constant singular M.
+// The algebraic equations are the combinations N^T f = 0 with N^T M = 0 (for
+// diag(I, 0) simply the rows with a zero in M). Policy `check` (the default)
+// verifies them and names the worst violated equations; `fix_algebraic`
+// changes only the algebraic components (those in the null space of M) by a
+// least-squares Newton iteration, as IDACalcIC's YA_YDP mode does, and says
+// what it changed.
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+
+#include "daekit/solve_request.hpp"
+#include "daekit/status.hpp"
+
+namespace daekit {
+
+class ProblemView;
+class MassMatrix;
+
+struct InitialisationOutcome {
+  Status status = Status::success;
+  std::string message;   // why it failed, or what was changed
+  double residual = 0.0;  // largest algebraic residual at the end
+};
+
+InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
+                                 Eigen::VectorXd& y0);
+
+}  // namespace daekit

@@ -1,0 +1,181 @@
+// The integration loop every one-step solver shares (the "driver" layer of
+// Boost.Odeint's stepper / controller / driver ladder). It owns what no
+// solver may get wrong on its own: the hard limits (max steps, minimum step,
+// repeated failures) so that nothing spins forever, landing exactly on tstop
+// and tend, output at the end, every step or given times (dense output), and
+// a message saying where and why it gave up.
+//
+// A Stepper provides:
+//   StepAttempt attempt(double t, double h, const Eigen::VectorXd& y);  // trial step
+//   const Eigen::VectorXd& y_new() const;
+//   void accept();                                   // commit, prepare dense output
+//   void interpolate(double theta, Eigen::VectorXd& out) const;  // on the last accepted step
+//   int order() const;
+#pragma once
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include "daekit/numerics/controller.hpp"
+#include "daekit/output_sink.hpp"
+#include "daekit/problem_view.hpp"
+#include "daekit/solve_request.hpp"
+#include "daekit/status.hpp"
+
+namespace daekit {
+
+struct StepAttempt {
+  enum class Kind { ok, recoverable, singular, fatal };
+  Kind kind = Kind::ok;
+  double error = 0.0;   // weighted error norm when kind == ok
+  std::string message;  // why, when not ok
+};
+
+struct SolveOutcome {
+  Status status = Status::internal_error;
+  std::string message;
+  double t_reached = std::numeric_limits<double>::quiet_NaN();
+};
+
+struct DriverLimits {
+  int max_consecutive_rejections = 50;  // error-test failures in a row before giving up
+  int max_consecutive_failures = 10;    // recoverable model failures / singular matrices in a row
+  double failure_shrink = 0.25;         // step reduction after such a failure
+};
+
+namespace detail {
+inline std::string where(double t, double h) {
+  std::ostringstream m;
+  m.precision(6);
+  m << "at t=" << t << ", h=" << h;
+  return m.str();
+}
+}  // namespace detail
+
+template <class Stepper>
+SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& req, OutputSink& sink,
+                   StepController& controller, double h_start, Eigen::VectorXd& y, DriverLimits limits = {}) {
+  Stats& stats = problem.stats();
+  const double dir = req.direction();
+  const double eps = std::numeric_limits<double>::epsilon();
+  double t = req.t0;
+  double h = dir * std::min(std::abs(h_start), req.hmax);
+  std::size_t next_save = 0, next_tstop = 0;
+  int rejections_in_row = 0, failures_in_row = 0;
+  bool last_rejected = false;
+  std::string last_reason = "the error test failed";
+  SolveOutcome out;
+  Eigen::VectorXd y_out(y.size());
+
+  auto finish = [&](Status s, std::string msg) {
+    out.status = s;
+    out.message = std::move(msg);
+    out.t_reached = t;
+    stats.h_last = h;
+    stats.order_last = stepper.order();
+    return out;
+  };
+
+  if (req.output == OutputMode::every_step && !sink.emit(t, y))
+    return finish(Status::stopped_by_observer, "stopped by the observer at t0");
+  while (req.output == OutputMode::saveat && next_save < req.saveat.size() && req.saveat[next_save] == t) {
+    if (!sink.emit(t, y)) return finish(Status::stopped_by_observer, "stopped by the observer at t0");
+    ++next_save;
+  }
+
+  while (dir * (req.tend - t) > 0.0) {
+    if (stats.steps >= req.max_steps) {
+      std::ostringstream m;
+      m << "reached the maximum of " << req.max_steps << " steps " << detail::where(t, h)
+        << " before tend=" << req.tend << "; raise --max-steps or loosen the tolerances";
+      return finish(Status::too_many_steps, m.str());
+    }
+    while (next_tstop < req.tstops.size() && dir * (req.tstops[next_tstop] - t) <= 0.0) ++next_tstop;
+    const double stop = next_tstop < req.tstops.size() ? req.tstops[next_tstop] : req.tend;
+    // Land exactly on the stop; stretch by up to 1% rather than leave a sliver of a step.
+    bool landing = false;
+    if (dir * (t + 1.01 * h - stop) >= 0.0) {
+      h = stop - t;
+      landing = true;
+    }
+    const double hmin = std::max(req.hmin, 16.0 * eps * std::max(std::abs(t), std::abs(stop) * 1e-3));
+    if (std::abs(h) < hmin && !landing) {
+      std::ostringstream m;
+      m << "the step size fell below the minimum " << hmin << " " << detail::where(t, h) << ": " << last_reason;
+      return finish(Status::step_size_too_small, m.str());
+    }
+
+    ++stats.steps;
+    StepAttempt a = stepper.attempt(t, h, y);
+    if (a.kind == StepAttempt::Kind::fatal) {
+      return finish(Status::evaluation_failure, detail::where(t, h) + ": " + a.message);
+    }
+    if (a.kind != StepAttempt::Kind::ok) {
+      last_reason = a.message;
+      if (++failures_in_row > limits.max_consecutive_failures) {
+        Status s = a.kind == StepAttempt::Kind::singular ? Status::singular_matrix : Status::evaluation_failure;
+        std::ostringstream m;
+        m << detail::where(t, h) << ": " << a.message << " (" << failures_in_row << " times in a row)";
+        return finish(s, m.str());
+      }
+      h *= limits.failure_shrink;
+      last_rejected = true;
+      continue;
+    }
+    failures_in_row = 0;
+    if (!(a.error <= 1.0)) {  // also catches NaN
+      ++stats.rejected;
+      last_reason = "the error test failed";
+      if (++rejections_in_row > limits.max_consecutive_rejections) {
+        std::ostringstream m;
+        m << detail::where(t, h) << ": the error test failed " << rejections_in_row << " times in a row";
+        return finish(Status::error_test_failures, m.str());
+      }
+      // A rejected first step means the automatic estimate was far off: cut hard, as RODAS does.
+      h *= stats.accepted == 0 ? 0.1 : controller.rejected(std::abs(h), a.error);
+      last_rejected = true;
+      continue;
+    }
+
+    // Accepted.
+    ++stats.accepted;
+    rejections_in_row = 0;
+    stepper.accept();
+    const double t_old = t;
+    const double t_new = landing ? stop : t + h;
+    while (req.output == OutputMode::saveat && next_save < req.saveat.size() &&
+           dir * (req.saveat[next_save] - t_new) <= 0.0) {
+      const double ts = req.saveat[next_save++];
+      if (ts == t_new) {
+        y_out = stepper.y_new();
+      } else {
+        stepper.interpolate((ts - t_old) / (t_new - t_old), y_out);
+      }
+      if (!sink.emit(ts, y_out)) {
+        t = ts;
+        y = y_out;
+        return finish(Status::stopped_by_observer, "stopped by the observer");
+      }
+    }
+    y = stepper.y_new();
+    t = t_new;
+    if (req.output == OutputMode::every_step && !sink.emit(t, y))
+      return finish(Status::stopped_by_observer, "stopped by the observer");
+
+    double fac = controller.accepted(std::abs(h), a.error);
+    if (last_rejected) fac = std::min(fac, 1.0);
+    last_rejected = false;
+    const double h_used = h;
+    h = dir * std::min(std::abs(h_used) * fac, req.hmax);
+    if (landing && t != req.tend) h = dir * std::max(std::abs(h), std::abs(h_used));
+  }
+  if (req.output == OutputMode::end && !sink.emit(t, y))
+    return finish(Status::stopped_by_observer, "stopped by the observer");
+  return finish(Status::success, "");
+}
+
+}  // namespace daekit

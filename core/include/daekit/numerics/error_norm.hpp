@@ -1,0 +1,43 @@
+// The weighted error norms every solver uses. Component i is measured against
+// atol_i + rtol_i * max(|y_old_i|, |y_new_i|); with index scaling its error is
+// first multiplied by h^(k_i - 1) for a component of DAE index k_i (Hairer &
+// Wanner's treatment of index-2/3 variables in RADAU5), and with
+// `suppress_algebraic` algebraic components leave the test (IDA's suppressalg).
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+namespace daekit {
+
+class ProblemView;
+struct SolveRequest;
+
+class ErrorNorm {
+ public:
+  ErrorNorm() = default;
+  ErrorNorm(const Eigen::VectorXd& rtol, const Eigen::VectorXd& atol, std::vector<int> index,
+            std::vector<bool> included, bool index_scaling);
+
+  static ErrorNorm for_request(const SolveRequest& request, const ProblemView& problem);
+
+  // Root mean square over the included components.
+  double rms(const Eigen::VectorXd& err, const Eigen::VectorXd& y_old, const Eigen::VectorXd& y_new,
+             double h) const;
+  // Largest weighted component.
+  double max(const Eigen::VectorXd& err, const Eigen::VectorXd& y_old, const Eigen::VectorXd& y_new,
+             double h) const;
+  // 1 / (atol_i + rtol_i |y_i|), without index scaling: for initial steps and Newton tests.
+  void weights(const Eigen::VectorXd& y, Eigen::VectorXd& w) const;
+
+ private:
+  double scaled(Eigen::Index i, double e, double y_old, double y_new, double h) const;
+
+  Eigen::VectorXd rtol_, atol_;
+  std::vector<int> index_;
+  std::vector<bool> included_;
+  bool index_scaling_ = true;
+  Eigen::Index count_ = 0;
+};
+
+}  // namespace daekit

@@ -1,0 +1,60 @@
+// The linear algebra of every implicit method: the Jacobian df/dy (analytic, or
+// by finite differences when the problem has none or the user asks), and the
+// iteration matrix W = alpha * M - J with its LU factorisation (dense, or
+// sparse when the problem gives a Jacobian pattern). Rosenbrock methods use
+// alpha = 1 / (h gamma), BDF alpha = cj, Radau the real eigenvalue.
+#pragma once
+
+#include <Eigen/Dense>
+#include <Eigen/SparseCore>
+#include <vector>
+
+#include "daekit/numerics/dense_lu.hpp"
+#include "daekit/numerics/mass_matrix.hpp"
+#include "daekit/numerics/sparse_lu.hpp"
+#include "daekit/solve_request.hpp"
+#include "daekit/status.hpp"
+
+namespace daekit {
+
+class ProblemView;
+
+class IterationMatrix {
+ public:
+  // Decides analytic vs finite differences and dense vs sparse; allocates everything once.
+  void setup(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass);
+
+  bool sparse() const { return sparse_; }
+  bool analytic() const { return analytic_; }
+
+  // df/dy at (t, y); f0 = f(t, y) is needed for finite differences.
+  Eval evaluate_jacobian(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0);
+  // W = alpha M - J and its factorisation; false when singular.
+  bool factor(double alpha);
+  void solve(const Eigen::VectorXd& b, Eigen::VectorXd& x);
+
+  // J x (for methods that need the Jacobian's action).
+  void apply_jacobian(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;
+  const Eigen::MatrixXd& dense_jacobian() const { return jac_; }
+
+ private:
+  Eval finite_difference_dense(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0);
+  Eval finite_difference_sparse(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0);
+
+  ProblemView* problem_ = nullptr;
+  const MassMatrix* mass_ = nullptr;
+  bool sparse_ = false, analytic_ = false;
+
+  Eigen::MatrixXd jac_, w_;
+  DenseLU dense_lu_;
+
+  Eigen::SparseMatrix<double> jac_sparse_, w_sparse_;
+  std::vector<Eigen::Index> jac_to_w_;   // position in w_sparse_ of each Jacobian entry
+  std::vector<Eigen::Index> mass_in_w_;  // position in w_sparse_ of each mass entry
+  std::vector<double> mass_values_;
+  SparseLUSolver sparse_lu_;
+
+  Eigen::VectorXd y_work_, f_work_;
+};
+
+}  // namespace daekit

@@ -1,0 +1,36 @@
+// A constant mass matrix, evaluated once and stored in the cheapest shape that
+// holds it exactly: identity, diagonal, or dense.
+#pragma once
+
+#include <Eigen/Dense>
+#include <Eigen/SparseCore>
+
+#include "daekit/status.hpp"
+
+namespace daekit {
+
+class ProblemView;
+
+class MassMatrix {
+ public:
+  enum class Shape { identity, diagonal, dense };
+
+  // Evaluates M at (t0, y0) for a constant mass matrix; identity needs no evaluation.
+  Eval setup(ProblemView& problem, double t0, const Eigen::VectorXd& y0);
+
+  Shape shape() const { return shape_; }
+  bool is_identity() const { return shape_ == Shape::identity; }
+  const Eigen::MatrixXd& dense() const { return dense_; }
+
+  void apply(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;  // out = M x
+  void add_scaled_to(Eigen::MatrixXd& w, double alpha) const;       // w += alpha M
+  double entry(Eigen::Index i, Eigen::Index j) const;
+
+ private:
+  Shape shape_ = Shape::identity;
+  Eigen::VectorXd diag_;
+  Eigen::MatrixXd dense_;
+  Eigen::Index n_ = 0;
+};
+
+}  // namespace daekit

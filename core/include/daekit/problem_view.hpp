@@ -1,0 +1,61 @@
+// A solver's view of a problem it received through the C boundary: counts every
+// evaluation in the run's statistics and turns non-finite model output into a
+// recoverable failure with a message that names the component and the time.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <string>
+
+#include "daekit/abi.h"
+#include "daekit/status.hpp"
+
+namespace daekit {
+
+using Stats = dk_stats;
+
+class ProblemView {
+ public:
+  using ConstRef = Eigen::Ref<const Eigen::VectorXd>;
+  using Ref = Eigen::Ref<Eigen::VectorXd>;
+
+  ProblemView(const dk_problem& problem, Stats& stats);
+
+  std::size_t n() const { return info_->n; }
+  Eigen::Index size() const { return static_cast<Eigen::Index>(info_->n); }
+  const dk_problem_info& info() const { return *info_; }
+  Stats& stats() { return stats_; }
+
+  MassKind mass_kind() const { return static_cast<MassKind>(info_->mass_kind); }
+  bool residual_only() const { return info_->form == DK_FORM_RESIDUAL_ONLY; }
+  bool autonomous() const { return info_->flags & DK_PROBLEM_AUTONOMOUS; }
+  bool has_analytic_jacobian() const { return p_.vtbl->jacobian != nullptr; }
+  bool has_analytic_dfdt() const { return p_.vtbl->dfdt != nullptr; }
+  bool has_sparse_jacobian() const { return p_.vtbl->jacobian_sparse != nullptr; }
+  bool is_algebraic(Eigen::Index i) const { return info_->differential[i] == 0; }
+  int index_of(Eigen::Index i) const { return info_->index[i]; }
+
+  // f(t, y); `for_jacobian` marks evaluations made for finite differences.
+  Eval rhs(double t, ConstRef y, Ref f, bool for_jacobian = false);
+  Eval jacobian(double t, ConstRef y, Eigen::MatrixXd& dfdy);           // analytic, dense
+  Eval jacobian_sparse(double t, ConstRef y, Eigen::SparseMatrix<double>& dfdy);  // analytic, in pattern
+  Eval dfdt(double t, ConstRef y, Ref df);                              // analytic
+  Eval mass(double t, ConstRef y, Eigen::MatrixXd& m);
+  Eval residual(double t, ConstRef y, ConstRef yp, Ref r);
+
+  // The pattern as an Eigen matrix with explicit zeros (for analysing once).
+  Eigen::SparseMatrix<double> sparsity_pattern() const;
+
+  // Why the last evaluation failed (model message, or the non-finite component).
+  const std::string& last_message() const { return message_; }
+
+ private:
+  Eval finish(dk_eval code, const char* what, double t, const double* out, Eigen::Index count);
+
+  dk_problem p_;
+  const dk_problem_info* info_;
+  Stats& stats_;
+  std::string message_;
+};
+
+}  // namespace daekit

@@ -1,0 +1,54 @@
+// One generic Rosenbrock step for any tableau (tableaus/rosenbrock_tableau.hpp),
+// on M y' = f(t, y) with a constant (possibly singular) mass matrix. Every method
+// of the family is this class plus its coefficients.
+#pragma once
+
+#include <Eigen/Core>
+#include <array>
+#include <vector>
+
+#include "daekit/numerics/driver.hpp"
+#include "daekit/numerics/error_norm.hpp"
+#include "daekit/numerics/iteration_matrix.hpp"
+#include "daekit/numerics/mass_matrix.hpp"
+#include "daekit/problem_view.hpp"
+#include "daekit/solve_request.hpp"
+#include "daekit/tableaus/rosenbrock_tableau.hpp"
+
+namespace daekit {
+
+class RosenbrockStepper {
+ public:
+  RosenbrockStepper(const tableaus::RosenbrockTableau& tableau, ProblemView& problem, const MassMatrix& mass,
+                    IterationMatrix& matrix, const ErrorNorm& norm);
+
+  // f(t0, y0), needed once for the automatic initial step.
+  Eval start(double t0, const Eigen::VectorXd& y0);
+  const Eigen::VectorXd& f_start() const { return f0_; }
+
+  StepAttempt attempt(double t, double h, const Eigen::VectorXd& y);
+  const Eigen::VectorXd& y_new() const { return y_new_; }
+  void accept();
+  void interpolate(double theta, Eigen::VectorXd& out) const;
+  int order() const { return tab_.order; }
+  // The controller's exponent order: that of the error estimate plus one.
+  int error_order() const { return std::min(tab_.order, tab_.embedded_order) + 1; }
+
+ private:
+  Eval time_derivative(double t, const Eigen::VectorXd& y);
+  StepAttempt failure(Eval e) const;
+
+  const tableaus::RosenbrockTableau& tab_;
+  ProblemView& problem_;
+  const MassMatrix& mass_;
+  IterationMatrix& matrix_;
+  const ErrorNorm& norm_;
+
+  bool have_f0_ = false, have_jac_ = false;  // still valid after a rejected step
+  double h_last_ = 0.0;
+  Eigen::VectorXd f0_, ft_, y_old_, y_new_, u_, fu_, rhs_, sum_, msum_, err_;
+  std::array<Eigen::VectorXd, tableaus::max_rosenbrock_stages> k_;
+  std::array<Eigen::VectorXd, 3> dense_;
+};
+
+}  // namespace daekit

@@ -1,0 +1,314 @@
+// Turns a daekit::Problem subclass into the C function table of abi.h.
+//
+//   class Pendulum : public daekit::Problem { ... };
+//   DAEKIT_EXPORT_PROBLEM(Pendulum, pendulum, "1.0.0", "Index-3 pendulum")
+//
+// The class needs a constructor taking `const daekit::Params&` and a static
+// `std::vector<daekit::ParamDesc> parameters()`. Every trampoline catches
+// exceptions, so none escapes into the host or a solver.
+#pragma once
+
+#include <boost/dll/alias.hpp>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "daekit/abi.h"
+#include "daekit/sdk/build_id.hpp"
+#include "daekit/sdk/problem.hpp"
+
+namespace daekit::sdk {
+
+inline void copy_message(const std::string& msg, char* buf, std::size_t size) {
+  if (!buf || size == 0) return;
+  std::size_t len = msg.size() < size - 1 ? msg.size() : size - 1;
+  std::memcpy(buf, msg.data(), len);
+  buf[len] = '\0';
+}
+
+// Owns the author's Problem and the C view of its info.
+class ProblemAdapter {
+ public:
+  ProblemAdapter(std::unique_ptr<Problem> impl, std::vector<ParamDesc> descs, const Params& params)
+      : impl_(std::move(impl)), descs_(std::move(descs)) {
+    const ProblemInfo& in = impl_->info();
+    const std::size_t n = in.n;
+    if (n == 0) throw std::invalid_argument("problem '" + in.name + "' declares n = 0");
+    check_size(in.index, n, "index");
+    check_size(in.differential, n, "differential");
+    check_size(in.component_names, n, "component_names");
+    check_size(in.atol_scale, n, "atol_scale");
+    check_size(in.scored, n, "scored");
+    if (!in.reference.empty()) check_size(in.reference, n, "reference");
+
+    index_ = in.index.empty() ? std::vector<std::uint8_t>(n, 1) : in.index;
+    scored_ = in.scored.empty() ? std::vector<std::uint8_t>(n, 1) : in.scored;
+    differential_ = in.differential.empty() ? derive_differential() : in.differential;
+    for (const auto& s : in.component_names) names_.push_back(s.c_str());
+    for (const auto& d : descs_) {
+      cdescs_.push_back({d.name.c_str(), d.default_value.c_str(), d.help.c_str()});
+      values_.push_back(params.all().at(d.name));
+    }
+    for (const auto& v : values_) cvalues_.push_back(v.c_str());
+
+    info_ = dk_problem_info{};
+    info_.struct_size = sizeof(dk_problem_info);
+    info_.name = in.name.c_str();
+    info_.title = in.title.c_str();
+    info_.n = n;
+    info_.t0 = in.t0;
+    info_.tend = in.tend;
+    info_.form = static_cast<std::uint32_t>(in.form);
+    info_.mass_kind = static_cast<std::uint32_t>(in.mass);
+    info_.flags = (in.analytic_jacobian ? DK_PROBLEM_ANALYTIC_JACOBIAN : 0u) |
+                  (in.analytic_dfdt ? DK_PROBLEM_ANALYTIC_DFDT : 0u) |
+                  (in.autonomous ? DK_PROBLEM_AUTONOMOUS : 0u) |
+                  (!in.jac_col_ptr.empty() ? DK_PROBLEM_SPARSE_JACOBIAN : 0u) |
+                  (in.consistent_y0 ? DK_PROBLEM_CONSISTENT_Y0 : 0u) |
+                  (in.has_yp0 ? DK_PROBLEM_HAS_YP0 : 0u) |
+                  (in.analytic_residual_jacobian ? DK_PROBLEM_ANALYTIC_RESIDUAL_JACOBIAN : 0u);
+    info_.jac_lower = in.jac_lower;
+    info_.jac_upper = in.jac_upper;
+    info_.index = index_.data();
+    info_.differential = differential_.data();
+    info_.component_names = names_.empty() ? nullptr : names_.data();
+    info_.nparams = cdescs_.size();
+    info_.params = cdescs_.empty() ? nullptr : cdescs_.data();
+    info_.param_values = cvalues_.empty() ? nullptr : cvalues_.data();
+    info_.rtol_hint = in.rtol_hint;
+    info_.atol_scale = in.atol_scale.empty() ? nullptr : in.atol_scale.data();
+    info_.ntstops = in.tstops.size();
+    info_.tstops = in.tstops.empty() ? nullptr : in.tstops.data();
+    info_.has_reference = in.reference.empty() ? 0u : 1u;
+    info_.reference_t = in.reference_t;
+    info_.scored = scored_.data();
+    info_.reference_source = in.reference_source.c_str();
+    if (!in.jac_col_ptr.empty()) {
+      if (in.jac_col_ptr.size() != n + 1)
+        throw std::invalid_argument("jac_col_ptr must have n + 1 entries");
+      info_.jac_pattern.nnz = in.jac_row_idx.size();
+      info_.jac_pattern.col_ptr = in.jac_col_ptr.data();
+      info_.jac_pattern.row_idx = in.jac_row_idx.data();
+    }
+  }
+
+  Problem& impl() { return *impl_; }
+  const Problem& impl() const { return *impl_; }
+  const dk_problem_info& info() const { return info_; }
+  std::string& error() { return error_; }
+  const std::string& error() const { return error_; }
+
+  dk_problem_vtbl table{};  // lives as long as the instance
+
+ private:
+  template <class T>
+  static void check_size(const std::vector<T>& v, std::size_t n, const char* what) {
+    if (!v.empty() && v.size() != n)
+      throw std::invalid_argument(std::string("problem info '") + what + "' must have n entries");
+  }
+
+  // A component whose column of M is zero at t0 is algebraic (OrdinaryDiffEq's rule).
+  std::vector<std::uint8_t> derive_differential() {
+    const ProblemInfo& in = impl_->info();
+    const auto n = static_cast<Eigen::Index>(in.n);
+    std::vector<std::uint8_t> d(in.n, 1);
+    if (in.mass == MassKind::identity || in.form == Form::residual_only) return d;
+    Eigen::VectorXd y0 = Eigen::VectorXd::Zero(n), yp0 = Eigen::VectorXd::Zero(n);
+    impl_->initial_values(Vector(y0.data(), n), Vector(yp0.data(), n));
+    Eigen::MatrixXd m = Eigen::MatrixXd::Zero(n, n);
+    if (impl_->mass(in.t0, ConstVector(y0.data(), n), MatrixView(m.data(), n, n, Eigen::OuterStride<>(n))) !=
+        Eval::ok)
+      throw std::runtime_error("mass matrix evaluation failed at t0");
+    for (Eigen::Index j = 0; j < n; ++j) d[j] = m.col(j).cwiseAbs().maxCoeff() != 0.0 ? 1 : 0;
+    return d;
+  }
+
+  std::unique_ptr<Problem> impl_;
+  std::vector<ParamDesc> descs_;
+  std::vector<std::uint8_t> index_, scored_, differential_;
+  std::vector<const char*> names_;
+  std::vector<dk_param_desc> cdescs_;
+  std::vector<std::string> values_;
+  std::vector<const char*> cvalues_;
+  dk_problem_info info_{};
+  std::string error_;
+};
+
+// Every entry point below turns exceptions and author messages into DK_EVAL_FATAL
+// with the text kept for last_error.
+template <class F>
+dk_eval guarded(void* self, F&& body) noexcept {
+  auto* a = static_cast<ProblemAdapter*>(self);
+  try {
+    Eval e = body(*a);
+    if (e == Eval::fatal) a->error() = a->impl().last_error();
+    return static_cast<dk_eval>(e);
+  } catch (const std::exception& ex) {
+    a->error() = ex.what();
+  } catch (...) {
+    a->error() = "unknown exception in problem plugin";
+  }
+  return DK_EVAL_FATAL;
+}
+
+inline MatrixView matrix_view(double* data, std::size_t n, std::size_t ld) {
+  return MatrixView(data, static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n),
+                    Eigen::OuterStride<>(static_cast<Eigen::Index>(ld)));
+}
+
+struct ProblemTrampolines {
+  static Eigen::Index size(ProblemAdapter& a) { return static_cast<Eigen::Index>(a.info().n); }
+
+  static void destroy(void* self) noexcept { delete static_cast<ProblemAdapter*>(self); }
+  static const dk_problem_info* info(const void* self) noexcept {
+    return &static_cast<const ProblemAdapter*>(self)->info();
+  }
+  static dk_eval initial_values(void* self, double* y0, double* yp0) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto n = size(a);
+      Eigen::VectorXd scratch;
+      if (!yp0) scratch.setZero(n);
+      double* yp = yp0 ? yp0 : scratch.data();
+      Vector(yp, n).setZero();
+      a.impl().initial_values(Vector(y0, n), Vector(yp, n));
+      if (!a.impl().info().has_yp0 && yp0)
+        Vector(yp0, n).setConstant(std::numeric_limits<double>::quiet_NaN());
+      return Eval::ok;
+    });
+  }
+  static dk_eval rhs(void* self, double t, const double* y, double* f) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto n = size(a);
+      return a.impl().rhs(t, ConstVector(y, n), Vector(f, n));
+    });
+  }
+  static dk_eval jacobian(void* self, double t, const double* y, double* j, std::size_t ld) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto n = size(a);
+      MatrixView m = matrix_view(j, a.info().n, ld);
+      m.setZero();
+      return a.impl().jacobian(t, ConstVector(y, n), m);
+    });
+  }
+  static dk_eval jacobian_sparse(void* self, double t, const double* y, double* values) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto n = size(a);
+      const auto nnz = static_cast<Eigen::Index>(a.info().jac_pattern.nnz);
+      return a.impl().jacobian_sparse(t, ConstVector(y, n), Vector(values, nnz));
+    });
+  }
+  static dk_eval dfdt(void* self, double t, const double* y, double* df) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto n = size(a);
+      return a.impl().dfdt(t, ConstVector(y, n), Vector(df, n));
+    });
+  }
+  static dk_eval mass(void* self, double t, const double* y, double* m, std::size_t ld) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto n = size(a);
+      MatrixView mv = matrix_view(m, a.info().n, ld);
+      mv.setZero();
+      return a.impl().mass(t, ConstVector(y, n), mv);
+    });
+  }
+  static dk_eval residual(void* self, double t, const double* y, const double* yp, double* r) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto n = size(a);
+      return a.impl().residual(t, ConstVector(y, n), ConstVector(yp, n), Vector(r, n));
+    });
+  }
+  static dk_eval residual_jacobian(void* self, double t, const double* y, const double* yp, double cj,
+                                   double* j, std::size_t ld) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto n = size(a);
+      MatrixView m = matrix_view(j, a.info().n, ld);
+      m.setZero();
+      return a.impl().residual_jacobian(t, ConstVector(y, n), ConstVector(yp, n), cj, m);
+    });
+  }
+  static dk_eval reference(const void* self, double* yref) noexcept {
+    const auto* a = static_cast<const ProblemAdapter*>(self);
+    const auto& ref = a->impl().info().reference;
+    if (ref.empty()) return DK_EVAL_NOT_PROVIDED;
+    std::memcpy(yref, ref.data(), ref.size() * sizeof(double));
+    return DK_EVAL_OK;
+  }
+  static std::size_t last_error(const void* self, char* buf, std::size_t size) noexcept {
+    const auto& msg = static_cast<const ProblemAdapter*>(self)->error();
+    copy_message(msg, buf, size);
+    return msg.size();
+  }
+};
+
+// The table for one instance: optional entries the problem does not provide are
+// NULL, as the ABI says, so solvers see at once what they must supply themselves.
+inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
+  dk_problem_vtbl t = {sizeof(dk_problem_vtbl),
+                       &ProblemTrampolines::destroy,
+                       &ProblemTrampolines::info,
+                       &ProblemTrampolines::initial_values,
+                       &ProblemTrampolines::rhs,
+                       &ProblemTrampolines::jacobian,
+                       &ProblemTrampolines::jacobian_sparse,
+                       &ProblemTrampolines::dfdt,
+                       &ProblemTrampolines::mass,
+                       &ProblemTrampolines::residual,
+                       &ProblemTrampolines::residual_jacobian,
+                       &ProblemTrampolines::reference,
+                       &ProblemTrampolines::last_error};
+  if (!(info.flags & DK_PROBLEM_ANALYTIC_JACOBIAN)) t.jacobian = nullptr;
+  if (!(info.flags & DK_PROBLEM_SPARSE_JACOBIAN)) t.jacobian_sparse = nullptr;
+  if (!(info.flags & DK_PROBLEM_ANALYTIC_DFDT)) t.dfdt = nullptr;
+  if (!(info.flags & DK_PROBLEM_ANALYTIC_RESIDUAL_JACOBIAN)) t.residual_jacobian = nullptr;
+  if (info.form == DK_FORM_RESIDUAL_ONLY) {
+    t.rhs = nullptr;
+    t.jacobian = nullptr;
+    t.jacobian_sparse = nullptr;
+    t.dfdt = nullptr;
+    t.mass = nullptr;
+  }
+  if (!info.has_reference) t.reference = nullptr;
+  return t;
+}
+
+template <class Class>
+std::int32_t make_problem(const dk_host* /*host*/, const dk_keyval* params, std::size_t nparams,
+                          dk_problem* out, char* err, std::size_t err_size) noexcept {
+  try {
+    std::map<std::string, std::string> given;
+    for (std::size_t i = 0; i < nparams; ++i) given[params[i].key] = params[i].value;
+    std::vector<ParamDesc> descs = Class::parameters();
+    Params p(descs, given);
+    auto* adapter = new ProblemAdapter(std::make_unique<Class>(p), std::move(descs), p);
+    adapter->table = problem_vtbl(adapter->info());
+    out->self = adapter;
+    out->vtbl = &adapter->table;
+    return 0;
+  } catch (const std::exception& e) {
+    copy_message(e.what(), err, err_size);
+  } catch (...) {
+    copy_message("unknown exception while creating the problem", err, err_size);
+  }
+  return 1;
+}
+
+}  // namespace daekit::sdk
+
+#define DAEKIT_EXPORT_PROBLEM(Class, NAME, VERSION, DESCRIPTION) \
+  DAEKIT_EXPORT_PROBLEM_TAGGED(Class, NAME, VERSION, DESCRIPTION, DAEKIT_ABI_TAG)
+#define DAEKIT_EXPORT_PROBLEM_TAGGED(Class, NAME, VERSION, DESCRIPTION, TAG) \
+  DAEKIT_EXPORT_PROBLEM_EXPAND(Class, NAME, VERSION, DESCRIPTION, TAG)
+#define DAEKIT_EXPORT_PROBLEM_EXPAND(Class, NAME, VERSION, DESCRIPTION, TAG)                       \
+  static std::int32_t daekit_entry_impl_##NAME(const dk_host* host, const dk_keyval* params,       \
+                                               std::size_t nparams, dk_problem* out, char* err,   \
+                                               std::size_t err_size) noexcept {                   \
+    return ::daekit::sdk::make_problem<Class>(host, params, nparams, out, err, err_size);          \
+  }                                                                                                \
+  static const dk_manifest daekit_manifest_##NAME = {                                              \
+      DK_ABI_MAGIC,    DK_ABI_MAJOR, DK_ABI_MINOR, sizeof(dk_manifest), DK_KIND_PROBLEM, #NAME,   \
+      VERSION,         DESCRIPTION,  DAEKIT_BUILD_ID, "daekit_" DAEKIT_STR(TAG) "_entry_" #NAME}; \
+  BOOST_DLL_ALIAS_SECTIONED(daekit_manifest_##NAME, daekit_##TAG##_manifest_##NAME, daekit)       \
+  BOOST_DLL_ALIAS_SECTIONED(daekit_entry_impl_##NAME, daekit_##TAG##_entry_##NAME, daekit)

@@ -1,0 +1,120 @@
+// What a problem author writes against: a C++ class derived from daekit::Problem.
+// DAEKIT_EXPORT_PROBLEM (sdk/export_problem.hpp) turns it into the C table of
+// abi.h, so nothing of this class ever crosses the plugin boundary.
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "daekit/sdk/params.hpp"
+#include "daekit/status.hpp"
+
+namespace daekit {
+
+using Vector = Eigen::Map<Eigen::VectorXd>;
+using ConstVector = Eigen::Map<const Eigen::VectorXd>;
+using MatrixView = Eigen::Map<Eigen::MatrixXd, 0, Eigen::OuterStride<>>;
+
+enum class Form : std::uint32_t { mass_matrix = DK_FORM_MASS_MATRIX, residual_only = DK_FORM_RESIDUAL_ONLY };
+
+// Everything the host and the solvers may know about a problem before solving it.
+struct ProblemInfo {
+  std::string name;   // command-line name
+  std::string title;  // one line
+  std::size_t n = 0;
+  double t0 = 0.0, tend = 1.0;
+  Form form = Form::mass_matrix;
+  MassKind mass = MassKind::identity;
+  bool analytic_jacobian = false;
+  bool analytic_dfdt = false;
+  bool autonomous = false;
+  bool consistent_y0 = false;  // initial values consistent by construction
+  bool has_yp0 = false;        // initial_values() fills y'(t0)
+  bool analytic_residual_jacobian = false;
+  int jac_lower = -1, jac_upper = -1;
+
+  // Per component; empty means "all 1" (index) / "derive from the mass matrix" (differential).
+  std::vector<std::uint8_t> index;
+  std::vector<std::uint8_t> differential;
+  std::vector<std::string> component_names;
+
+  double rtol_hint = 0.0;          // suggested rtol, 0 if none
+  std::vector<double> atol_scale;  // suggested atol_i = atol_scale[i] * rtol; empty = 1
+  std::vector<double> tstops;      // breakpoints
+
+  // Reference solution at reference_t (usually tend) and its provenance.
+  std::vector<double> reference;   // empty = none
+  double reference_t = 0.0;
+  std::vector<std::uint8_t> scored;  // components entering scd; empty = all
+  std::string reference_source;
+
+  // Sparse Jacobian pattern (CSC, 0-based); empty = dense.
+  std::vector<std::int32_t> jac_col_ptr, jac_row_idx;
+};
+
+class Problem {
+ public:
+  virtual ~Problem() = default;
+
+  const ProblemInfo& info() const { return info_; }
+  const std::string& last_error() const { return error_; }
+
+  // y0 and yp0 have n entries; yp0 only matters when info().has_yp0.
+  virtual void initial_values(Vector y0, Vector yp0) = 0;
+
+  // --- mass-matrix form:  M(t,y) y' = f(t,y) -------------------------------------------
+  virtual Eval rhs(double t, ConstVector y, Vector f) = 0;
+  virtual Eval jacobian(double /*t*/, ConstVector /*y*/, MatrixView /*dfdy*/) {
+    return Eval::not_provided;
+  }
+  // Values of df/dy in the order of info().jac_row_idx.
+  virtual Eval jacobian_sparse(double /*t*/, ConstVector /*y*/, Vector /*values*/) {
+    return Eval::not_provided;
+  }
+  virtual Eval dfdt(double /*t*/, ConstVector /*y*/, Vector /*df*/) { return Eval::not_provided; }
+  // Called with m zeroed; the default is the identity.
+  virtual Eval mass(double /*t*/, ConstVector /*y*/, MatrixView m) {
+    m.setIdentity();
+    return Eval::ok;
+  }
+
+  // --- residual form:  F(t,y,y') = 0. Defaults to M y' - f. ------------------------------
+  virtual Eval residual(double t, ConstVector y, ConstVector yp, Vector r) {
+    const auto n = static_cast<Eigen::Index>(info_.n);
+    Eval e = rhs(t, y, r);
+    if (e != Eval::ok) return e;
+    if (info_.mass == MassKind::identity) {
+      r = yp - r;
+      return Eval::ok;
+    }
+    mass_scratch_.setZero(n, n);
+    MatrixView m(mass_scratch_.data(), n, n, Eigen::OuterStride<>(n));
+    e = mass(t, y, m);
+    if (e != Eval::ok) return e;
+    r = mass_scratch_ * yp - r;
+    return Eval::ok;
+  }
+  // dF/dy + cj dF/dy'
+  virtual Eval residual_jacobian(double, ConstVector, ConstVector, double, MatrixView) {
+    return Eval::not_provided;
+  }
+
+ protected:
+  // For messages that callbacks return with Eval::fatal.
+  Eval fail(std::string message) {
+    error_ = std::move(message);
+    return Eval::fatal;
+  }
+
+  ProblemInfo info_;
+  std::string error_;
+
+ private:
+  Eigen::MatrixXd mass_scratch_;
+};
+
+}  // namespace daekit

@@ -1,0 +1,47 @@
+// What a solver author writes against: a class derived from daekit::Solver.
+// DAEKIT_EXPORT_SOLVER (sdk/export_solver.hpp) wraps it into the C table of
+// abi.h; the wrapper has already checked the request, the capabilities and
+// the plugin options before solve() is called.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "daekit/numerics/driver.hpp"
+#include "daekit/output_sink.hpp"
+#include "daekit/problem_view.hpp"
+#include "daekit/solve_request.hpp"
+#include "daekit/status.hpp"
+
+namespace daekit {
+
+struct OptionDesc {
+  std::string key;
+  std::string type;  // "int", "real", "bool", "choice:a|b", "string"
+  std::string default_value;
+  std::string help;
+};
+
+struct Capabilities {
+  MassKind max_mass = MassKind::identity;
+  bool residual_form = false;
+  int max_dae_index = 0;  // 0: ODEs only
+  bool dense_output = false;
+  bool sparse = false;
+  bool banded = false;
+  int order = 0;
+};
+
+struct SolverDescription {
+  Capabilities capabilities;
+  std::vector<OptionDesc> options;
+};
+
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  // Statistics go into problem.stats(); the wrapper adds the wall time.
+  virtual SolveOutcome solve(ProblemView& problem, const SolveRequest& request, OutputSink& sink) = 0;
+};
+
+}  // namespace daekit

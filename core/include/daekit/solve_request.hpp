@@ -1,0 +1,59 @@
+// The solver options of abi.h, checked and expanded for use in C++ (tolerances
+// per component, plugin options as a map). Both the host (to fail early with a
+// clear message) and every solver plugin (never to trust its caller) build it.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daekit/abi.h"
+
+namespace daekit {
+
+enum class OutputMode : std::uint32_t { end = DK_OUTPUT_END, every_step = DK_OUTPUT_EVERY_STEP, saveat = DK_OUTPUT_SAVEAT };
+enum class JacobianSource : std::uint32_t { automatic = DK_JACOBIAN_AUTO, analytic = DK_JACOBIAN_ANALYTIC, finite_difference = DK_JACOBIAN_FINITE_DIFFERENCE };
+enum class InitPolicy : std::uint32_t { check = DK_INIT_CHECK, fix_algebraic = DK_INIT_FIX_ALGEBRAIC, trust = DK_INIT_TRUST };
+
+struct SolveRequest {
+  double t0 = 0.0, tend = 1.0;
+  Eigen::VectorXd y0, yp0;  // yp0 empty when not given
+  Eigen::VectorXd rtol, atol;  // n entries each
+  double h0 = 0.0, hmin = 0.0, hmax = 0.0;
+  std::int64_t max_steps = 100000;
+  OutputMode output = OutputMode::end;
+  std::vector<double> saveat;  // sorted, inside [t0, tend]
+  JacobianSource jacobian = JacobianSource::automatic;
+  InitPolicy init = InitPolicy::check;
+  bool index_scaling = true;
+  bool suppress_algebraic = false;
+  std::vector<double> tstops;  // sorted, strictly inside (t0, tend)
+  std::map<std::string, std::string> extra;
+
+  double direction() const { return tend >= t0 ? 1.0 : -1.0; }
+
+  // Typed access to plugin options; the keys were checked against the plugin's list.
+  double extra_real(const std::string& key, double fallback) const;
+  long extra_int(const std::string& key, long fallback) const;
+  bool extra_bool(const std::string& key, bool fallback) const;
+  std::string extra_text(const std::string& key, const std::string& fallback) const;
+};
+
+// Fills `out` from the C options; on bad input returns false and says why.
+bool parse_request(const dk_solve_options& in, const dk_problem_info& problem, SolveRequest* out,
+                   std::string* why);
+
+// Plugin options: unknown keys and values of the wrong type are refused, naming the valid keys.
+bool check_extra_options(const dk_solver_info& solver, const std::map<std::string, std::string>& extra,
+                         std::string* why);
+
+// Can this solver take this problem at all? (mass kind, residual form, DAE index)
+bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& problem, std::string* why);
+
+// The highest DAE index among the components (0 for an ODE with identity mass).
+int max_dae_index(const dk_problem_info& problem);
+
+}  // namespace daekit

@@ -1,0 +1,253 @@
+#include "daekit/loader/registry.hpp"
+
+#include <algorithm>
+#include <boost/dll/library_info.hpp>
+#include <boost/dll/shared_library.hpp>
+#include <cstdio>
+#include <regex>
+#include <sstream>
+
+namespace daekit::loader {
+namespace fs = std::filesystem;
+
+namespace {
+
+struct SymbolName {
+  unsigned major = 0;
+  std::string name;
+};
+
+bool parse_manifest_symbol(const std::string& symbol, SymbolName* out) {
+  static const std::regex pattern("daekit_v([0-9]+)_manifest_([A-Za-z0-9_]+)");
+  std::smatch m;
+  if (!std::regex_match(symbol, m, pattern)) return false;
+  out->major = static_cast<unsigned>(std::stoul(m[1].str()));
+  out->name = m[2].str();
+  return true;
+}
+
+std::string text(const char* s) { return s ? std::string(s) : std::string(); }
+
+void host_log(void*, std::int32_t level, const char* message) {
+  std::fprintf(stderr, "daekit: %s: %s\n", level > 0 ? "warning" : "note", message ? message : "");
+}
+
+}  // namespace
+
+const char* kind_name(dk_kind kind) { return kind == DK_KIND_SOLVER ? "solver" : "problem"; }
+
+const dk_host* default_host() {
+  static const dk_host host = {sizeof(dk_host), nullptr, &host_log};
+  return &host;
+}
+
+std::vector<Plugin> load_plugin_file(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) throw LoadError("no such file");
+  if (!fs::is_regular_file(file, ec)) throw LoadError("not a regular file");
+
+  // 1. Without loading: does it carry daekit manifests, and for which ABI?
+  std::vector<std::string> symbols;
+  try {
+    boost::dll::library_info info(file.string());
+    symbols = info.symbols(DK_SECTION_NAME);
+  } catch (const std::exception& e) {
+    throw LoadError(std::string("not a shared library this host can read (") + e.what() + ")");
+  }
+  std::vector<SymbolName> manifests;
+  for (const auto& s : symbols) {
+    SymbolName sn;
+    if (parse_manifest_symbol(s, &sn)) manifests.push_back(sn);
+  }
+  if (manifests.empty())
+    throw LoadError("not a daekit plugin: it exports no manifest in the '" DK_SECTION_NAME "' section");
+  for (const auto& m : manifests)
+    if (m.major != DK_ABI_MAJOR) {
+      std::ostringstream msg;
+      msg << "plugin '" << m.name << "' was built for plugin ABI " << m.major << ", but this daekit uses ABI "
+          << DK_ABI_MAJOR << "; rebuild it against this daekit's SDK (find_package(daekit))";
+      throw LoadError(msg.str());
+    }
+
+  // 2. Load with local symbol binding, so plugins cannot capture each other's symbols.
+  auto lib = std::make_shared<boost::dll::shared_library>();
+  try {
+    lib->load(file.string(), boost::dll::load_mode::rtld_local | boost::dll::load_mode::rtld_now);
+  } catch (const std::exception& e) {
+    throw LoadError(std::string("cannot be loaded: ") + e.what());
+  }
+
+  // 3. Check each manifest's data before calling anything.
+  std::vector<Plugin> out;
+  for (const auto& m : manifests) {
+    const std::string alias = "daekit_v" + std::to_string(DK_ABI_MAJOR) + "_manifest_" + m.name;
+    const dk_manifest& man = lib->get_alias<const dk_manifest>(alias);
+    std::ostringstream why;
+    if (man.magic != DK_ABI_MAGIC) {
+      why << "manifest of '" << m.name << "' has a bad magic number 0x" << std::hex << man.magic
+          << " (expected 0x" << DK_ABI_MAGIC << "): not a daekit manifest";
+    } else if (man.abi_major != DK_ABI_MAJOR) {
+      why << "manifest of '" << m.name << "' says plugin ABI " << man.abi_major << ", but this daekit uses ABI "
+          << DK_ABI_MAJOR << "; rebuild it against this daekit's SDK";
+    } else if (man.struct_size < sizeof(dk_manifest)) {
+      why << "manifest of '" << m.name << "' is " << man.struct_size << " bytes, smaller than ABI "
+          << DK_ABI_MAJOR << "'s " << sizeof(dk_manifest);
+    } else if (man.kind != DK_KIND_SOLVER && man.kind != DK_KIND_PROBLEM) {
+      why << "manifest of '" << m.name << "' has an unknown kind " << man.kind;
+    } else if (text(man.name) != m.name) {
+      why << "manifest name '" << text(man.name) << "' does not match its symbol '" << alias << "'";
+    } else if (!man.entry || !lib->has(man.entry)) {
+      why << "plugin '" << m.name << "' names a factory '" << text(man.entry) << "' that it does not export";
+    }
+    if (!why.str().empty()) throw LoadError(why.str());
+    Plugin p;
+    p.manifest.kind = static_cast<dk_kind>(man.kind);
+    p.manifest.name = text(man.name);
+    p.manifest.version = text(man.version);
+    p.manifest.description = text(man.description);
+    p.manifest.build_id = text(man.build_id);
+    p.manifest.entry = text(man.entry);
+    p.manifest.abi_minor = man.abi_minor;
+    p.file = file;
+    p.library = lib;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+void Registry::add_loaded(std::vector<Plugin> found) {
+  for (auto& p : found) plugins_.push_back(std::move(p));
+}
+
+void Registry::add_file(const fs::path& file) {
+  std::error_code ec;
+  fs::path canonical = fs::weakly_canonical(file, ec);
+  if (ec) canonical = file;
+  if (std::find(seen_.begin(), seen_.end(), canonical) != seen_.end()) return;
+  seen_.push_back(canonical);
+  try {
+    add_loaded(load_plugin_file(file));
+  } catch (const LoadError& e) {
+    explicit_refusals_.push_back({file, e.what()});
+  }
+}
+
+void Registry::add_directory(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (entry.path().extension() == ".so" && entry.is_regular_file(ec)) files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    fs::path canonical = fs::weakly_canonical(f, ec);
+    if (std::find(seen_.begin(), seen_.end(), canonical) != seen_.end()) continue;
+    seen_.push_back(canonical);
+    try {
+      add_loaded(load_plugin_file(f));
+    } catch (const LoadError& e) {
+      refusals_.push_back({f, e.what()});
+    }
+  }
+}
+
+std::vector<std::string> Registry::clashes() const {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < plugins_.size(); ++i)
+    for (std::size_t j = i + 1; j < plugins_.size(); ++j)
+      if (plugins_[i].manifest.name == plugins_[j].manifest.name)
+        out.push_back("plugin name '" + plugins_[i].manifest.name + "' is provided by both " +
+                      plugins_[i].file.string() + " and " + plugins_[j].file.string() +
+                      "; names must be unique: remove or move one of them");
+  return out;
+}
+
+const Plugin* Registry::find(const std::string& name) const {
+  const Plugin* hit = nullptr;
+  for (const auto& p : plugins_) {
+    if (p.manifest.name != name) continue;
+    if (hit)
+      throw LoadError("plugin name '" + name + "' is provided by both " + hit->file.string() + " and " +
+                      p.file.string() + "; names must be unique: remove or move one of them");
+    hit = &p;
+  }
+  return hit;
+}
+
+std::vector<std::string> Registry::names(dk_kind kind) const {
+  std::vector<std::string> out;
+  for (const auto& p : plugins_)
+    if (p.manifest.kind == kind) out.push_back(p.manifest.name);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+ProblemInstance::ProblemInstance(const Plugin& plugin, const std::map<std::string, std::string>& params)
+    : plugin_(plugin) {
+  if (plugin.manifest.kind != DK_KIND_PROBLEM) throw LoadError("'" + plugin.manifest.name + "' is not a problem");
+  auto entry = plugin.library->get_alias<std::int32_t(const dk_host*, const dk_keyval*, std::size_t, dk_problem*,
+                                                        char*, std::size_t)>(plugin.manifest.entry);
+  std::vector<dk_keyval> kv;
+  for (const auto& [k, v] : params) kv.push_back({k.c_str(), v.c_str()});
+  char err[1024] = {0};
+  if (entry(default_host(), kv.empty() ? nullptr : kv.data(), kv.size(), &problem_, err, sizeof err) != 0 ||
+      !problem_.vtbl)
+    throw LoadError("problem '" + plugin.manifest.name + "' (" + plugin.file.string() +
+                    ") could not be created: " + (err[0] ? err : "no message"));
+  if (problem_.vtbl->struct_size < offsetof(dk_problem_vtbl, last_error) + sizeof(void*) || !problem_.vtbl->info ||
+      !problem_.vtbl->destroy || !problem_.vtbl->initial_values) {
+    throw LoadError("problem '" + plugin.manifest.name + "' returned an incomplete function table");
+  }
+  info_ = problem_.vtbl->info(problem_.self);
+  if (!info_ || info_->struct_size < sizeof(dk_problem_info) || info_->n == 0)
+    throw LoadError("problem '" + plugin.manifest.name + "' returned an invalid description");
+}
+
+ProblemInstance::~ProblemInstance() {
+  if (problem_.vtbl && problem_.vtbl->destroy) problem_.vtbl->destroy(problem_.self);
+}
+
+void ProblemInstance::initial_values(std::vector<double>& y0, std::vector<double>& yp0) const {
+  y0.assign(info_->n, 0.0);
+  yp0.assign(info_->n, 0.0);
+  if (problem_.vtbl->initial_values(problem_.self, y0.data(), yp0.data()) != DK_EVAL_OK) {
+    char err[512] = {0};
+    if (problem_.vtbl->last_error) problem_.vtbl->last_error(problem_.self, err, sizeof err);
+    throw LoadError("problem '" + plugin_.manifest.name + "' could not compute its initial values: " + err);
+  }
+}
+
+bool ProblemInstance::reference(std::vector<double>& yref) const {
+  if (!info_->has_reference || !problem_.vtbl->reference) return false;
+  yref.assign(info_->n, 0.0);
+  return problem_.vtbl->reference(problem_.self, yref.data()) == DK_EVAL_OK;
+}
+
+SolverInstance::SolverInstance(const Plugin& plugin) : plugin_(plugin) {
+  if (plugin.manifest.kind != DK_KIND_SOLVER) throw LoadError("'" + plugin.manifest.name + "' is not a solver");
+  auto entry = plugin.library->get_alias<std::int32_t(const dk_host*, dk_solver*, char*, std::size_t)>(
+      plugin.manifest.entry);
+  char err[1024] = {0};
+  if (entry(default_host(), &solver_, err, sizeof err) != 0 || !solver_.vtbl)
+    throw LoadError("solver '" + plugin.manifest.name + "' (" + plugin.file.string() +
+                    ") could not be created: " + (err[0] ? err : "no message"));
+  if (solver_.vtbl->struct_size < sizeof(dk_solver_vtbl) || !solver_.vtbl->info || !solver_.vtbl->solve ||
+      !solver_.vtbl->destroy)
+    throw LoadError("solver '" + plugin.manifest.name + "' returned an incomplete function table");
+  info_ = solver_.vtbl->info(solver_.self);
+  if (!info_ || info_->struct_size < sizeof(dk_solver_info))
+    throw LoadError("solver '" + plugin.manifest.name + "' returned an invalid description");
+}
+
+SolverInstance::~SolverInstance() {
+  if (solver_.vtbl && solver_.vtbl->destroy) solver_.vtbl->destroy(solver_.self);
+}
+
+std::int32_t SolverInstance::solve(const ProblemInstance& problem, const dk_solve_options& options,
+                                   const dk_output_sink& sink, dk_result& result) const {
+  result.struct_size = sizeof(dk_result);
+  return solver_.vtbl->solve(solver_.self, &problem.handle(), &options, &sink, &result);
+}
+
+}  // namespace daekit::loader

@@ -1,0 +1,134 @@
+#include "daekit/numerics/consistency.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+#include <vector>
+
+#include "daekit/numerics/mass_matrix.hpp"
+#include "daekit/problem_view.hpp"
+
+namespace daekit {
+namespace {
+
+// Bases of the left (N^T M = 0) and right (M Z = 0) null spaces of M.
+void null_spaces(const MassMatrix& mass, Eigen::Index n, Eigen::MatrixXd& left, Eigen::MatrixXd& right) {
+  if (mass.shape() != MassMatrix::Shape::dense) {
+    std::vector<Eigen::Index> zero;
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (mass.entry(i, i) == 0.0) zero.push_back(i);
+    left.setZero(n, static_cast<Eigen::Index>(zero.size()));
+    for (std::size_t k = 0; k < zero.size(); ++k) left(zero[k], static_cast<Eigen::Index>(k)) = 1.0;
+    right = left;
+    return;
+  }
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd(mass.dense(), Eigen::ComputeFullU | Eigen::ComputeFullV);
+  const double tol = svd.singularValues().maxCoeff() * static_cast<double>(n) * 1e-14;
+  Eigen::Index rank = (svd.singularValues().array() > tol).count();
+  left = svd.matrixU().rightCols(n - rank);
+  right = svd.matrixV().rightCols(n - rank);
+}
+
+std::string equation_name(const ProblemView& problem, const Eigen::MatrixXd& left, Eigen::Index k) {
+  Eigen::Index row;
+  left.col(k).cwiseAbs().maxCoeff(&row);
+  std::ostringstream m;
+  m << "equation " << row + 1;
+  if (problem.info().component_names) m << " (row of " << problem.info().component_names[row] << ")";
+  return m.str();
+}
+
+}  // namespace
+
+InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
+                                 Eigen::VectorXd& y0) {
+  InitialisationOutcome out;
+  if (request.init == InitPolicy::trust || mass.is_identity() || problem.residual_only()) return out;
+  const Eigen::Index n = problem.size();
+  Eigen::MatrixXd left, right;
+  null_spaces(mass, n, left, right);
+  if (left.cols() == 0) return out;
+
+  // Tolerance on the algebraic residuals: the smallest absolute scale among the algebraic components.
+  double tol = std::numeric_limits<double>::infinity();
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (right.row(i).cwiseAbs().maxCoeff() > 0.0)
+      tol = std::min(tol, request.atol[i] + request.rtol[i] * std::abs(y0[i]));
+  if (!std::isfinite(tol)) tol = request.atol.minCoeff();
+
+  Eigen::VectorXd f(n), g;
+  auto residual = [&]() -> Eval {
+    Eval e = problem.rhs(request.t0, y0, f);
+    if (e == Eval::ok) g = left.transpose() * f;
+    return e;
+  };
+  Eval e = residual();
+  if (e != Eval::ok) {
+    out.status = Status::evaluation_failure;
+    out.message = "cannot evaluate the model at the initial values: " + problem.last_message();
+    return out;
+  }
+  out.residual = g.cwiseAbs().maxCoeff();
+  if (out.residual <= tol) return out;
+
+  if (request.init == InitPolicy::check) {
+    std::vector<Eigen::Index> order(static_cast<std::size_t>(g.size()));
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return std::abs(g[a]) > std::abs(g[b]); });
+    std::ostringstream m;
+    m.precision(3);
+    m << "the initial values are inconsistent: the algebraic equations are violated by up to " << out.residual
+      << " (tolerance " << tol << "; worst: ";
+    for (std::size_t k = 0; k < std::min<std::size_t>(3, order.size()); ++k) {
+      if (std::abs(g[order[k]]) <= tol) break;
+      m << (k ? ", " : "") << equation_name(problem, left, order[k]) << " by " << std::abs(g[order[k]]);
+    }
+    m << "); pass --init fix to compute consistent algebraic components";
+    out.status = Status::inconsistent_initial_values;
+    out.message = m.str();
+    return out;
+  }
+
+  // fix_algebraic: least-squares Newton on the algebraic components only.
+  const Eigen::VectorXd y_start = y0;
+  Eigen::MatrixXd jac(n, n);
+  Eigen::VectorXd y_work(n), f_work(n);
+  for (int iter = 0; iter < 20 && out.residual > 0.01 * tol; ++iter) {
+    if (problem.has_analytic_jacobian() && request.jacobian != JacobianSource::finite_difference) {
+      if (problem.jacobian(request.t0, y0, jac) != Eval::ok) break;
+    } else {
+      for (Eigen::Index j = 0; j < n; ++j) {
+        y_work = y0;
+        double d = std::sqrt(std::numeric_limits<double>::epsilon() * std::max(1e-5, std::abs(y0[j])));
+        y_work[j] += d;
+        if (problem.rhs(request.t0, y_work, f_work, true) != Eval::ok) break;
+        jac.col(j) = (f_work - f) / d;
+      }
+    }
+    Eigen::MatrixXd reduced = left.transpose() * jac * right;
+    Eigen::VectorXd dz = reduced.completeOrthogonalDecomposition().solve(-g);
+    y0 += right * dz;
+    if (residual() != Eval::ok) break;
+    out.residual = g.cwiseAbs().maxCoeff();
+  }
+  std::ostringstream m;
+  m.precision(3);
+  Eigen::Index worst;
+  const double change = (y0 - y_start).cwiseAbs().maxCoeff(&worst);
+  if (out.residual > tol) {
+    out.status = Status::inconsistent_initial_values;
+    m << "could not make the initial values consistent by changing the algebraic components: the residual "
+         "is still "
+      << out.residual << " (tolerance " << tol
+      << "); constraints of index 2 or higher need consistent differential components";
+  } else {
+    m << "made the initial values consistent: changed algebraic components by up to " << change
+      << " (component " << worst + 1 << "), residual now " << out.residual;
+  }
+  out.message = m.str();
+  return out;
+}
+
+}  // namespace daekit

@@ -1,0 +1,63 @@
+#include "daekit/numerics/error_norm.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "daekit/problem_view.hpp"
+#include "daekit/solve_request.hpp"
+
+namespace daekit {
+
+ErrorNorm::ErrorNorm(const Eigen::VectorXd& rtol, const Eigen::VectorXd& atol, std::vector<int> index,
+                     std::vector<bool> included, bool index_scaling)
+    : rtol_(rtol), atol_(atol), index_(std::move(index)), included_(std::move(included)),
+      index_scaling_(index_scaling) {
+  count_ = std::count(included_.begin(), included_.end(), true);
+}
+
+ErrorNorm ErrorNorm::for_request(const SolveRequest& request, const ProblemView& problem) {
+  const Eigen::Index n = problem.size();
+  std::vector<int> index(n);
+  std::vector<bool> included(n, true);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    index[i] = std::max(1, problem.index_of(i));
+    if (request.suppress_algebraic && problem.is_algebraic(i)) included[i] = false;
+  }
+  return ErrorNorm(request.rtol, request.atol, std::move(index), std::move(included), request.index_scaling);
+}
+
+double ErrorNorm::scaled(Eigen::Index i, double e, double y_old, double y_new, double h) const {
+  double sc = atol_[i] + rtol_[i] * std::max(std::abs(y_old), std::abs(y_new));
+  double v = e / sc;
+  if (index_scaling_ && index_[i] > 1) v *= (index_[i] == 2 ? h : std::pow(h, index_[i] - 1));
+  return v;
+}
+
+double ErrorNorm::rms(const Eigen::VectorXd& err, const Eigen::VectorXd& y_old, const Eigen::VectorXd& y_new,
+                      double h) const {
+  if (count_ == 0) return 0.0;
+  double sum = 0.0;
+  const double ah = std::abs(h);
+  for (Eigen::Index i = 0; i < err.size(); ++i) {
+    if (!included_[i]) continue;
+    double v = scaled(i, err[i], y_old[i], y_new[i], ah);
+    sum += v * v;
+  }
+  return std::sqrt(sum / static_cast<double>(count_));
+}
+
+double ErrorNorm::max(const Eigen::VectorXd& err, const Eigen::VectorXd& y_old, const Eigen::VectorXd& y_new,
+                      double h) const {
+  double m = 0.0;
+  const double ah = std::abs(h);
+  for (Eigen::Index i = 0; i < err.size(); ++i)
+    if (included_[i]) m = std::max(m, std::abs(scaled(i, err[i], y_old[i], y_new[i], ah)));
+  return m;
+}
+
+void ErrorNorm::weights(const Eigen::VectorXd& y, Eigen::VectorXd& w) const {
+  w.resize(y.size());
+  for (Eigen::Index i = 0; i < y.size(); ++i) w[i] = 1.0 / (atol_[i] + rtol_[i] * std::abs(y[i]));
+}
+
+}  // namespace daekit

@@ -1,0 +1,100 @@
+#include "daekit/problem_view.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace daekit {
+
+ProblemView::ProblemView(const dk_problem& problem, Stats& stats) : p_(problem), stats_(stats) {
+  if (!p_.vtbl || !p_.vtbl->info) throw std::invalid_argument("problem handle without a function table");
+  info_ = p_.vtbl->info(p_.self);
+  if (!info_ || info_->n == 0) throw std::invalid_argument("problem reports no size");
+}
+
+Eval ProblemView::finish(dk_eval code, const char* what, double t, const double* out, Eigen::Index count) {
+  if (code == DK_EVAL_OK) {
+    for (Eigen::Index i = 0; i < count; ++i) {
+      if (!std::isfinite(out[i])) {
+        std::ostringstream m;
+        m << "the model's " << what << " returned a non-finite value (" << out[i] << ") in entry "
+          << i + 1 << " at t=" << t;
+        message_ = m.str();
+        return Eval::recoverable;
+      }
+    }
+    return Eval::ok;
+  }
+  if (code == DK_EVAL_RECOVERABLE) {
+    message_ = std::string("the model's ") + what + " could not be evaluated here (recoverable)";
+    return Eval::recoverable;
+  }
+  if (code == DK_EVAL_NOT_PROVIDED) {
+    message_ = std::string("the model does not provide ") + what;
+    return Eval::not_provided;
+  }
+  char buf[512] = {0};
+  if (p_.vtbl->last_error) p_.vtbl->last_error(p_.self, buf, sizeof buf);
+  message_ = std::string("the model's ") + what + " failed: " + (buf[0] ? buf : "no message");
+  return Eval::fatal;
+}
+
+Eval ProblemView::rhs(double t, ConstRef y, Ref f, bool for_jacobian) {
+  ++stats_.nfev;
+  if (for_jacobian) ++stats_.nfev_jac;
+  if (!p_.vtbl->rhs) return finish(DK_EVAL_NOT_PROVIDED, "right-hand side", t, nullptr, 0);
+  return finish(p_.vtbl->rhs(p_.self, t, y.data(), f.data()), "right-hand side", t, f.data(), size());
+}
+
+Eval ProblemView::jacobian(double t, ConstRef y, Eigen::MatrixXd& dfdy) {
+  if (!p_.vtbl->jacobian) return finish(DK_EVAL_NOT_PROVIDED, "Jacobian", t, nullptr, 0);
+  dfdy.resize(size(), size());
+  dk_eval code = p_.vtbl->jacobian(p_.self, t, y.data(), dfdy.data(), n());
+  return finish(code, "Jacobian", t, dfdy.data(), dfdy.size());
+}
+
+Eval ProblemView::jacobian_sparse(double t, ConstRef y, Eigen::SparseMatrix<double>& dfdy) {
+  if (!p_.vtbl->jacobian_sparse) return finish(DK_EVAL_NOT_PROVIDED, "sparse Jacobian", t, nullptr, 0);
+  // dfdy must have been built from sparsity_pattern(): its value array is in pattern order.
+  dk_eval code = p_.vtbl->jacobian_sparse(p_.self, t, y.data(), dfdy.valuePtr());
+  return finish(code, "sparse Jacobian", t, dfdy.valuePtr(), dfdy.nonZeros());
+}
+
+Eval ProblemView::dfdt(double t, ConstRef y, Ref df) {
+  if (!p_.vtbl->dfdt) return finish(DK_EVAL_NOT_PROVIDED, "df/dt", t, nullptr, 0);
+  return finish(p_.vtbl->dfdt(p_.self, t, y.data(), df.data()), "df/dt", t, df.data(), size());
+}
+
+Eval ProblemView::mass(double t, ConstRef y, Eigen::MatrixXd& m) {
+  ++stats_.nmass;
+  m.setZero(size(), size());
+  if (!p_.vtbl->mass) {
+    if (mass_kind() != MassKind::identity) return finish(DK_EVAL_NOT_PROVIDED, "mass matrix", t, nullptr, 0);
+    m.setIdentity();
+    return Eval::ok;
+  }
+  return finish(p_.vtbl->mass(p_.self, t, y.data(), m.data(), n()), "mass matrix", t, m.data(), m.size());
+}
+
+Eval ProblemView::residual(double t, ConstRef y, ConstRef yp, Ref r) {
+  ++stats_.nfev;
+  if (!p_.vtbl->residual) return finish(DK_EVAL_NOT_PROVIDED, "residual", t, nullptr, 0);
+  return finish(p_.vtbl->residual(p_.self, t, y.data(), yp.data(), r.data()), "residual", t, r.data(), size());
+}
+
+Eigen::SparseMatrix<double> ProblemView::sparsity_pattern() const {
+  const auto& pat = info_->jac_pattern;
+  Eigen::SparseMatrix<double> m(size(), size());
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(pat.nnz);
+  for (Eigen::Index j = 0; j < size(); ++j)
+    for (int32_t k = pat.col_ptr[j]; k < pat.col_ptr[j + 1]; ++k) entries.emplace_back(pat.row_idx[k], j, 0.0);
+  m.setFromTriplets(entries.begin(), entries.end());
+  m.makeCompressed();
+  if (static_cast<std::size_t>(m.nonZeros()) != pat.nnz)
+    throw std::invalid_argument("sparsity pattern has duplicate or out-of-range entries");
+  return m;
+}
+
+}  // namespace daekit

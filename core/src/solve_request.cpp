@@ -1,0 +1,231 @@
+#include "daekit/solve_request.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "daekit/status.hpp"
+
+namespace daekit {
+namespace {
+
+bool fail(std::string* why, const std::string& text) {
+  if (why) *why = text;
+  return false;
+}
+
+bool expand_tolerance(const char* name, std::size_t count, const double* values, std::size_t n,
+                      Eigen::VectorXd* out, std::string* why) {
+  if (count != 1 && count != n) {
+    std::ostringstream m;
+    m << name << " must have 1 or " << n << " entries, got " << count;
+    return fail(why, m.str());
+  }
+  if (!values) return fail(why, std::string(name) + " is missing");
+  out->resize(static_cast<Eigen::Index>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    double v = values[count == 1 ? 0 : i];
+    if (!std::isfinite(v) || v < 0.0) {
+      std::ostringstream m;
+      m << name << " must be finite and >= 0, got " << v;
+      if (count > 1) m << " in component " << i + 1;
+      return fail(why, m.str());
+    }
+    (*out)[static_cast<Eigen::Index>(i)] = v;
+  }
+  return true;
+}
+
+bool parse_bool(const std::string& s, bool* out) {
+  if (s == "1" || s == "true" || s == "yes" || s == "on") return *out = true, true;
+  if (s == "0" || s == "false" || s == "no" || s == "off") return *out = false, true;
+  return false;
+}
+
+bool parse_real(const std::string& s, double* out) {
+  char* end = nullptr;
+  errno = 0;
+  *out = std::strtod(s.c_str(), &end);
+  return end != s.c_str() && *end == '\0' && errno == 0;
+}
+
+bool parse_int(const std::string& s, long* out) {
+  char* end = nullptr;
+  errno = 0;
+  *out = std::strtol(s.c_str(), &end, 10);
+  return end != s.c_str() && *end == '\0' && errno == 0;
+}
+
+}  // namespace
+
+double SolveRequest::extra_real(const std::string& key, double fallback) const {
+  auto it = extra.find(key);
+  double v = fallback;
+  return it != extra.end() && parse_real(it->second, &v) ? v : fallback;
+}
+long SolveRequest::extra_int(const std::string& key, long fallback) const {
+  auto it = extra.find(key);
+  long v = fallback;
+  return it != extra.end() && parse_int(it->second, &v) ? v : fallback;
+}
+bool SolveRequest::extra_bool(const std::string& key, bool fallback) const {
+  auto it = extra.find(key);
+  bool v = fallback;
+  return it != extra.end() && parse_bool(it->second, &v) ? v : fallback;
+}
+std::string SolveRequest::extra_text(const std::string& key, const std::string& fallback) const {
+  auto it = extra.find(key);
+  return it != extra.end() ? it->second : fallback;
+}
+
+bool parse_request(const dk_solve_options& in, const dk_problem_info& problem, SolveRequest* out,
+                   std::string* why) {
+  const std::size_t n = problem.n;
+  SolveRequest r;
+  if (in.struct_size < sizeof(dk_solve_options))
+    return fail(why, "solve options from an older ABI minor are too small");
+  if (!std::isfinite(in.t0) || !std::isfinite(in.tend)) return fail(why, "t0 and tend must be finite");
+  if (in.t0 == in.tend) return fail(why, "the time span is empty (t0 == tend)");
+  r.t0 = in.t0;
+  r.tend = in.tend;
+  if (!in.y0) return fail(why, "no initial values given");
+  r.y0 = Eigen::Map<const Eigen::VectorXd>(in.y0, static_cast<Eigen::Index>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(in.y0[i])) {
+      std::ostringstream m;
+      m << "initial value of component " << i + 1;
+      if (problem.component_names) m << " (" << problem.component_names[i] << ")";
+      m << " is not finite: " << in.y0[i];
+      return fail(why, m.str());
+    }
+  }
+  if (in.yp0) {
+    bool all_finite = true;
+    for (std::size_t i = 0; i < n; ++i) all_finite = all_finite && std::isfinite(in.yp0[i]);
+    if (all_finite) r.yp0 = Eigen::Map<const Eigen::VectorXd>(in.yp0, static_cast<Eigen::Index>(n));
+  }
+  if (!expand_tolerance("rtol", in.nrtol, in.rtol, n, &r.rtol, why)) return false;
+  if (!expand_tolerance("atol", in.natol, in.atol, n, &r.atol, why)) return false;
+  for (Eigen::Index i = 0; i < r.rtol.size(); ++i)
+    if (r.rtol[i] == 0.0 && r.atol[i] == 0.0) {
+      std::ostringstream m;
+      m << "rtol and atol are both zero for component " << i + 1;
+      return fail(why, m.str());
+    }
+  const double span = std::abs(r.tend - r.t0);
+  for (auto [name, v] : {std::pair<const char*, double>{"h0", in.h0}, {"hmin", in.hmin}, {"hmax", in.hmax}}) {
+    if (!std::isfinite(v) || v < 0.0) return fail(why, std::string(name) + " must be finite and >= 0");
+  }
+  r.h0 = in.h0;
+  r.hmin = in.hmin;
+  r.hmax = in.hmax > 0.0 ? in.hmax : span;
+  if (r.hmin > r.hmax) return fail(why, "hmin is larger than hmax");
+  if (in.max_steps <= 0) return fail(why, "max_steps must be positive");
+  r.max_steps = in.max_steps;
+  if (in.output_mode > DK_OUTPUT_SAVEAT) return fail(why, "unknown output mode");
+  r.output = static_cast<OutputMode>(in.output_mode);
+  const double lo = std::min(r.t0, r.tend), hi = std::max(r.t0, r.tend);
+  if (r.output == OutputMode::saveat) {
+    if (in.nsaveat == 0 || !in.saveat) return fail(why, "saveat output asks for times but none were given");
+    r.saveat.assign(in.saveat, in.saveat + in.nsaveat);
+    for (double t : r.saveat)
+      if (!std::isfinite(t) || t < lo || t > hi) {
+        std::ostringstream m;
+        m << "output time " << t << " lies outside [" << lo << ", " << hi << "]";
+        return fail(why, m.str());
+      }
+    std::sort(r.saveat.begin(), r.saveat.end());
+    if (r.direction() < 0) std::reverse(r.saveat.begin(), r.saveat.end());
+  }
+  if (in.jacobian > DK_JACOBIAN_FINITE_DIFFERENCE) return fail(why, "unknown Jacobian source");
+  r.jacobian = static_cast<JacobianSource>(in.jacobian);
+  if (r.jacobian == JacobianSource::analytic && !(problem.flags & DK_PROBLEM_ANALYTIC_JACOBIAN) &&
+      !(problem.flags & DK_PROBLEM_SPARSE_JACOBIAN))
+    return fail(why, "an analytic Jacobian was requested but the problem does not provide one");
+  if (in.init > DK_INIT_TRUST) return fail(why, "unknown initialisation policy");
+  r.init = static_cast<InitPolicy>(in.init);
+  r.index_scaling = in.index_scaling != 0;
+  r.suppress_algebraic = in.suppress_algebraic != 0;
+  for (std::size_t i = 0; i < in.ntstops; ++i) {
+    double t = in.tstops[i];
+    if (!std::isfinite(t)) return fail(why, "tstop values must be finite");
+    if (t > lo && t < hi) r.tstops.push_back(t);
+  }
+  std::sort(r.tstops.begin(), r.tstops.end());
+  if (r.direction() < 0) std::reverse(r.tstops.begin(), r.tstops.end());
+  for (std::size_t i = 0; i < in.nextra; ++i) {
+    if (!in.extra[i].key || !in.extra[i].value) return fail(why, "plugin option without key or value");
+    r.extra[in.extra[i].key] = in.extra[i].value;
+  }
+  *out = std::move(r);
+  return true;
+}
+
+bool check_extra_options(const dk_solver_info& solver, const std::map<std::string, std::string>& extra,
+                         std::string* why) {
+  for (const auto& [key, value] : extra) {
+    const dk_option_desc* desc = nullptr;
+    for (std::size_t i = 0; i < solver.noptions; ++i)
+      if (key == solver.options[i].key) desc = &solver.options[i];
+    if (!desc) {
+      std::string valid;
+      for (std::size_t i = 0; i < solver.noptions; ++i) valid += (i ? ", " : "") + std::string(solver.options[i].key);
+      return fail(why, "solver '" + std::string(solver.name) + "' has no option '" + key + "'" +
+                           (valid.empty() ? std::string(" (it takes none)") : " (valid: " + valid + ")"));
+    }
+    const std::string type = desc->type;
+    bool ok = true;
+    if (type == "int") {
+      long v;
+      ok = parse_int(value, &v);
+    } else if (type == "real") {
+      double v;
+      ok = parse_real(value, &v);
+    } else if (type == "bool") {
+      bool v;
+      ok = parse_bool(value, &v);
+    } else if (type.rfind("choice:", 0) == 0) {
+      std::string choices = type.substr(7) + "|";
+      ok = choices.find(value + "|") == 0 || choices.find("|" + value + "|") != std::string::npos;
+    }
+    if (!ok)
+      return fail(why, "option '" + key + "' of solver '" + solver.name + "' expects " + type + ", got '" + value + "'");
+  }
+  return true;
+}
+
+int max_dae_index(const dk_problem_info& problem) {
+  bool any_algebraic = false;
+  int highest = 0;
+  for (std::size_t i = 0; i < problem.n; ++i) {
+    if (problem.differential && problem.differential[i] == 0) any_algebraic = true;
+    if (problem.index) highest = std::max<int>(highest, problem.index[i]);
+  }
+  if (!any_algebraic && problem.mass_kind == DK_MASS_IDENTITY && problem.form == DK_FORM_MASS_MATRIX) return 0;
+  return std::max(highest, 1);
+}
+
+bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& problem, std::string* why) {
+  const std::string who = "solver '" + std::string(solver.name) + "' ";
+  const std::string what = " problem '" + std::string(problem.name) + "'";
+  if (problem.form == DK_FORM_RESIDUAL_ONLY && !solver.residual_form)
+    return fail(why, who + "needs the mass-matrix form M y' = f, but" + what +
+                         " is given only as a residual F(t, y, y') = 0; use a residual-form solver");
+  if (problem.form == DK_FORM_MASS_MATRIX && problem.mass_kind > solver.max_mass_kind)
+    return fail(why, who + "supports mass matrices up to '" +
+                         std::string(mass_kind_name(static_cast<MassKind>(solver.max_mass_kind))) + "', but" +
+                         what + " has a " +
+                         std::string(mass_kind_name(static_cast<MassKind>(problem.mass_kind))) + " mass matrix");
+  const int index = max_dae_index(problem);
+  if (index > solver.max_dae_index) {
+    std::ostringstream m;
+    m << who << "handles DAEs up to index " << solver.max_dae_index << " (0 = ODEs only), but" << what
+      << " has components of index " << index;
+    return fail(why, m.str());
+  }
+  return true;
+}
+
+}  // namespace daekit

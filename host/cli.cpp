@@ -1,0 +1,109 @@
+#include "cli.hpp"
+
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#ifndef DAEKIT_INSTALL_PLUGIN_DIR
+#define DAEKIT_INSTALL_PLUGIN_DIR ""
+#endif
+
+namespace daekit::host {
+
+void add_plugin_options(po::options_description& desc, PluginOptions& opts) {
+  desc.add_options()("plugin-path", po::value(&opts.paths)->composing(),
+                     "also look for plugins in this folder (repeatable)")(
+      "plugin", po::value(&opts.files)->composing(), "load this plugin file (repeatable)");
+}
+
+std::vector<std::string> default_plugin_dirs() {
+  std::vector<std::string> dirs;
+  // The build tree and an installed tree share the layout <prefix>/bin/daekit, <prefix>/lib/daekit/abi<N>.
+  const auto exe = boost::dll::program_location();
+  const std::string abi_dir = "abi" + std::to_string(DK_ABI_MAJOR);
+  dirs.push_back((exe.parent_path().parent_path() / "lib" / "daekit" / abi_dir).string());
+  const std::string installed = DAEKIT_INSTALL_PLUGIN_DIR;
+  if (!installed.empty()) dirs.push_back(installed);
+  if (const char* env = std::getenv("DAEKIT_PLUGIN_PATH")) {
+    std::stringstream in(env);
+    std::string item;
+    while (std::getline(in, item, ':'))
+      if (!item.empty()) dirs.push_back(item);
+  }
+  return dirs;
+}
+
+loader::Registry discover_plugins(const PluginOptions& opts, bool warn_skipped) {
+  loader::Registry registry;
+  for (const auto& dir : default_plugin_dirs()) registry.add_directory(dir);
+  for (const auto& dir : opts.paths) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) throw UsageError("--plugin-path " + dir + ": no such folder");
+    registry.add_directory(dir);
+  }
+  for (const auto& file : opts.files) registry.add_file(file);
+  if (!registry.explicit_refusals().empty()) {
+    const auto& r = registry.explicit_refusals().front();
+    throw UsageError("cannot use plugin file " + r.file.string() + ": " + r.reason);
+  }
+  if (warn_skipped)
+    for (const auto& r : registry.refusals())
+      std::cerr << "daekit: warning: skipped " << r.file.string() << ": " << r.reason << "\n";
+  return registry;
+}
+
+const loader::Plugin& require_plugin(const loader::Registry& registry, const std::string& name, dk_kind kind) {
+  const loader::Plugin* p = nullptr;
+  try {
+    p = registry.find(name);
+  } catch (const loader::LoadError& e) {
+    throw UsageError(e.what());
+  }
+  if (p && p->manifest.kind == kind) return *p;
+  std::string valid;
+  for (const auto& n : registry.names(kind)) valid += (valid.empty() ? "" : ", ") + n;
+  std::string msg = std::string("unknown ") + loader::kind_name(kind) + " '" + name + "'";
+  if (p) msg += " ('" + name + "' is a " + loader::kind_name(p->manifest.kind) + ")";
+  msg += valid.empty() ? std::string("; no ") + loader::kind_name(kind) + " plugins were found (see daekit list)"
+                       : std::string("; available: ") + valid;
+  throw UsageError(msg);
+}
+
+std::map<std::string, std::string> parse_key_values(const std::vector<std::string>& items, const char* option) {
+  std::map<std::string, std::string> out;
+  for (const auto& item : items) {
+    auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError(std::string(option) + " expects key=value, got '" + item + "'");
+    out[item.substr(0, eq)] = item.substr(eq + 1);
+  }
+  return out;
+}
+
+bool parse_command_line(int argc, char** argv, const po::options_description& desc,
+                        const po::positional_options_description* positional, po::variables_map& vm,
+                        const char* usage) {
+  try {
+    auto parser = po::command_line_parser(argc, argv).options(desc);
+    if (positional) parser.positional(*positional);
+    po::store(parser.run(), vm);
+    if (vm.count("help")) {
+      std::cout << usage << "\n\n" << desc << "\n";
+      return false;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(std::string(e.what()) + " (see --help)");
+  }
+  return true;
+}
+
+std::string component_name(const dk_problem_info& info, std::size_t i) {
+  if (info.component_names) return info.component_names[i];
+  std::string name = std::to_string(i + 1);
+  name.insert(0, 1, 'y');
+  return name;
+}
+
+}  // namespace daekit::host

@@ -1,0 +1,136 @@
+#include <daekit/solve_request.hpp>
+#include <daekit/status.hpp>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "commands.hpp"
+
+namespace daekit::host {
+namespace {
+
+void print_solver(const loader::Plugin& plugin) {
+  loader::SolverInstance solver(plugin);
+  const dk_solver_info& s = solver.info();
+  std::cout << "solver      " << s.name << " " << plugin.manifest.version << "\n"
+            << "            " << plugin.manifest.description << "\n"
+            << "file        " << plugin.file.string() << "\n"
+            << "build       " << plugin.manifest.build_id << " (plugin ABI " << DK_ABI_MAJOR << "."
+            << plugin.manifest.abi_minor << ")\n"
+            << "order       " << s.order << "\n"
+            << "mass matrix up to " << mass_kind_name(static_cast<MassKind>(s.max_mass_kind)) << "\n"
+            << "residual    " << (s.residual_form ? "accepts residual-only problems F(t,y,y')=0" : "needs M y' = f")
+            << "\n"
+            << "DAE index   up to " << s.max_dae_index << (s.max_dae_index == 0 ? " (ODEs only)" : "") << "\n"
+            << "dense out   " << ((s.flags & DK_SOLVER_DENSE_OUTPUT) ? "yes" : "no") << "\n"
+            << "sparse      " << ((s.flags & DK_SOLVER_SPARSE) ? "yes (sparse LU when the problem gives a pattern)" : "no")
+            << "\n";
+  std::cout << "options (--solver-opt key=value):\n";
+  if (s.noptions == 0) std::cout << "  (none)\n";
+  for (std::size_t i = 0; i < s.noptions; ++i) {
+    const auto& o = s.options[i];
+    std::cout << "  " << std::left << std::setw(12) << o.key << " " << std::setw(24) << o.type << " default "
+              << std::setw(11) << o.default_value << " " << o.help << "\n";
+  }
+}
+
+void print_problem(const loader::Plugin& plugin, const std::map<std::string, std::string>& params) {
+  loader::ProblemInstance problem(plugin, params);
+  const dk_problem_info& p = problem.info();
+  std::cout << "problem     " << p.name << " " << plugin.manifest.version << "\n"
+            << "            " << p.title << "\n"
+            << "file        " << plugin.file.string() << "\n"
+            << "size        n = " << p.n << "\n"
+            << "span        [" << p.t0 << ", " << p.tend << "]\n"
+            << "form        "
+            << (p.form == DK_FORM_RESIDUAL_ONLY ? "residual only, F(t, y, y') = 0" : "M y' = f(t, y)") << "\n";
+  if (p.form == DK_FORM_MASS_MATRIX)
+    std::cout << "mass matrix " << mass_kind_name(static_cast<MassKind>(p.mass_kind)) << "\n";
+  std::cout << "DAE index   " << max_dae_index(p) << "\n"
+            << "Jacobian    "
+            << ((p.flags & DK_PROBLEM_SPARSE_JACOBIAN)   ? "analytic, sparse"
+                : (p.flags & DK_PROBLEM_ANALYTIC_JACOBIAN) ? "analytic, dense"
+                                                           : "finite differences")
+            << "\n"
+            << "initial     " << ((p.flags & DK_PROBLEM_CONSISTENT_Y0) ? "consistent by construction" : "as given")
+            << "\n";
+  if (p.nparams) {
+    std::cout << "parameters (--param key=value):\n";
+    for (std::size_t i = 0; i < p.nparams; ++i)
+      std::cout << "  " << std::left << std::setw(10) << p.params[i].name << " = " << std::setw(8)
+                << p.param_values[i] << " (default " << p.params[i].default_value << ") " << p.params[i].help
+                << "\n";
+  }
+  if (p.atol_scale) {
+    std::cout << "tolerances  suggested atol_i = scale_i * rtol, scales:";
+    for (std::size_t i = 0; i < p.n && i < 8; ++i) std::cout << " " << p.atol_scale[i];
+    std::cout << (p.n > 8 ? " ..." : "") << "\n";
+  }
+  if (p.ntstops) {
+    std::cout << "breakpoints";
+    for (std::size_t i = 0; i < p.ntstops; ++i) std::cout << " " << p.tstops[i];
+    std::cout << "\n";
+  }
+  if (p.has_reference) {
+    std::cout << "reference   at t = " << p.reference_t << ": " << p.reference_source << "\n";
+    std::size_t scored = 0;
+    for (std::size_t i = 0; i < p.n; ++i) scored += p.scored[i];
+    std::cout << "scored      " << scored << " of " << p.n << " components enter scd\n";
+  } else {
+    std::cout << "reference   none for these parameters\n";
+  }
+  std::cout << "components:\n   #  " << std::left << std::setw(12) << "name" << " kind          index"
+            << (p.has_reference ? "  scored" : "") << "\n";
+  for (std::size_t i = 0; i < p.n; ++i) {
+    std::cout << "  " << std::right << std::setw(3) << i + 1 << "  " << std::left << std::setw(12)
+              << component_name(p, i) << " "
+              << std::setw(13) << (p.differential[i] ? "differential" : "algebraic") << " " << int(p.index[i]);
+    if (p.has_reference) std::cout << "      " << (p.scored[i] ? "yes" : "no");
+    std::cout << "\n";
+  }
+}
+
+}  // namespace
+
+int command_info(int argc, char** argv) {
+  PluginOptions plugins;
+  std::string name;
+  std::vector<std::string> params;
+  po::options_description desc("daekit info options");
+  desc.add_options()("help,h", "show this help")("name", po::value(&name), "solver or problem name")(
+      "param", po::value(&params)->composing(), "problem parameter key=value (repeatable)");
+  add_plugin_options(desc, plugins);
+  po::positional_options_description pos;
+  pos.add("name", 1);
+  po::variables_map vm;
+  if (!parse_command_line(argc, argv, desc, &pos, vm, "usage: daekit info NAME [--param key=value]")) return 0;
+  if (name.empty()) throw UsageError("which plugin? usage: daekit info NAME");
+  loader::Registry registry = discover_plugins(plugins);
+  const loader::Plugin* p = nullptr;
+  try {
+    p = registry.find(name);
+  } catch (const loader::LoadError& e) {
+    throw UsageError(e.what());
+  }
+  if (!p) {
+    std::string msg = "unknown plugin '" + name + "'";
+    for (dk_kind k : {DK_KIND_SOLVER, DK_KIND_PROBLEM}) {
+      std::string valid;
+      for (const auto& n : registry.names(k)) valid += (valid.empty() ? "" : ", ") + n;
+      msg += std::string("; ") + loader::kind_name(k) + "s: " + (valid.empty() ? "(none)" : valid);
+    }
+    throw UsageError(msg);
+  }
+  try {
+    if (p->manifest.kind == DK_KIND_SOLVER)
+      print_solver(*p);
+    else
+      print_problem(*p, parse_key_values(params, "--param"));
+  } catch (const loader::LoadError& e) {
+    throw UsageError(e.what());
+  }
+  return 0;
+}
+
+}  // namespace daekit::host

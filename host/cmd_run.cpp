@@ -1,0 +1,240 @@
+#include <algorithm>
+#include <cmath>
+#include <daekit/scoring.hpp>
+#include <daekit/solve_request.hpp>
+#include <daekit/status.hpp>
+#include <iostream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "report.hpp"
+
+namespace daekit::host {
+namespace {
+
+struct Collected {
+  std::vector<double> t, y;
+  std::size_t n = 0;
+};
+
+std::int32_t collect(void* env, double t, const double* y, std::size_t n) {
+  auto* c = static_cast<Collected*>(env);
+  c->t.push_back(t);
+  c->y.insert(c->y.end(), y, y + n);
+  return 0;
+}
+
+std::vector<double> parse_times(const std::string& list) {
+  std::vector<double> out;
+  std::stringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    char* end = nullptr;
+    double v = std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0') throw UsageError("--saveat expects comma-separated times, got '" + item + "'");
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::string format_number(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+}  // namespace
+
+int command_run(int argc, char** argv) {
+  PluginOptions plugins;
+  std::string problem_name, solver_name, saveat, output_file, report = "text", jacobian = "auto", init = "check";
+  std::vector<std::string> params, solver_opts;
+  double rtol = 0, atol = -1, h0 = 0, hmin = 0, hmax = 0, tend = std::numeric_limits<double>::quiet_NaN();
+  std::int64_t max_steps = 100000;
+  po::options_description desc("daekit run options");
+  desc.add_options()("help,h", "show this help")("problem,p", po::value(&problem_name), "problem plugin name")(
+      "solver,s", po::value(&solver_name), "solver plugin name")(
+      "rtol", po::value(&rtol), "relative tolerance (default: the problem's suggestion, else 1e-6)")(
+      "atol", po::value(&atol), "absolute tolerance (default: the problem's suggested scale times rtol)")(
+      "h0", po::value(&h0), "initial step (default: automatic)")("hmin", po::value(&hmin), "minimum step")(
+      "hmax", po::value(&hmax), "maximum step")("max-steps", po::value(&max_steps), "maximum number of steps")(
+      "tend", po::value(&tend), "end of the time span (default: the problem's)")(
+      "param", po::value(&params)->composing(), "problem parameter key=value (repeatable)")(
+      "solver-opt", po::value(&solver_opts)->composing(), "solver option key=value (repeatable)")(
+      "saveat", po::value(&saveat), "output at these times (comma-separated), by dense output")(
+      "every-step", "output every accepted step")(
+      "output,o", po::value(&output_file), "write the output points to FILE.csv or FILE.json")(
+      "report", po::value(&report), "summary format: text or json")(
+      "jacobian", po::value(&jacobian), "auto (analytic when the problem has one), analytic, or fd")(
+      "init", po::value(&init), "initial values: check (default), fix (compute algebraic components), trust")(
+      "no-index-scaling", "do not scale the errors of index-2/3 components by h^(index-1)")(
+      "suppress-algebraic", "leave algebraic components out of the error test");
+  add_plugin_options(desc, plugins);
+  po::variables_map vm;
+  if (!parse_command_line(argc, argv, desc, nullptr, vm,
+                          "usage: daekit run --problem P --solver S [--rtol R --atol A ...]"))
+    return 0;
+  if (problem_name.empty() || solver_name.empty()) throw UsageError("both --problem and --solver are required");
+  if (report != "text" && report != "json") throw UsageError("--report must be text or json");
+
+  loader::Registry registry = discover_plugins(plugins);
+  const loader::Plugin& problem_plugin = require_plugin(registry, problem_name, DK_KIND_PROBLEM);
+  const loader::Plugin& solver_plugin = require_plugin(registry, solver_name, DK_KIND_SOLVER);
+  std::unique_ptr<loader::ProblemInstance> problem;
+  std::unique_ptr<loader::SolverInstance> solver;
+  try {
+    problem = std::make_unique<loader::ProblemInstance>(problem_plugin, parse_key_values(params, "--param"));
+    solver = std::make_unique<loader::SolverInstance>(solver_plugin);
+  } catch (const loader::LoadError& e) {
+    throw UsageError(e.what());
+  }
+  const dk_problem_info& info = problem->info();
+  const std::size_t n = info.n;
+
+  // Tolerances: as given, else the problem's suggestion (the test set's settings).
+  if (!vm.count("rtol")) rtol = info.rtol_hint > 0 ? info.rtol_hint : 1e-6;
+  std::vector<double> rtols{rtol}, atols;
+  std::string atol_text;
+  if (vm.count("atol")) {
+    atols = {atol};
+    atol_text = format_number(atol);
+  } else if (info.atol_scale) {
+    for (std::size_t i = 0; i < n; ++i) atols.push_back(info.atol_scale[i] * rtol);
+    atol_text = "rtol*scale (problem's suggestion, e.g. " + format_number(atols[0]) + ")";
+  } else {
+    atols = {rtol};
+    atol_text = format_number(rtol);
+  }
+
+  std::vector<double> y0, yp0;
+  try {
+    problem->initial_values(y0, yp0);
+  } catch (const loader::LoadError& e) {
+    throw UsageError(e.what());
+  }
+  dk_solve_options o{};
+  o.struct_size = sizeof o;
+  o.t0 = info.t0;
+  o.tend = std::isnan(tend) ? info.tend : tend;
+  o.y0 = y0.data();
+  o.yp0 = (info.flags & DK_PROBLEM_HAS_YP0) ? yp0.data() : nullptr;
+  o.nrtol = rtols.size();
+  o.rtol = rtols.data();
+  o.natol = atols.size();
+  o.atol = atols.data();
+  o.h0 = h0;
+  o.hmin = hmin;
+  o.hmax = hmax;
+  o.max_steps = max_steps;
+  std::vector<double> times;
+  const bool want_reference = info.has_reference && o.tend == info.reference_t;
+  bool reference_time_added = false;
+  if (!saveat.empty() && vm.count("every-step")) throw UsageError("choose one of --saveat and --every-step");
+  if (!saveat.empty()) {
+    times = parse_times(saveat);
+    if (want_reference && std::find(times.begin(), times.end(), o.tend) == times.end()) {
+      times.push_back(o.tend);  // needed for scoring, dropped from the written output
+      reference_time_added = true;
+    }
+    o.output_mode = DK_OUTPUT_SAVEAT;
+    o.nsaveat = times.size();
+    o.saveat = times.data();
+  } else {
+    o.output_mode = vm.count("every-step") ? DK_OUTPUT_EVERY_STEP : DK_OUTPUT_END;
+  }
+  if (jacobian == "auto")
+    o.jacobian = DK_JACOBIAN_AUTO;
+  else if (jacobian == "analytic")
+    o.jacobian = DK_JACOBIAN_ANALYTIC;
+  else if (jacobian == "fd")
+    o.jacobian = DK_JACOBIAN_FINITE_DIFFERENCE;
+  else
+    throw UsageError("--jacobian must be auto, analytic or fd");
+  if (init == "check")
+    o.init = DK_INIT_CHECK;
+  else if (init == "fix")
+    o.init = DK_INIT_FIX_ALGEBRAIC;
+  else if (init == "trust")
+    o.init = DK_INIT_TRUST;
+  else
+    throw UsageError("--init must be check, fix or trust");
+  o.index_scaling = vm.count("no-index-scaling") ? 0u : 1u;
+  o.suppress_algebraic = vm.count("suppress-algebraic") ? 1u : 0u;
+  o.ntstops = info.ntstops;
+  o.tstops = info.tstops;
+  const auto opts = parse_key_values(solver_opts, "--solver-opt");
+  std::vector<dk_keyval> extra;
+  for (const auto& [k, v] : opts) extra.push_back({k.c_str(), v.c_str()});
+  o.nextra = extra.size();
+  o.extra = extra.empty() ? nullptr : extra.data();
+
+  // Refuse early with the same checks the solver makes, so the message names the option.
+  {
+    SolveRequest request;
+    std::string why;
+    if (!check_capabilities(solver->info(), info, &why)) throw UsageError(why);
+    if (!parse_request(o, info, &request, &why)) throw UsageError(why);
+    if (!check_extra_options(solver->info(), request.extra, &why)) throw UsageError(why);
+  }
+
+  Collected collected;
+  collected.n = n;
+  dk_output_sink sink{&collected, &collect};
+  RunReport r;
+  r.result.struct_size = sizeof r.result;
+  solver->solve(*problem, o, sink, r.result);
+
+  r.problem = info.name;
+  r.problem_title = info.title;
+  r.solver = solver->info().name;
+  r.solver_version = solver_plugin.manifest.version;
+  r.n = n;
+  r.t0 = o.t0;
+  r.tend = o.tend;
+  r.rtol = format_number(rtol);
+  r.atol = atol_text;
+  r.jacobian = r.result.stats.jacobian_used == DK_JACOBIAN_ANALYTIC ? "analytic"
+               : r.result.stats.jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE ? "finite differences"
+                                                                             : jacobian;
+  const bool success = is_success(static_cast<Status>(r.result.status));
+  std::vector<double> yref;
+  if (want_reference && success && !collected.t.empty() && collected.t.back() == o.tend && problem->reference(yref)) {
+    Eigen::Map<const Eigen::VectorXd> y_end(collected.y.data() + (collected.t.size() - 1) * n, n);
+    Eigen::VectorXd rt(n), at(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      rt[i] = rtols[rtols.size() == 1 ? 0 : i];
+      at[i] = atols[atols.size() == 1 ? 0 : i];
+    }
+    r.accuracy = score(y_end, Eigen::Map<const Eigen::VectorXd>(yref.data(), n), info.scored, rt, at);
+    r.reference_source = info.reference_source;
+    std::size_t first = n, last = 0, count = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (info.scored[i]) first = std::min(first, i), last = i, ++count;
+    r.scored_components = count == n ? "all components"
+                                     : "components " + std::to_string(first + 1) + "-" + std::to_string(last + 1);
+    if (count != last - first + 1 && count != n) r.scored_components = std::to_string(count) + " scored components";
+  }
+  if (reference_time_added) {
+    collected.t.pop_back();
+    collected.y.resize(collected.y.size() - n);
+  }
+  if (!output_file.empty()) {
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < n; ++i)
+      names.push_back(component_name(info, i));
+    write_trajectory(output_file, names, collected.t, collected.y);
+  }
+  if (report == "json")
+    std::cout << to_json(r).dump(2) << "\n";
+  else
+    print_text(r, std::cout);
+  if (!success) {
+    std::cerr << "daekit run: " << status_name(static_cast<Status>(r.result.status)) << ": " << r.result.message
+              << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace daekit::host

@@ -1,0 +1,97 @@
+#include "report.hpp"
+
+#include <cmath>
+#include <daekit/status.hpp>
+#include <fstream>
+#include <iomanip>
+#include <limits>
+#include <ostream>
+
+#include "cli.hpp"
+
+namespace daekit::host {
+
+void print_text(const RunReport& r, std::ostream& out) {
+  const dk_stats& s = r.result.stats;
+  const Status status = static_cast<Status>(r.result.status);
+  out << std::setprecision(6);
+  out << "problem    " << r.problem << ": " << r.problem_title << " (n=" << r.n << ", t in [" << r.t0 << ", "
+      << r.tend << "])\n"
+      << "solver     " << r.solver << " " << r.solver_version << "  rtol=" << r.rtol << " atol=" << r.atol
+      << " jacobian=" << r.jacobian << "\n"
+      << "status     " << status_name(status) << "\n";
+  if (r.result.message[0]) out << "message    " << r.result.message << "\n";
+  out << "t reached  " << r.result.t_reached << "\n"
+      << "steps      " << s.steps << " (accepted " << s.accepted << ", rejected " << s.rejected << ")\n"
+      << "f evals    " << s.nfev << " (" << s.nfev_jac << " for finite-difference Jacobians)\n"
+      << "jacobians  " << s.njac << "   LU " << s.nlu << "   solves " << s.nsolve;
+  if (s.nnewton) out << "   Newton " << s.nnewton << " (" << s.nnewton_fail << " failed)";
+  if (s.nsingular) out << "   singular " << s.nsingular;
+  out << "\n"
+      << "wall time  " << std::setprecision(4) << s.wall_s << " s\n";
+  if (r.accuracy) {
+    const Accuracy& a = *r.accuracy;
+    out << std::fixed << std::setprecision(2) << "accuracy   scd " << a.scd << " (" << r.scored_components
+        << "), mescd " << a.mescd << std::defaultfloat << std::setprecision(3) << "; max abs error "
+        << a.max_abs_error << ", max rel error " << a.max_rel_error << "\n"
+        << "reference  " << r.reference_source << "\n";
+  }
+}
+
+nlohmann::json to_json(const RunReport& r) {
+  using nlohmann::json;
+  const dk_stats& s = r.result.stats;
+  auto number = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  json j;
+  j["status"] = std::string(status_name(static_cast<Status>(r.result.status)));
+  j["message"] = std::string(r.result.message);
+  j["problem"] = r.problem;
+  j["solver"] = r.solver;
+  j["solver_version"] = r.solver_version;
+  j["n"] = r.n;
+  j["t"] = number(r.result.t_reached);
+  j["tend"] = r.tend;
+  j["rtol"] = r.rtol;
+  j["atol"] = r.atol;
+  j["jacobian"] = r.jacobian;
+  j["scd"] = r.accuracy ? number(r.accuracy->scd) : json(nullptr);
+  j["mescd"] = r.accuracy ? number(r.accuracy->mescd) : json(nullptr);
+  j["max_abs_error"] = r.accuracy ? number(r.accuracy->max_abs_error) : json(nullptr);
+  j["max_rel_error"] = r.accuracy ? number(r.accuracy->max_rel_error) : json(nullptr);
+  j["reference"] = r.reference_source.empty() ? json(nullptr) : json(r.reference_source);
+  j["wall_s"] = s.wall_s;
+  j["stats"] = {{"steps", s.steps},       {"accepted", s.accepted},   {"rejected", s.rejected},
+                {"nfev", s.nfev},         {"nfev_jac", s.nfev_jac},   {"njac", s.njac},
+                {"nlu", s.nlu},           {"nsolve", s.nsolve},       {"nnewton", s.nnewton},
+                {"nnewton_fail", s.nnewton_fail}, {"nsingular", s.nsingular}, {"nmass", s.nmass},
+                {"order_last", s.order_last}, {"h_last", s.h_last}};
+  return j;
+}
+
+void write_trajectory(const std::string& file, const std::vector<std::string>& names, const std::vector<double>& t,
+                      const std::vector<double>& y) {
+  std::ofstream out(file);
+  if (!out) throw UsageError("cannot write " + file);
+  const std::size_t n = names.size();
+  const bool json_file = file.size() >= 5 && file.compare(file.size() - 5, 5, ".json") == 0;
+  if (json_file) {
+    nlohmann::json j;
+    j["names"] = names;
+    j["t"] = t;
+    auto rows = nlohmann::json::array();
+    for (std::size_t k = 0; k < t.size(); ++k) rows.push_back(std::vector<double>(y.begin() + k * n, y.begin() + (k + 1) * n));
+    j["y"] = rows;
+    out << j.dump() << "\n";
+    return;
+  }
+  out << "t";
+  for (const auto& name : names) out << "," << name;
+  out << "\n" << std::setprecision(std::numeric_limits<double>::max_digits10);
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    out << t[k];
+    for (std::size_t i = 0; i < n; ++i) out << "," << y[k * n + i];
+    out << "\n";
+  }
+}
+
+}  // namespace daekit::host

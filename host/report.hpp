@@ -1,0 +1,33 @@
+// What `daekit run` reports: the human-readable summary and the `--report json`
+// object. The JSON keys are a contract for scripts: extend, never rename.
+#pragma once
+
+#include <daekit/abi.h>
+#include <daekit/scoring.hpp>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace daekit::host {
+
+struct RunReport {
+  std::string problem, problem_title, solver, solver_version;
+  std::size_t n = 0;
+  double t0 = 0, tend = 0;
+  std::string rtol, atol;  // as used, in words ("1e-08" or "1e-12 * scale")
+  std::string jacobian;
+  dk_result result{};
+  std::optional<Accuracy> accuracy;  // when the problem has a reference at tend and the run got there
+  std::string reference_source;
+  std::string scored_components;
+};
+
+void print_text(const RunReport& r, std::ostream& out);
+nlohmann::json to_json(const RunReport& r);
+
+// Trajectory output: CSV (t, component names) or JSON, chosen by the file's extension.
+void write_trajectory(const std::string& file, const std::vector<std::string>& names, const std::vector<double>& t,
+                      const std::vector<double>& y);
+
+}  // namespace daekit::host

@@ -1,0 +1,177 @@
+// Fekete points on the sphere as the IVP Test Set (release 2.4) poses them: N
+// particles on the unit sphere repel each other and settle into a configuration
+// that maximises the product of their distances. Stabilised index-2 form
+// (Gear-Gupta-Leimkuhler) with 8N unknowns y = (p, q, lambda, mu):
+//   p_i' = q_i + 2 mu_i p_i
+//   q_i' = -alpha q_i + 2 lambda_i p_i + sum_{j != i} (p_i - p_j) / |p_i - p_j|^2
+//   0    = |p_i|^2 - 1
+//   0    = 2 p_i . q_i
+// with alpha = 1/2; mass matrix diag(I_6N, 0_2N); lambda, mu of index 2.
+#include <cmath>
+#include <daekit/sdk/data_text.hpp>
+#include <daekit/sdk/export_problem.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "fekete_reference.inc"
+
+namespace {
+
+constexpr double alpha = 0.5;
+constexpr double pi = 3.141592653589793238462643383;
+
+class Fekete : public daekit::Problem {
+ public:
+  static std::vector<daekit::ParamDesc> parameters() {
+    return {{"N", "20", "number of particles (the test set's reference exists for N = 20 only)"}};
+  }
+
+  explicit Fekete(const daekit::Params& params) : N_(static_cast<int>(params.integer("N"))) {
+    if (N_ < 2 || N_ > 1000) throw std::invalid_argument("fekete: N must lie in 2 .. 1000");
+    auto& in = info_;
+    in.name = "fekete";
+    in.title = "Fekete points on the sphere, N=" + std::to_string(N_) + " (stabilised index-2 DAE)";
+    in.n = 8 * static_cast<std::size_t>(N_);
+    in.t0 = 0.0;
+    in.tend = 1000.0;
+    in.mass = daekit::MassKind::constant;
+    in.analytic_jacobian = true;
+    in.autonomous = true;
+    in.consistent_y0 = true;
+    in.has_yp0 = true;
+    in.index.assign(in.n, 1);
+    in.differential.assign(in.n, 1);
+    for (std::size_t i = 6 * N_; i < in.n; ++i) in.index[i] = 2, in.differential[i] = 0;
+    const char* axes = "xyz";
+    for (int i = 0; i < N_; ++i)
+      for (int k = 0; k < 3; ++k) in.component_names.push_back("p" + std::to_string(i + 1) + axes[k]);
+    for (int i = 0; i < N_; ++i)
+      for (int k = 0; k < 3; ++k) in.component_names.push_back("q" + std::to_string(i + 1) + axes[k]);
+    for (int i = 0; i < N_; ++i) in.component_names.push_back("lambda" + std::to_string(i + 1));
+    for (int i = 0; i < N_; ++i) in.component_names.push_back("mu" + std::to_string(i + 1));
+    if (N_ == 20) {
+      auto ref = daekit::parse_data_text(fekete_reference_text, "fekete.ref");
+      if (ref.values.size() != in.n) throw std::runtime_error("fekete.ref has the wrong length");
+      in.reference = ref.values;
+      in.reference_t = 1000.0;
+      in.scored.assign(in.n, 0);
+      for (int i = 0; i < 3 * N_; ++i) in.scored[i] = 1;  // the test set scores the positions only
+      in.reference_source = "IVP Test Set 2.4 (" + ref.comment_field("reference computed with") + ")";
+    }
+  }
+
+  void initial_values(daekit::Vector y, daekit::Vector yp) override {
+    y.setZero();
+    if (N_ == 20)
+      test_set_positions(y);
+    else
+      spiral_positions(y);
+    // Velocities and mu are zero; lambda from the hidden constraint d/dt(p.q) = p.q' = 0.
+    Eigen::VectorXd f(info_.n);
+    rhs(0.0, daekit::ConstVector(y.data(), y.size()), daekit::Vector(f.data(), f.size()));
+    for (int i = 0; i < N_; ++i) {
+      double s = 0.0;
+      for (int k = 0; k < 3; ++k) s += y[3 * i + k] * f[3 * N_ + 3 * i + k];
+      y[6 * N_ + i] = -s / 2.0;
+    }
+    rhs(0.0, daekit::ConstVector(y.data(), y.size()), yp);
+  }
+
+  daekit::Eval rhs(double, daekit::ConstVector y, daekit::Vector f) override {
+    const int N = N_;
+    auto p = [&](int i, int k) { return y[3 * i + k]; };
+    auto q = [&](int i, int k) { return y[3 * N + 3 * i + k]; };
+    for (int i = 0; i < N; ++i) {
+      const double lam = y[6 * N + i], mu = y[7 * N + i];
+      double phi = -1.0, gpq = 0.0;
+      for (int k = 0; k < 3; ++k) {
+        f[3 * i + k] = q(i, k) + 2.0 * mu * p(i, k);
+        f[3 * N + 3 * i + k] = -alpha * q(i, k) + 2.0 * lam * p(i, k);
+        phi += p(i, k) * p(i, k);
+        gpq += 2.0 * p(i, k) * q(i, k);
+      }
+      f[6 * N + i] = phi;
+      f[7 * N + i] = gpq;
+    }
+    for (int i = 0; i < N; ++i)
+      for (int j = i + 1; j < N; ++j) {
+        double d[3], r = 0.0;
+        for (int k = 0; k < 3; ++k) d[k] = p(i, k) - p(j, k), r += d[k] * d[k];
+        for (int k = 0; k < 3; ++k) {
+          f[3 * N + 3 * i + k] += d[k] / r;
+          f[3 * N + 3 * j + k] -= d[k] / r;
+        }
+      }
+    return daekit::Eval::ok;
+  }
+
+  daekit::Eval jacobian(double, daekit::ConstVector y, daekit::MatrixView J) override {
+    const int N = N_;
+    auto p = [&](int i, int k) { return y[3 * i + k]; };
+    auto q = [&](int i, int k) { return y[3 * N + 3 * i + k]; };
+    const int P = 0, Q = 3 * N, L = 6 * N, M = 7 * N;
+    for (int i = 0; i < N; ++i) {
+      const double lam = y[L + i], mu = y[M + i];
+      for (int k = 0; k < 3; ++k) {
+        J(P + 3 * i + k, P + 3 * i + k) = 2.0 * mu;
+        J(P + 3 * i + k, Q + 3 * i + k) = 1.0;
+        J(P + 3 * i + k, M + i) = 2.0 * p(i, k);
+        J(Q + 3 * i + k, P + 3 * i + k) = 2.0 * lam;
+        J(Q + 3 * i + k, Q + 3 * i + k) = -alpha;
+        J(Q + 3 * i + k, L + i) = 2.0 * p(i, k);
+        J(L + i, P + 3 * i + k) = 2.0 * p(i, k);
+        J(M + i, P + 3 * i + k) = 2.0 * q(i, k);
+        J(M + i, Q + 3 * i + k) = 2.0 * p(i, k);
+      }
+    }
+    // d/dp of d/|d|^2 with d = p_i - p_j is (I/r - 2 d d^T / r^2), with opposite signs for p_j.
+    for (int i = 0; i < N; ++i)
+      for (int j = 0; j < N; ++j) {
+        if (i == j) continue;
+        double d[3], r = 0.0;
+        for (int k = 0; k < 3; ++k) d[k] = p(i, k) - p(j, k), r += d[k] * d[k];
+        for (int k = 0; k < 3; ++k)
+          for (int m = 0; m < 3; ++m) {
+            const double g = (k == m ? 1.0 / r : 0.0) - 2.0 * d[k] * d[m] / (r * r);
+            J(Q + 3 * i + k, P + 3 * i + m) += g;
+            J(Q + 3 * i + k, P + 3 * j + m) -= g;
+          }
+      }
+    return daekit::Eval::ok;
+  }
+
+  daekit::Eval mass(double, daekit::ConstVector, daekit::MatrixView m) override {
+    for (int i = 0; i < 6 * N_; ++i) m(i, i) = 1.0;
+    return daekit::Eval::ok;
+  }
+
+ private:
+  void place(daekit::Vector& y, int i, double a, double b) {
+    y[3 * i + 0] = std::cos(a) * std::cos(b);
+    y[3 * i + 1] = std::sin(a) * std::cos(b);
+    y[3 * i + 2] = std::sin(b);
+  }
+
+  // The test set's starting configuration for N = 20: four bands of latitude.
+  void test_set_positions(daekit::Vector& y) {
+    for (int i = 1; i <= 3; ++i) place(y, i - 1, 2 * pi * i / 3.0 + pi / 13.0, 3 * pi / 8.0);
+    for (int i = 4; i <= 10; ++i) place(y, i - 1, 2 * pi * (i - 3) / 7.0 + pi / 29.0, pi / 8.0);
+    for (int i = 11; i <= 16; ++i) place(y, i - 1, 2 * pi * (i - 10) / 6.0 + pi / 7.0, -2 * pi / 15.0);
+    for (int i = 17; i <= 20; ++i) place(y, i - 1, 2 * pi * (i - 17) / 4.0 + pi / 17.0, -3 * pi / 10.0);
+  }
+
+  // Other N: a golden-angle spiral, which keeps every pair of particles apart.
+  void spiral_positions(daekit::Vector& y) {
+    const double golden = pi * (3.0 - std::sqrt(5.0));
+    for (int i = 0; i < N_; ++i) {
+      const double z = 1.0 - (2.0 * i + 1.0) / N_;
+      place(y, i, golden * i, std::asin(z));
+    }
+  }
+
+  int N_;
+};
+
+}  // namespace
+
+DAEKIT_EXPORT_PROBLEM(Fekete, fekete, "0.1.0", "Fekete points on the sphere: stabilised index-2 DAE, 8N variables (IVP Test Set)")

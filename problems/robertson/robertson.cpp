@@ -1,0 +1,110 @@
+// Robertson's chemical kinetics (IVP Test Set `rober`): three species, rate
+// constants 0.04, 1e4 and 3e7, on [0, 1e11]. Two plugins: the ODE as the test
+// set writes it, and the index-1 DAE in which the third equation is replaced by
+// the conservation law y1 + y2 + y3 = 1. Both have the same solution, so both
+// are scored against the test set's reference.
+#include <daekit/sdk/data_text.hpp>
+#include <daekit/sdk/export_problem.hpp>
+#include <stdexcept>
+
+#include "rober_initial.inc"
+#include "rober_reference.inc"
+
+namespace {
+
+constexpr double k1 = 0.04, k2 = 1e4, k3 = 3e7;
+
+class RobertsonBase : public daekit::Problem {
+ public:
+  static std::vector<daekit::ParamDesc> parameters() { return {}; }
+
+ protected:
+  void describe(const char* name, const char* title) {
+    auto& in = info_;
+    in.name = name;
+    in.title = title;
+    in.n = 3;
+    in.t0 = 0.0;
+    in.tend = 1e11;
+    in.analytic_jacobian = true;
+    in.autonomous = true;
+    in.component_names = {"y1", "y2", "y3"};
+    in.atol_scale = {1e-4, 1e-4, 1e-4};  // the test set runs rober with atol = 1e-4 * rtol
+    auto ref = daekit::parse_data_text(rober_reference_text, "rober.ref");
+    if (ref.values.size() != 3) throw std::runtime_error("rober.ref has the wrong length");
+    in.reference = ref.values;
+    in.reference_t = in.tend;
+    in.reference_source = "IVP Test Set 2.4 (" + ref.comment_field("reference computed with") + ")";
+    auto y0 = daekit::parse_data_text(rober_initial_text, "rober.y0");
+    if (y0.values.size() != 3) throw std::runtime_error("rober.y0 has the wrong length");
+    y0_ = y0.values;
+  }
+
+  void initial(daekit::Vector y) {
+    for (int i = 0; i < 3; ++i) y[i] = y0_[i];
+  }
+
+  static void kinetics(daekit::ConstVector y, daekit::Vector f) {
+    f[0] = -k1 * y[0] + k2 * y[1] * y[2];
+    f[1] = k1 * y[0] - k2 * y[1] * y[2] - k3 * y[1] * y[1];
+    f[2] = k3 * y[1] * y[1];
+  }
+
+  static void kinetics_jacobian(daekit::ConstVector y, daekit::MatrixView J) {
+    J(0, 0) = -k1, J(0, 1) = k2 * y[2], J(0, 2) = k2 * y[1];
+    J(1, 0) = k1, J(1, 1) = -k2 * y[2] - 2 * k3 * y[1], J(1, 2) = -k2 * y[1];
+    J(2, 0) = 0, J(2, 1) = 2 * k3 * y[1], J(2, 2) = 0;
+  }
+
+  std::vector<double> y0_;
+};
+
+class Robertson : public RobertsonBase {
+ public:
+  explicit Robertson(const daekit::Params&) {
+    describe("rober", "Robertson chemical kinetics, stiff ODE on [0, 1e11]");
+    info_.has_yp0 = true;
+  }
+  void initial_values(daekit::Vector y, daekit::Vector yp) override {
+    initial(y);
+    kinetics(daekit::ConstVector(y.data(), 3), yp);
+  }
+  daekit::Eval rhs(double, daekit::ConstVector y, daekit::Vector f) override {
+    kinetics(y, f);
+    return daekit::Eval::ok;
+  }
+  daekit::Eval jacobian(double, daekit::ConstVector y, daekit::MatrixView J) override {
+    kinetics_jacobian(y, J);
+    return daekit::Eval::ok;
+  }
+};
+
+class RobertsonDae : public RobertsonBase {
+ public:
+  explicit RobertsonDae(const daekit::Params&) {
+    describe("rober_dae", "Robertson kinetics as an index-1 DAE with the conservation law y1 + y2 + y3 = 1");
+    info_.mass = daekit::MassKind::constant;
+    info_.differential = {1, 1, 0};
+    info_.consistent_y0 = true;
+  }
+  void initial_values(daekit::Vector y, daekit::Vector) override { initial(y); }
+  daekit::Eval rhs(double, daekit::ConstVector y, daekit::Vector f) override {
+    kinetics(y, f);
+    f[2] = y[0] + y[1] + y[2] - 1.0;
+    return daekit::Eval::ok;
+  }
+  daekit::Eval jacobian(double, daekit::ConstVector y, daekit::MatrixView J) override {
+    kinetics_jacobian(y, J);
+    J(2, 0) = 1, J(2, 1) = 1, J(2, 2) = 1;
+    return daekit::Eval::ok;
+  }
+  daekit::Eval mass(double, daekit::ConstVector, daekit::MatrixView m) override {
+    m(0, 0) = 1, m(1, 1) = 1;
+    return daekit::Eval::ok;
+  }
+};
+
+}  // namespace
+
+DAEKIT_EXPORT_PROBLEM(Robertson, rober, "0.1.0", "Robertson chemical kinetics: stiff ODE, n=3 (IVP Test Set)")
+DAEKIT_EXPORT_PROBLEM(RobertsonDae, rober_dae, "0.1.0", "Robertson kinetics as an index-1 DAE with conservation law")
