@@ -7,6 +7,7 @@
 #include <sstream>
 #include <vector>
 
+#include "daekit/numerics/finite_difference.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/problem_view.hpp"
 
@@ -101,7 +102,7 @@ InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& reque
     } else {
       for (Eigen::Index j = 0; j < n; ++j) {
         y_work = y0;
-        double d = std::sqrt(std::numeric_limits<double>::epsilon() * std::max(1e-5, std::abs(y0[j])));
+        const double d = fd_increment(y0[j], request.atol[j] + request.rtol[j] * std::abs(y0[j]));
         y_work[j] += d;
         if (problem.rhs(request.t0, y_work, f_work, true) != Eval::ok) break;
         jac.col(j) = (f_work - f) / d;

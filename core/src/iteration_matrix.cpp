@@ -5,16 +5,10 @@
 #include <limits>
 #include <map>
 
+#include "daekit/numerics/finite_difference.hpp"
 #include "daekit/problem_view.hpp"
 
 namespace daekit {
-namespace {
-// Increment for a forward difference in component value v (Hairer's choice in RADAU5/RODAS).
-double fd_increment(double v) {
-  return std::sqrt(std::numeric_limits<double>::epsilon() * std::max(1e-5, std::abs(v)));
-}
-}  // namespace
-
 void IterationMatrix::setup(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass) {
   problem_ = &problem;
   mass_ = &mass;
@@ -25,6 +19,8 @@ void IterationMatrix::setup(ProblemView& problem, const SolveRequest& request, c
   problem.stats().jacobian_used = analytic_ ? DK_JACOBIAN_ANALYTIC : DK_JACOBIAN_FINITE_DIFFERENCE;
   y_work_.resize(n);
   f_work_.resize(n);
+  rtol_ = request.rtol;
+  atol_ = request.atol;
   if (!sparse_) {
     jac_.setZero(n, n);
     w_.setZero(n, n);
@@ -74,7 +70,7 @@ Eval IterationMatrix::evaluate_jacobian(double t, const Eigen::VectorXd& y, cons
 Eval IterationMatrix::finite_difference_dense(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0) {
   y_work_ = y;
   for (Eigen::Index j = 0; j < y.size(); ++j) {
-    const double delta = fd_increment(y[j]);
+    const double delta = fd_increment(y[j], atol_[j] + rtol_[j] * std::abs(y[j]));
     y_work_[j] = y[j] + delta;
     Eval e = problem_->rhs(t, y_work_, f_work_, true);
     y_work_[j] = y[j];
@@ -88,7 +84,7 @@ Eval IterationMatrix::finite_difference_sparse(double t, const Eigen::VectorXd& 
   // One column at a time inside the pattern; coloured differences can replace this later.
   y_work_ = y;
   for (Eigen::Index j = 0; j < y.size(); ++j) {
-    const double delta = fd_increment(y[j]);
+    const double delta = fd_increment(y[j], atol_[j] + rtol_[j] * std::abs(y[j]));
     y_work_[j] = y[j] + delta;
     Eval e = problem_->rhs(t, y_work_, f_work_, true);
     y_work_[j] = y[j];

@@ -1,5 +1,7 @@
 #include "daekit/rosenbrock/stepper.hpp"
 
+#include "daekit/numerics/finite_difference.hpp"
+
 #include <cmath>
 #include <limits>
 
@@ -33,7 +35,8 @@ Eval RosenbrockStepper::time_derivative(double t, const Eigen::VectorXd& y) {
     return Eval::ok;
   }
   if (problem_.has_analytic_dfdt()) return problem_.dfdt(t, y, ft_);
-  const double delta = std::sqrt(std::numeric_limits<double>::epsilon() * std::max(1e-5, std::abs(t)));
+  // Time has no tolerance scale: the step size stands in for it.
+  const double delta = fd_increment(t, std::abs(h_last_) > 0.0 ? std::abs(h_last_) : 1.0);
   Eval e = problem_.rhs(t + delta, y, fu_, true);
   if (e == Eval::ok) ft_ = (fu_ - f0_) / delta;
   return e;

@@ -63,7 +63,8 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
   const double dir = req.direction();
   const double eps = std::numeric_limits<double>::epsilon();
   double t = req.t0;
-  double h = dir * std::min(std::abs(h_start), req.hmax);
+  // A user's hmin is a floor for the first step too; rejections below it end the run.
+  double h = dir * std::max(std::min(std::abs(h_start), req.hmax), req.hmin);
   std::size_t next_save = 0, next_tstop = 0;
   int rejections_in_row = 0, failures_in_row = 0;
   bool last_rejected = false;

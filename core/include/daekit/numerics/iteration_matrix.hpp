@@ -55,6 +55,7 @@ class IterationMatrix {
   SparseLUSolver sparse_lu_;
 
   Eigen::VectorXd y_work_, f_work_;
+  Eigen::VectorXd rtol_, atol_;  // scales for finite-difference increments
 };
 
 }  // namespace daekit

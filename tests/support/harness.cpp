@@ -1,0 +1,92 @@
+#include "harness.hpp"
+
+#include <array>
+#include <cstdio>
+#include <stdexcept>
+#include <sys/wait.h>
+
+namespace daekit::test {
+
+std::string plugin_dir() { return DAEKIT_TEST_PLUGIN_DIR; }
+std::string fixture_dir() { return DAEKIT_TEST_FIXTURE_DIR; }
+std::string testset_dir() { return DAEKIT_TEST_TESTSET_DIR; }
+std::string daekit_binary() { return DAEKIT_TEST_BINARY; }
+
+const loader::Registry& registry() {
+  static const loader::Registry r = [] {
+    loader::Registry reg;
+    reg.add_directory(plugin_dir());
+    reg.add_directory(fixture_dir());
+    return reg;
+  }();
+  return r;
+}
+
+namespace {
+std::int32_t collect(void* env, double t, const double* y, std::size_t n) {
+  auto* r = static_cast<RunResult*>(env);
+  r->t.push_back(t);
+  r->y.insert(r->y.end(), y, y + n);
+  return 0;
+}
+
+const loader::Plugin& find(const std::string& name) {
+  const loader::Plugin* p = registry().find(name);
+  if (!p) throw std::runtime_error("test needs plugin '" + name + "', which was not found");
+  return *p;
+}
+}  // namespace
+
+Accuracy RunResult::accuracy(double rtol, double atol) const {
+  std::vector<double> ref;
+  if (!problem->reference(ref)) throw std::runtime_error("problem has no reference");
+  Eigen::VectorXd rt = Eigen::VectorXd::Constant(n, rtol), at = Eigen::VectorXd::Constant(n, atol);
+  return score(y_end(), Eigen::Map<const Eigen::VectorXd>(ref.data(), n), problem->info().scored, rt, at);
+}
+
+RunResult run(const RunSpec& spec) {
+  RunResult out;
+  out.problem = std::make_shared<loader::ProblemInstance>(find(spec.problem), spec.params);
+  loader::SolverInstance solver(find(spec.solver));
+  const dk_problem_info& info = out.problem->info();
+  out.n = info.n;
+  std::vector<double> y0, yp0;
+  out.problem->initial_values(y0, yp0);
+  double rtol = spec.rtol, atol = spec.atol < 0 ? spec.rtol : spec.atol;
+  dk_solve_options o{};
+  o.struct_size = sizeof o;
+  o.t0 = info.t0;
+  o.tend = info.tend;
+  o.nrtol = o.natol = 1;
+  o.rtol = &rtol;
+  o.atol = &atol;
+  o.max_steps = 100000;
+  o.output_mode = spec.output;
+  o.nsaveat = spec.saveat.size();
+  o.saveat = spec.saveat.data();
+  o.index_scaling = 1;
+  std::vector<dk_keyval> extra;
+  for (const auto& [k, v] : spec.solver_options) extra.push_back({k.c_str(), v.c_str()});
+  o.nextra = extra.size();
+  o.extra = extra.data();
+  if (spec.tweak) spec.tweak(o, y0);
+  o.y0 = y0.data();
+  dk_output_sink sink{&out, &collect};
+  out.result.struct_size = sizeof out.result;
+  solver.solve(*out.problem, o, sink, out.result);
+  return out;
+}
+
+int run_command(const std::string& command, std::string* output) {
+  std::string full = command + " 2>&1";
+  FILE* pipe = popen(full.c_str(), "r");
+  if (!pipe) throw std::runtime_error("cannot run " + command);
+  std::array<char, 4096> buf;
+  output->clear();
+  std::size_t got;
+  while ((got = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) output->append(buf.data(), got);
+  int status = pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace daekit::test

@@ -1,0 +1,57 @@
+// Running plugins from tests exactly as the host does: through the loader and
+// the C boundary, with options built from the problem's own description.
+#pragma once
+
+#include <Eigen/Core>
+#include <daekit/loader/registry.hpp>
+#include <daekit/scoring.hpp>
+#include <daekit/status.hpp>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace daekit::test {
+
+std::string plugin_dir();   // the build tree's lib/daekit/abi1
+std::string fixture_dir();  // deliberately broken or misbehaving plugins
+std::string testset_dir();  // ../shared/testset, may be absent
+std::string daekit_binary();
+
+// The build tree's plugins and the fixtures (the broken ones are refused, not loaded).
+const loader::Registry& registry();
+
+struct RunSpec {
+  std::string problem;
+  std::string solver = "rodas5p";
+  double rtol = 1e-6;
+  double atol = -1.0;  // < 0: rtol
+  std::map<std::string, std::string> params, solver_options;
+  dk_output_mode output = DK_OUTPUT_END;
+  std::vector<double> saveat;
+  // Last-minute changes to the C options or the initial values.
+  std::function<void(dk_solve_options&, std::vector<double>& y0)> tweak;
+};
+
+struct RunResult {
+  dk_result result{};
+  std::vector<double> t, y;
+  std::size_t n = 0;
+  std::shared_ptr<loader::ProblemInstance> problem;
+
+  Status status() const { return static_cast<Status>(result.status); }
+  const dk_stats& stats() const { return result.stats; }
+  Eigen::VectorXd y_at(std::size_t k) const { return Eigen::Map<const Eigen::VectorXd>(y.data() + k * n, n); }
+  Eigen::VectorXd y_end() const { return y_at(t.size() - 1); }
+  std::string message() const { return result.message; }
+  // Accuracy at the end against the problem's reference (the test set's scd).
+  Accuracy accuracy(double rtol, double atol) const;
+};
+
+RunResult run(const RunSpec& spec);
+
+// Runs a shell command, returning its exit code and what it printed (stdout and stderr).
+int run_command(const std::string& command, std::string* output);
+
+}  // namespace daekit::test

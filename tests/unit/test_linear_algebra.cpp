@@ -1,0 +1,60 @@
+#include <catch2/catch.hpp>
+#include <daekit/numerics/dense_lu.hpp>
+#include <daekit/numerics/sparse_lu.hpp>
+
+using namespace daekit;
+
+TEST_CASE("dense LU solves a well-conditioned system and refactors in place", "[unit][linalg]") {
+  Eigen::MatrixXd a = Eigen::MatrixXd::Random(30, 30) + 30.0 * Eigen::MatrixXd::Identity(30, 30);
+  Eigen::VectorXd x_true = Eigen::VectorXd::LinSpaced(30, -1, 1), x;
+  DenseLU lu;
+  REQUIRE(lu.factor(a));
+  lu.solve(a * x_true, x);
+  CHECK((x - x_true).norm() < 1e-12);
+  a *= 2.0;
+  REQUIRE(lu.factor(a));
+  lu.solve(a * x_true, x);
+  CHECK((x - x_true).norm() < 1e-12);
+}
+
+TEST_CASE("dense LU reports a singular matrix instead of returning nonsense", "[unit][linalg]") {
+  Eigen::MatrixXd a(3, 3);
+  a << 1, 2, 3, 2, 4, 6, 0, 0, 1;
+  DenseLU lu;
+  CHECK_FALSE(lu.factor(a));
+  a.setZero();
+  CHECK_FALSE(lu.factor(a));
+  a(0, 0) = std::nan("");
+  CHECK_FALSE(lu.factor(a));
+}
+
+TEST_CASE("sparse LU agrees with dense LU and reports singular matrices", "[unit][linalg][sparse]") {
+  const int n = 50;
+  std::vector<Eigen::Triplet<double>> t;
+  for (int i = 0; i < n; ++i) {
+    t.emplace_back(i, i, 4.0);
+    if (i > 0) t.emplace_back(i, i - 1, -1.0);
+    if (i + 1 < n) t.emplace_back(i, i + 1, -1.0);
+  }
+  t.emplace_back(0, n - 1, 0.5);
+  Eigen::SparseMatrix<double> a(n, n);
+  a.setFromTriplets(t.begin(), t.end());
+  a.makeCompressed();
+  Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(n, 0, 1), xs, xd;
+  SparseLUSolver sparse;
+  sparse.analyze(a);
+  REQUIRE(sparse.factor(a));
+  sparse.solve(b, xs);
+  DenseLU dense;
+  REQUIRE(dense.factor(Eigen::MatrixXd(a)));
+  dense.solve(b, xd);
+  CHECK((xs - xd).norm() < 1e-12);
+
+  Eigen::SparseMatrix<double> s = a;
+  for (int k = 0; k < s.outerSize(); ++k)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(s, k); it; ++it)
+      if (it.row() == 3) it.valueRef() = 0.0;  // an empty row
+  SparseLUSolver singular;
+  singular.analyze(s);
+  CHECK_FALSE(singular.factor(s));
+}

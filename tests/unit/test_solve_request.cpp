@@ -1,0 +1,98 @@
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <daekit/solve_request.hpp>
+
+using namespace daekit;
+
+namespace {
+struct Fixture {
+  std::uint8_t index[2] = {1, 1}, differential[2] = {1, 1};
+  dk_problem_info info{};
+  double y0[2] = {1.0, 2.0};
+  double rtol = 1e-6, atol = 1e-8;
+  dk_solve_options o{};
+  Fixture() {
+    info.struct_size = sizeof info;
+    info.name = "two";
+    info.n = 2;
+    info.index = index;
+    info.differential = differential;
+    o.struct_size = sizeof o;
+    o.t0 = 0;
+    o.tend = 1;
+    o.y0 = y0;
+    o.nrtol = o.natol = 1;
+    o.rtol = &rtol;
+    o.atol = &atol;
+    o.max_steps = 10;
+  }
+  bool parse(std::string* why) {
+    SolveRequest r;
+    return parse_request(o, info, &r, why);
+  }
+};
+}  // namespace
+
+TEST_CASE("valid options expand scalar tolerances to every component", "[unit][options]") {
+  Fixture f;
+  SolveRequest r;
+  std::string why;
+  REQUIRE(parse_request(f.o, f.info, &r, &why));
+  CHECK(r.rtol.size() == 2);
+  CHECK(r.atol[1] == 1e-8);
+  CHECK(r.hmax == 1.0);
+}
+
+TEST_CASE("bad options are refused with a reason", "[unit][options]") {
+  std::string why;
+  {
+    Fixture f;
+    f.rtol = -1e-6;
+    CHECK_FALSE(f.parse(&why));
+    CHECK_THAT(why, Catch::Contains("rtol"));
+  }
+  {
+    Fixture f;
+    f.atol = std::nan("");
+    CHECK_FALSE(f.parse(&why));
+    CHECK_THAT(why, Catch::Contains("atol"));
+  }
+  {
+    Fixture f;
+    f.y0[1] = INFINITY;
+    CHECK_FALSE(f.parse(&why));
+    CHECK_THAT(why, Catch::Contains("component 2"));
+  }
+  {
+    Fixture f;
+    f.o.tend = 0;
+    CHECK_FALSE(f.parse(&why));
+    CHECK_THAT(why, Catch::Contains("empty"));
+  }
+  {
+    Fixture f;
+    f.o.max_steps = 0;
+    CHECK_FALSE(f.parse(&why));
+  }
+  {
+    Fixture f;
+    f.o.nrtol = 3;
+    CHECK_FALSE(f.parse(&why));
+    CHECK_THAT(why, Catch::Contains("1 or 2"));
+  }
+}
+
+TEST_CASE("plugin options are checked against the solver's list", "[unit][options]") {
+  dk_option_desc opts[] = {{"controller", "choice:pi|i", "pi", ""}, {"safety", "real", "0.9", ""}};
+  dk_solver_info s{};
+  s.struct_size = sizeof s;
+  s.name = "demo";
+  s.noptions = 2;
+  s.options = opts;
+  std::string why;
+  CHECK(check_extra_options(s, {{"controller", "i"}, {"safety", "0.8"}}, &why));
+  CHECK_FALSE(check_extra_options(s, {{"controler", "i"}}, &why));
+  CHECK_THAT(why, Catch::Contains("valid: controller, safety"));
+  CHECK_FALSE(check_extra_options(s, {{"controller", "p"}}, &why));
+  CHECK_FALSE(check_extra_options(s, {{"safety", "high"}}, &why));
+}
