@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Install what is missing, build twice (release, and AddressSanitizer +
+# UndefinedBehaviorSanitizer), and run every test in both builds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+echo "== release build"
+bash scripts/build.sh build -DCMAKE_BUILD_TYPE=Release -DDAEKIT_BUILD_TESTS=ON
+(cd build && ctest --output-on-failure -j "$(nproc)")
+
+echo "== sanitizer build (ASan + UBSan)"
+bash scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDAEKIT_SANITIZE=ON -DDAEKIT_BUILD_TESTS=ON
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+   ctest --output-on-failure -j "$(nproc)")
