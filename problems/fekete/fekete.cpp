@@ -42,13 +42,19 @@ class Fekete : public daekit::Problem {
     in.index.assign(in.n, 1);
     in.differential.assign(in.n, 1);
     for (std::size_t i = 6 * N_; i < in.n; ++i) in.index[i] = 2, in.differential[i] = 0;
-    const char* axes = "xyz";
-    for (int i = 0; i < N_; ++i)
-      for (int k = 0; k < 3; ++k) in.component_names.push_back("p" + std::to_string(i + 1) + axes[k]);
-    for (int i = 0; i < N_; ++i)
-      for (int k = 0; k < 3; ++k) in.component_names.push_back("q" + std::to_string(i + 1) + axes[k]);
-    for (int i = 0; i < N_; ++i) in.component_names.push_back("lambda" + std::to_string(i + 1));
-    for (int i = 0; i < N_; ++i) in.component_names.push_back("mu" + std::to_string(i + 1));
+    // p1x, p1y, ..., q1x, ..., lambda1, ..., mu1, ...
+    auto name = [](const char* stem, int i, const char* axis) {
+      std::string s(stem);
+      s += std::to_string(i + 1);
+      s += axis;
+      return s;
+    };
+    const char* axes[] = {"x", "y", "z"};
+    for (const char* stem : {"p", "q"})
+      for (int i = 0; i < N_; ++i)
+        for (const char* axis : axes) in.component_names.push_back(name(stem, i, axis));
+    for (const char* stem : {"lambda", "mu"})
+      for (int i = 0; i < N_; ++i) in.component_names.push_back(name(stem, i, ""));
     if (N_ == 20) {
       auto ref = daekit::parse_data_text(fekete_reference_text, "fekete.ref");
       if (ref.values.size() != in.n) throw std::runtime_error("fekete.ref has the wrong length");
