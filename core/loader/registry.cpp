@@ -115,22 +115,20 @@ std::vector<Plugin> load_plugin_file(const fs::path& file) {
   return out;
 }
 
-void Registry::add_loaded(std::vector<Plugin> found) {
-  for (auto& p : found) plugins_.push_back(std::move(p));
-}
-
-void Registry::add_file(const fs::path& file) {
+void Registry::add_once(const fs::path& file, std::vector<Refusal>& refusals) {
   std::error_code ec;
   fs::path canonical = fs::weakly_canonical(file, ec);
   if (ec) canonical = file;
   if (std::find(seen_.begin(), seen_.end(), canonical) != seen_.end()) return;
   seen_.push_back(canonical);
   try {
-    add_loaded(load_plugin_file(file));
+    for (auto& p : load_plugin_file(file)) plugins_.push_back(std::move(p));
   } catch (const LoadError& e) {
-    explicit_refusals_.push_back({file, e.what()});
+    refusals.push_back({file, e.what()});
   }
 }
+
+void Registry::add_file(const fs::path& file) { add_once(file, explicit_refusals_); }
 
 void Registry::add_directory(const fs::path& dir) {
   std::error_code ec;
@@ -139,16 +137,7 @@ void Registry::add_directory(const fs::path& dir) {
   for (const auto& entry : fs::directory_iterator(dir, ec))
     if (entry.path().extension() == ".so" && entry.is_regular_file(ec)) files.push_back(entry.path());
   std::sort(files.begin(), files.end());
-  for (const auto& f : files) {
-    fs::path canonical = fs::weakly_canonical(f, ec);
-    if (std::find(seen_.begin(), seen_.end(), canonical) != seen_.end()) continue;
-    seen_.push_back(canonical);
-    try {
-      add_loaded(load_plugin_file(f));
-    } catch (const LoadError& e) {
-      refusals_.push_back({f, e.what()});
-    }
-  }
+  for (const auto& f : files) add_once(f, refusals_);
 }
 
 std::vector<std::string> Registry::clashes() const {

@@ -67,7 +67,8 @@ Eval IterationMatrix::evaluate_jacobian(double t, const Eigen::VectorXd& y, cons
   return sparse_ ? finite_difference_sparse(t, y, f0) : finite_difference_dense(t, y, f0);
 }
 
-Eval IterationMatrix::finite_difference_dense(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0) {
+template <class Store>
+Eval IterationMatrix::finite_difference_columns(double t, const Eigen::VectorXd& y, Store&& store) {
   y_work_ = y;
   for (Eigen::Index j = 0; j < y.size(); ++j) {
     const double delta = fd_increment(y[j], atol_[j] + rtol_[j] * std::abs(y[j]));
@@ -75,24 +76,21 @@ Eval IterationMatrix::finite_difference_dense(double t, const Eigen::VectorXd& y
     Eval e = problem_->rhs(t, y_work_, f_work_, true);
     y_work_[j] = y[j];
     if (e != Eval::ok) return e;
-    jac_.col(j) = (f_work_ - f0) / delta;
+    store(j, delta);
   }
   return Eval::ok;
 }
 
+Eval IterationMatrix::finite_difference_dense(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0) {
+  return finite_difference_columns(t, y, [&](Eigen::Index j, double delta) { jac_.col(j) = (f_work_ - f0) / delta; });
+}
+
 Eval IterationMatrix::finite_difference_sparse(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0) {
   // One column at a time inside the pattern; coloured differences can replace this later.
-  y_work_ = y;
-  for (Eigen::Index j = 0; j < y.size(); ++j) {
-    const double delta = fd_increment(y[j], atol_[j] + rtol_[j] * std::abs(y[j]));
-    y_work_[j] = y[j] + delta;
-    Eval e = problem_->rhs(t, y_work_, f_work_, true);
-    y_work_[j] = y[j];
-    if (e != Eval::ok) return e;
+  return finite_difference_columns(t, y, [&](Eigen::Index j, double delta) {
     for (Eigen::SparseMatrix<double>::InnerIterator it(jac_sparse_, j); it; ++it)
       it.valueRef() = (f_work_[it.row()] - f0[it.row()]) / delta;
-  }
-  return Eval::ok;
+  });
 }
 
 bool IterationMatrix::factor(double alpha) {

@@ -67,7 +67,8 @@ class Registry {
   std::vector<std::string> names(dk_kind kind) const;
 
  private:
-  void add_loaded(std::vector<Plugin> found);
+  // Loads a file unless it was seen before (by canonical path); a refusal goes to `refusals`.
+  void add_once(const std::filesystem::path& file, std::vector<Refusal>& refusals);
   std::vector<Plugin> plugins_;
   std::vector<Refusal> refusals_, explicit_refusals_;
   std::vector<std::filesystem::path> seen_;

@@ -40,6 +40,9 @@ class IterationMatrix {
  private:
   Eval finite_difference_dense(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0);
   Eval finite_difference_sparse(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0);
+  // f at y + delta e_j for each column j, handed to store(j, delta) with the result in f_work_.
+  template <class Store>
+  Eval finite_difference_columns(double t, const Eigen::VectorXd& y, Store&& store);
 
   ProblemView* problem_ = nullptr;
   const MassMatrix* mass_ = nullptr;

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "daekit/abi.h"
-#include "daekit/sdk/build_id.hpp"
+#include "daekit/sdk/manifest.hpp"
 #include "daekit/sdk/problem.hpp"
 
 namespace daekit::sdk {
@@ -307,8 +307,4 @@ std::int32_t make_problem(const dk_host* /*host*/, const dk_keyval* params, std:
                                                std::size_t err_size) noexcept {                   \
     return ::daekit::sdk::make_problem<Class>(host, params, nparams, out, err, err_size);          \
   }                                                                                                \
-  static const dk_manifest daekit_manifest_##NAME = {                                              \
-      DK_ABI_MAGIC,    DK_ABI_MAJOR, DK_ABI_MINOR, sizeof(dk_manifest), DK_KIND_PROBLEM, #NAME,   \
-      VERSION,         DESCRIPTION,  DAEKIT_BUILD_ID, "daekit_" DAEKIT_STR(TAG) "_entry_" #NAME}; \
-  BOOST_DLL_ALIAS_SECTIONED(daekit_manifest_##NAME, daekit_##TAG##_manifest_##NAME, daekit)       \
-  BOOST_DLL_ALIAS_SECTIONED(daekit_entry_impl_##NAME, daekit_##TAG##_entry_##NAME, daekit)
+  DAEKIT_DETAIL_MANIFEST(NAME, DK_KIND_PROBLEM, VERSION, DESCRIPTION, TAG)
