@@ -3,15 +3,20 @@
 #include "daekit/numerics/finite_difference.hpp"
 
 #include <cmath>
+#include <algorithm>
 #include <limits>
 
 namespace daekit {
 
 RosenbrockStepper::RosenbrockStepper(const tableaus::RosenbrockTableau& tableau, ProblemView& problem,
-                                     const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm& norm)
-    : tab_(tableau), problem_(problem), mass_(mass), matrix_(matrix), norm_(norm) {
+                                     const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm& norm,
+                                     int max_jacobian_age)
+    : tab_(tableau), problem_(problem), mass_(mass), matrix_(matrix), norm_(norm),
+      max_jacobian_age_(tableau.w_method ? std::max(1, max_jacobian_age) : 1) {
   const Eigen::Index n = problem.size();
-  for (auto* v : {&f0_, &ft_, &y_old_, &y_new_, &u_, &fu_, &rhs_, &sum_, &msum_, &err_}) v->setZero(n);
+  for (auto* v : {&f0_, &ft_, &y_old_, &y_new_, &u_, &fu_, &rhs_, &sum_, &msum_, &err_, &f_old_, &f_new_, &yp_old_,
+                  &yp_new_})
+    v->setZero(n);
   for (int i = 0; i < tab_.stages; ++i) k_[i].setZero(n);
   for (int r = 0; r < tab_.dense_rows; ++r) dense_[r].setZero(n);
 }
@@ -54,6 +59,9 @@ StepAttempt RosenbrockStepper::attempt(double t, double h, const Eigen::VectorXd
     if (e == Eval::ok) e = time_derivative(t, y);
     if (e != Eval::ok) return failure(e);
     have_jac_ = true;
+    jacobian_age_ = 0;
+  } else if (jacobian_age_ > 0) {
+    ++problem_.stats().njac_reused;
   }
   if (!matrix_.factor(1.0 / (h * tab_.gamma))) {
     StepAttempt a;
@@ -96,9 +104,12 @@ StepAttempt RosenbrockStepper::attempt(double t, double h, const Eigen::VectorXd
     if (tab_.b[i] != 0.0) y_new_.noalias() += tab_.b[i] * k_[i];
     if (tab_.btilde[i] != 0.0) err_.noalias() += tab_.btilde[i] * k_[i];
   }
+  t_last_ = t;
   h_last_ = h;
   StepAttempt a;
   a.error = norm_.rms(err_, y, y_new_, h);
+  // A W-method whose old Jacobian may be what failed gets a fresh one for the retry.
+  if (!(a.error <= 1.0) && jacobian_age_ > 0) have_jac_ = false;
   return a;
 }
 
@@ -108,13 +119,50 @@ void RosenbrockStepper::accept() {
     for (int j = 0; j < tab_.stages; ++j)
       if (tab_.H[r][j] != 0.0) dense_[r].noalias() += tab_.H[r][j] * k_[j];
   }
+  if (tab_.dense_rows == 0) f_old_ = f0_;
   have_f0_ = false;
-  have_jac_ = false;
+  have_f_new_ = false;
+  // A W-method may keep J (and f_t) for the next steps; then f_t is from an older point too.
+  if (++jacobian_age_ >= max_jacobian_age_) have_jac_ = false;
 }
 
-void RosenbrockStepper::interpolate(double theta, Eigen::VectorXd& out) const {
-  if (tab_.dense_rows == 0) {  // no continuous extension: linear between the step ends
-    out = (1.0 - theta) * y_old_ + theta * y_new_;
+bool RosenbrockStepper::derivative(const Eigen::VectorXd& f, Eigen::VectorXd& yp) const {
+  switch (mass_.shape()) {
+    case MassMatrix::Shape::identity: yp = f; return true;
+    case MassMatrix::Shape::diagonal:
+      for (Eigen::Index i = 0; i < f.size(); ++i) {
+        const double m = mass_.entry(i, i);
+        yp[i] = m != 0.0 ? f[i] / m : 0.0;
+      }
+      return true;
+    case MassMatrix::Shape::dense: return false;
+  }
+  return false;
+}
+
+void RosenbrockStepper::hermite(double theta, Eigen::VectorXd& out) {
+  if (!have_f_new_) {
+    have_f_new_ = problem_.rhs(t_last_ + h_last_, y_new_, f_new_) == Eval::ok;
+    if (have_f_new_) {
+      // The same f starts the next step.
+      f0_ = f_new_;
+      have_f0_ = true;
+    }
+  }
+  const double t1 = 1.0 - theta;
+  out = t1 * y_old_ + theta * y_new_;  // linear: algebraic components, or when f failed
+  if (!have_f_new_ || !derivative(f_old_, yp_old_) || !derivative(f_new_, yp_new_)) return;
+  const double h00 = (1.0 + 2.0 * theta) * t1 * t1, h10 = theta * t1 * t1;
+  const double h01 = theta * theta * (3.0 - 2.0 * theta), h11 = -theta * theta * t1;
+  for (Eigen::Index i = 0; i < out.size(); ++i) {
+    if (problem_.is_algebraic(i)) continue;
+    out[i] = h00 * y_old_[i] + h01 * y_new_[i] + h_last_ * (h10 * yp_old_[i] + h11 * yp_new_[i]);
+  }
+}
+
+void RosenbrockStepper::interpolate(double theta, Eigen::VectorXd& out) {
+  if (tab_.dense_rows == 0) {
+    hermite(theta, out);
     return;
   }
   // Horner form of y_new + (1 - theta)(h1 + theta (h2 + theta h3))

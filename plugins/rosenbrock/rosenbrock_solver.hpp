@@ -34,6 +34,9 @@ class RosenbrockSolver : public Solver {
         {"fac_min", "real", "0.2", "smallest step-size ratio h_new/h"},
         {"fac_max", "real", "6", "largest step-size ratio h_new/h"},
     };
+    if (Tableau.w_method)
+      d.options.push_back({"max_jacobian_age", "int", "1",
+                           "keep a Jacobian for up to this many steps (a W-method keeps its order with an old one)"});
     return d;
   }
 
@@ -58,7 +61,13 @@ class RosenbrockSolver : public Solver {
     const ErrorNorm norm = ErrorNorm::for_request(request, problem);
     IterationMatrix matrix;
     matrix.setup(problem, request, mass);
-    RosenbrockStepper stepper(Tableau, problem, mass, matrix, norm);
+    const long max_age = request.extra_int("max_jacobian_age", 1);
+    if (max_age < 1) {
+      out.status = Status::invalid_input;
+      out.message = "max_jacobian_age must be at least 1";
+      return out;
+    }
+    RosenbrockStepper stepper(Tableau, problem, mass, matrix, norm, static_cast<int>(max_age));
     Eval e = stepper.start(request.t0, y);
     if (e != Eval::ok) {
       out.status = Status::evaluation_failure;

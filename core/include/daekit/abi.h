@@ -254,6 +254,7 @@ typedef struct dk_stats {
   int32_t jacobian_used; /* dk_jacobian_source actually used */
   double h_last;
   double wall_s;
+  int64_t njac_reused; /* steps that reused an older Jacobian (W-methods) */
 } dk_stats;
 
 typedef struct dk_result {

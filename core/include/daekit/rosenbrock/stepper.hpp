@@ -19,8 +19,9 @@ namespace daekit {
 
 class RosenbrockStepper {
  public:
+  // max_jacobian_age > 1 lets a W-method keep its Jacobian for that many steps.
   RosenbrockStepper(const tableaus::RosenbrockTableau& tableau, ProblemView& problem, const MassMatrix& mass,
-                    IterationMatrix& matrix, const ErrorNorm& norm);
+                    IterationMatrix& matrix, const ErrorNorm& norm, int max_jacobian_age = 1);
 
   // f(t0, y0), needed once for the automatic initial step.
   Eval start(double t0, const Eigen::VectorXd& y0);
@@ -29,7 +30,10 @@ class RosenbrockStepper {
   StepAttempt attempt(double t, double h, const Eigen::VectorXd& y);
   const Eigen::VectorXd& y_new() const { return y_new_; }
   void accept();
-  void interpolate(double theta, Eigen::VectorXd& out) const;
+  // On the last accepted step. Methods without a continuous extension of their own use
+  // cubic Hermite interpolation on differential components (one extra f evaluation per
+  // step, reused as the next step's first stage) and linear interpolation on algebraic ones.
+  void interpolate(double theta, Eigen::VectorXd& out);
   int order() const { return tab_.order; }
   // The controller's exponent order: that of the error estimate plus one.
   int error_order() const { return std::min(tab_.order, tab_.embedded_order) + 1; }
@@ -37,6 +41,9 @@ class RosenbrockStepper {
  private:
   Eval time_derivative(double t, const Eigen::VectorXd& y);
   StepAttempt failure(Eval e) const;
+  void hermite(double theta, Eigen::VectorXd& out);
+  // y' from f where M is diagonal (identity included); false for a non-diagonal M.
+  bool derivative(const Eigen::VectorXd& f, Eigen::VectorXd& yp) const;
 
   const tableaus::RosenbrockTableau& tab_;
   ProblemView& problem_;
@@ -45,8 +52,11 @@ class RosenbrockStepper {
   const ErrorNorm& norm_;
 
   bool have_f0_ = false, have_jac_ = false;  // still valid after a rejected step
-  double h_last_ = 0.0;
+  int max_jacobian_age_ = 1, jacobian_age_ = 0;
+  double t_last_ = 0.0, h_last_ = 0.0;
+  bool have_f_new_ = false;  // f(t_new, y_new), computed for Hermite interpolation
   Eigen::VectorXd f0_, ft_, y_old_, y_new_, u_, fu_, rhs_, sum_, msum_, err_;
+  Eigen::VectorXd f_old_, f_new_, yp_old_, yp_new_;  // for Hermite interpolation
   std::array<Eigen::VectorXd, tableaus::max_rosenbrock_stages> k_;
   std::array<Eigen::VectorXd, 3> dense_;
 };

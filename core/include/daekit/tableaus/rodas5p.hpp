@@ -18,6 +18,8 @@ inline constexpr RosenbrockTableau rodas5p = {
     5,
     4,
     4,
+    5,
+    false,
     0.21193756319429014,
     // a_ij
     {{0, 0, 0, 0, 0, 0, 0, 0},

@@ -1,0 +1,16 @@
+// Every Rosenbrock tableau, for the plugin's exports and for tests that run them all.
+#pragma once
+
+#include <array>
+
+#include "daekit/tableaus/low_order.hpp"
+#include "daekit/tableaus/rodas4.hpp"
+#include "daekit/tableaus/rodas5.hpp"
+#include "daekit/tableaus/rodas5p.hpp"
+
+namespace daekit::tableaus {
+
+inline constexpr std::array<const RosenbrockTableau*, 10> all_rosenbrock = {
+    &rosenbrock23, &ros3p, &rodas3, &ros34pw2, &rodas4, &rodas42, &rodas4p, &rodas4p2, &rodas5, &rodas5p};
+
+}  // namespace daekit::tableaus

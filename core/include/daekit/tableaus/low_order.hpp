@@ -1,0 +1,91 @@
+// Rosenbrock and Rosenbrock-W methods of order 2 and 3. None of them defines a
+// continuous extension of its own except Rosenbrock23, so the stepper uses its
+// documented cubic Hermite fallback (never for algebraic components).
+#pragma once
+
+#include "daekit/tableaus/rosenbrock_tableau.hpp"
+
+namespace daekit::tableaus {
+
+// L. F. Shampine and M. W. Reichelt, "The MATLAB ODE Suite", SIAM J. Sci. Comput.
+// 18 (1997): ode23s, an L-stable order-2 W-method with an order-3 error estimate
+// and a second-order continuous extension. The paper gives it with d = 1/(2+sqrt 2),
+// e32 = 6 + sqrt 2 in "k" form; the numbers below are its transformation to the
+// form of rosenbrock_tableau.hpp (a = alpha Gamma^-1, C = -Gamma^-1 below the
+// diagonal, b^T Gamma^-1, with Gamma = [[d], [-d, d], [(e32-2)d, -e32 d, d]] and
+// time-derivative weights (d, 0, 1 - 2d)).
+inline constexpr RosenbrockTableau rosenbrock23 = {
+    "rosenbrock23",
+    "Shampine & Reichelt, SIAM J. Sci. Comput. 18 (1997) (ode23s), transformed to ROW form",
+    3, 2, 3, 2, 2, true,
+    0.2928932188134525,
+    {{0, 0, 0}, {1.7071067811865475, 0, 0}, {3.414213562373095, 3.414213562373095, 0}},
+    {{0, 0, 0}, {-3.414213562373095, 0, 0}, {-6.828427124746187, -25.313708498984756, 0}},
+    {0, 0.5, 1},
+    {0.2928932188134525, 0, 0.41421356237309503},
+    {3.414213562373095, 3.414213562373095, 0},
+    {0.5690355937288487, 3.080880229039761, 0.5690355937288492},
+    1,
+    {{0, -8.242640687119286, 0}},
+};
+
+// J. Lang and J. Verwer, "ROS3P - an accurate third-order Rosenbrock solver
+// designed for parabolic problems", BIT 41 (2001) 731-738. gamma = 1/2 + sqrt(3)/6.
+inline constexpr RosenbrockTableau ros3p = {
+    "ros3p",
+    "Lang & Verwer, BIT 41 (2001) 731-738; values as in OrdinaryDiffEq.jl ROS3PTableau",
+    3, 3, 2, 0, 3, false,
+    0.7886751345948129,
+    {{0, 0, 0}, {1.2679491924311228, 0, 0}, {1.2679491924311228, 0, 0}},
+    {{0, 0, 0}, {-1.6076951545867364, 0, 0}, {-3.4641016151377553, -1.7320508075688774, 0}},
+    {0, 1, 1},
+    {0.7886751345948129, -0.2113248654051871, -1.077350269189626},
+    {2.0, 0.5773502691896257, 0.42264973081037427},
+    {-0.1132486540518709, -0.42264973081037427, 0},
+    0,
+    {},
+};
+
+// A. Sandu et al., "Benchmarking stiff ODE solvers for atmospheric chemistry
+// problems II: Rosenbrock solvers", Atmos. Environ. 31 (1997): RODAS3, four stages,
+// stiffly accurate, order 3 with an order-2 estimate.
+inline constexpr RosenbrockTableau rodas3 = {
+    "rodas3",
+    "Sandu et al., Atmos. Environ. 31 (1997); values as in OrdinaryDiffEq.jl Rodas3Tableau",
+    4, 3, 2, 0, 3, false,
+    0.5,
+    {{0, 0, 0, 0}, {0, 0, 0, 0}, {2, 0, 0, 0}, {2, 0, 1, 0}},
+    {{0, 0, 0, 0}, {4, 0, 0, 0}, {1, -1, 0, 0}, {1, -1, -8.0 / 3.0, 0}},
+    {0, 0, 1, 1},
+    {0.5, 1.5, 0, 0},
+    {2, 0, 1, 1},
+    {0, 0, 0, 1},
+    0,
+    {},
+};
+
+// J. Rang and L. Angermann, "New Rosenbrock W-methods of order 3 for partial
+// differential algebraic equations of index 1", BIT 45 (2005) 761-787: ROS34PW2,
+// four stages, stiffly accurate, order 3 with an order-2 estimate, W-method.
+inline constexpr RosenbrockTableau ros34pw2 = {
+    "ros34pw2",
+    "Rang & Angermann, BIT 45 (2005) 761-787; values as in OrdinaryDiffEq.jl ROS34PW2Tableau",
+    4, 3, 2, 0, 3, true,
+    0.435866521508459,
+    {{0, 0, 0, 0},
+     {2.0, 0, 0, 0},
+     {1.4192173174557647, -0.2592322116729697, 0, 0},
+     {4.18476048231916, -0.28519201735549593, 2.294280360279042, 0}},
+    {{0, 0, 0, 0},
+     {-4.588560720558084, 0, 0, 0},
+     {-4.18476048231916, 0.28519201735549593, 0, 0},
+     {-6.368179200128359, -6.795620944466837, 2.8700986043310563, 0}},
+    {0, 0.871733043016918, 0.7315799577888524, 1.0},
+    {0.435866521508459, -0.435866521508459, -0.4133333762338865, -5.551115123125783e-17},
+    {4.1847604823191595, -0.28519201735549565, 2.2942803602790414, 1.0},
+    {0.2777499476479681, -1.4032398951759992, 1.7726301276675507, 0.5},
+    0,
+    {},
+};
+
+}  // namespace daekit::tableaus
