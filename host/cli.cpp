@@ -1,6 +1,7 @@
 #include "cli.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
+#include <daekit/sdk/problem.hpp>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -100,10 +101,7 @@ bool parse_command_line(int argc, char** argv, const po::options_description& de
 }
 
 std::string component_name(const dk_problem_info& info, std::size_t i) {
-  if (info.component_names) return info.component_names[i];
-  std::string name = std::to_string(i + 1);
-  name.insert(0, 1, 'y');
-  return name;
+  return info.component_names ? std::string(info.component_names[i]) : numbered("y", i + 1);
 }
 
 }  // namespace daekit::host

@@ -44,10 +44,7 @@ class Fekete : public daekit::Problem {
     for (std::size_t i = 6 * N_; i < in.n; ++i) in.index[i] = 2, in.differential[i] = 0;
     // p1x, p1y, ..., q1x, ..., lambda1, ..., mu1, ...
     auto name = [](const char* stem, int i, const char* axis) {
-      std::string s(stem);
-      s += std::to_string(i + 1);
-      s += axis;
-      return s;
+      return daekit::numbered(stem, static_cast<std::size_t>(i) + 1) + axis;
     };
     const char* axes[] = {"x", "y", "z"};
     for (const char* stem : {"p", "q"})

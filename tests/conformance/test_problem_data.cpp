@@ -64,6 +64,8 @@ TEST_CASE("analytic Jacobians agree with finite differences", "[conformance][pro
   check_jacobian("fekete", {{"N", "7"}});
   check_jacobian("rober");
   check_jacobian("rober_dae");
+  check_jacobian("hires");
+  check_jacobian("vdpol");
 }
 
 TEST_CASE("Fekete's initial values satisfy the constraints and the hidden constraint", "[conformance][problems]") {
@@ -92,7 +94,8 @@ TEST_CASE("the embedded references are the test set's data, with the right size"
     const char* file;
     std::size_t n;
   };
-  for (const Case& c : {Case{"fekete", "fekete.ref", 160}, Case{"rober", "rober.ref", 3}, Case{"rober_dae", "rober.ref", 3}}) {
+  for (const Case& c : {Case{"fekete", "fekete.ref", 160}, Case{"rober", "rober.ref", 3},
+                        Case{"rober_dae", "rober.ref", 3}, Case{"hires", "hires.ref", 8}, Case{"vdpol", "vdpol.ref", 2}}) {
     loader::ProblemInstance problem(*test::registry().find(c.problem), {});
     std::vector<double> ref;
     REQUIRE(problem.reference(ref));

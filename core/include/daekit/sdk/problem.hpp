@@ -19,6 +19,12 @@ using Vector = Eigen::Map<Eigen::VectorXd>;
 using ConstVector = Eigen::Map<const Eigen::VectorXd>;
 using MatrixView = Eigen::Map<Eigen::MatrixXd, 0, Eigen::OuterStride<>>;
 
+// "y1", "lambda12": a stem and a 1-based number, for component names.
+inline std::string numbered(std::string stem, std::size_t number) {
+  stem += std::to_string(number);
+  return stem;
+}
+
 enum class Form : std::uint32_t { mass_matrix = DK_FORM_MASS_MATRIX, residual_only = DK_FORM_RESIDUAL_ONLY };
 
 // Everything the host and the solvers may know about a problem before solving it.

@@ -1,0 +1,62 @@
+// Van der Pol's oscillator in the test set's scaled form `vdpol`:
+//   y1' = y2,   y2' = ((1 - y1^2) y2 - y1) / eps,   eps = 1e-6, on [0, 2],
+// a very stiff relaxation oscillation with fast jumps.
+#include <daekit/sdk/data_text.hpp>
+#include <daekit/sdk/export_problem.hpp>
+#include <stdexcept>
+
+#include "vdpol_initial.inc"
+#include "vdpol_reference.inc"
+
+namespace {
+
+class VanDerPol : public daekit::Problem {
+ public:
+  static std::vector<daekit::ParamDesc> parameters() {
+    return {{"eps", "1e-6", "stiffness parameter (the test set's reference is for 1e-6)"}};
+  }
+
+  explicit VanDerPol(const daekit::Params& params) : eps_(params.real("eps")) {
+    if (!(eps_ > 0.0)) throw std::invalid_argument("vdpol: eps must be positive");
+    info_.name = "vdpol";
+    info_.title = "Van der Pol oscillator, scaled form, eps=" + params.text("eps") + " (stiff ODE)";
+    info_.n = 2;
+    info_.tend = 2.0;
+    info_.analytic_jacobian = true;
+    info_.autonomous = true;
+    info_.component_names = {"y1", "y2"};
+    auto y0 = daekit::parse_data_text(vdpol_initial_text, "vdpol.y0");
+    if (y0.values.size() != 2) throw std::runtime_error("vdpol.y0 has the wrong length");
+    y0_ = y0.values;
+    if (eps_ == 1e-6) {
+      auto ref = daekit::parse_data_text(vdpol_reference_text, "vdpol.ref");
+      if (ref.values.size() != 2) throw std::runtime_error("vdpol.ref has the wrong length");
+      info_.reference = ref.values;
+      info_.reference_t = info_.tend;
+      info_.reference_source = "IVP Test Set 2.4 (" + ref.comment_field("reference computed with") + ")";
+    }
+  }
+
+  void initial_values(daekit::Vector y, daekit::Vector) override { y << y0_[0], y0_[1]; }
+
+  daekit::Eval rhs(double, daekit::ConstVector y, daekit::Vector f) override {
+    f[0] = y[1];
+    f[1] = ((1.0 - y[0] * y[0]) * y[1] - y[0]) / eps_;
+    return daekit::Eval::ok;
+  }
+
+  daekit::Eval jacobian(double, daekit::ConstVector y, daekit::MatrixView j) override {
+    j(0, 1) = 1.0;
+    j(1, 0) = (-2.0 * y[0] * y[1] - 1.0) / eps_;
+    j(1, 1) = (1.0 - y[0] * y[0]) / eps_;
+    return daekit::Eval::ok;
+  }
+
+ private:
+  double eps_;
+  std::vector<double> y0_;
+};
+
+}  // namespace
+
+DAEKIT_EXPORT_PROBLEM(VanDerPol, vdpol, "0.1.0", "Van der Pol oscillator, scaled, eps=1e-6: very stiff ODE (IVP Test Set)")
