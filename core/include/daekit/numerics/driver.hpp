@@ -103,8 +103,9 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
       h = stop - t;
       landing = true;
     }
-    const double hmin = std::max(req.hmin, 16.0 * eps * std::max(std::abs(t), std::abs(stop) * 1e-3));
-    if (std::abs(h) < hmin && !landing) {
+    // Below a few ulps of t a step no longer moves t (Hairer's 0.1|h| <= |t| uround test).
+    const double hmin = std::max(req.hmin, 10.0 * eps * std::abs(t));
+    if ((std::abs(h) < hmin || t + h == t) && !landing) {
       std::ostringstream m;
       m << "the step size fell below the minimum " << hmin << " " << detail::where(t, h) << ": " << last_reason;
       return finish(Status::step_size_too_small, m.str());
