@@ -43,6 +43,26 @@ std::string equation_name(const ProblemView& problem, const Eigen::MatrixXd& lef
 
 }  // namespace
 
+void derivative_from_mass(const MassMatrix& mass, const ProblemView& problem, const Eigen::VectorXd& f,
+                          Eigen::VectorXd& yp) {
+  const Eigen::Index n = f.size();
+  switch (mass.shape()) {
+    case MassMatrix::Shape::identity: yp = f; return;
+    case MassMatrix::Shape::diagonal:
+      yp.resize(n);
+      for (Eigen::Index i = 0; i < n; ++i) {
+        const double m = mass.entry(i, i);
+        yp[i] = m != 0.0 ? f[i] / m : 0.0;
+      }
+      return;
+    case MassMatrix::Shape::dense:
+      yp = mass.dense().completeOrthogonalDecomposition().solve(f);
+      for (Eigen::Index i = 0; i < n; ++i)
+        if (problem.is_algebraic(i)) yp[i] = 0.0;
+      return;
+  }
+}
+
 InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
                                  Eigen::VectorXd& y0) {
   InitialisationOutcome out;

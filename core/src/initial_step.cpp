@@ -4,32 +4,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "daekit/numerics/consistency.hpp"
 #include "daekit/numerics/error_norm.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/problem_view.hpp"
 
 namespace daekit {
 namespace {
-
-// y' on the differential components: solve M y' = f where M is invertible on them.
-void derivative(const MassMatrix& mass, const ProblemView& problem, const Eigen::VectorXd& f, Eigen::VectorXd& yp) {
-  const Eigen::Index n = f.size();
-  switch (mass.shape()) {
-    case MassMatrix::Shape::identity: yp = f; return;
-    case MassMatrix::Shape::diagonal:
-      yp.resize(n);
-      for (Eigen::Index i = 0; i < n; ++i) {
-        double m = mass.entry(i, i);
-        yp[i] = m != 0.0 ? f[i] / m : 0.0;
-      }
-      return;
-    case MassMatrix::Shape::dense:
-      yp = mass.dense().completeOrthogonalDecomposition().solve(f);
-      for (Eigen::Index i = 0; i < n; ++i)
-        if (problem.is_algebraic(i)) yp[i] = 0.0;
-      return;
-  }
-}
 
 double rms_differential(const ProblemView& problem, const Eigen::VectorXd& v, const Eigen::VectorXd& w) {
   double sum = 0.0;
@@ -49,7 +30,7 @@ Eval initial_step(ProblemView& problem, const ErrorNorm& norm, const MassMatrix&
                   double* h_out) {
   Eigen::VectorXd w, yp0, yp1, y1, f1(y0.size());
   norm.weights(y0, w);
-  derivative(mass, problem, f0, yp0);
+  derivative_from_mass(mass, problem, f0, yp0);
   const double d0 = rms_differential(problem, y0, w);
   const double d1 = rms_differential(problem, yp0, w);
   double h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
@@ -61,7 +42,7 @@ Eval initial_step(ProblemView& problem, const ErrorNorm& norm, const MassMatrix&
     *h_out = std::min(h0, hmax) * 1e-3;
     return Eval::ok;
   }
-  derivative(mass, problem, f1, yp1);
+  derivative_from_mass(mass, problem, f1, yp1);
   const double d2 = rms_differential(problem, Eigen::VectorXd(yp1 - yp0), w) / h0;
   const double dmax = std::max(d1, d2);
   const double h1 = dmax <= 1e-15 ? std::max(1e-6, h0 * 1e-3) : std::pow(0.01 / dmax, 1.0 / (order + 1));

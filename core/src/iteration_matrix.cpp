@@ -93,21 +93,23 @@ Eval IterationMatrix::finite_difference_sparse(double t, const Eigen::VectorXd& 
   });
 }
 
-bool IterationMatrix::factor(double alpha) {
-  ++problem_->stats().nlu;
-  bool ok;
+void IterationMatrix::assemble(double alpha) {
   if (!sparse_) {
     w_ = -jac_;
     mass_->add_scaled_to(w_, alpha);
-    ok = dense_lu_.factor(w_);
-  } else {
-    double* w = w_sparse_.valuePtr();
-    std::fill(w, w + w_sparse_.nonZeros(), 0.0);
-    const double* jv = jac_sparse_.valuePtr();
-    for (std::size_t k = 0; k < jac_to_w_.size(); ++k) w[jac_to_w_[k]] -= jv[k];
-    for (std::size_t k = 0; k < mass_in_w_.size(); ++k) w[mass_in_w_[k]] += alpha * mass_values_[k];
-    ok = sparse_lu_.factor(w_sparse_);
+    return;
   }
+  double* w = w_sparse_.valuePtr();
+  std::fill(w, w + w_sparse_.nonZeros(), 0.0);
+  const double* jv = jac_sparse_.valuePtr();
+  for (std::size_t k = 0; k < jac_to_w_.size(); ++k) w[jac_to_w_[k]] -= jv[k];
+  for (std::size_t k = 0; k < mass_in_w_.size(); ++k) w[mass_in_w_[k]] += alpha * mass_values_[k];
+}
+
+bool IterationMatrix::factor(double alpha) {
+  ++problem_->stats().nlu;
+  assemble(alpha);
+  const bool ok = sparse_ ? sparse_lu_.factor(w_sparse_) : dense_lu_.factor(w_);
   if (!ok) ++problem_->stats().nsingular;
   return ok;
 }

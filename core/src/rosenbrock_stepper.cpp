@@ -1,5 +1,6 @@
 #include "daekit/rosenbrock/stepper.hpp"
 
+#include "daekit/numerics/consistency.hpp"
 #include "daekit/numerics/finite_difference.hpp"
 
 #include <cmath>
@@ -127,17 +128,10 @@ void RosenbrockStepper::accept() {
 }
 
 bool RosenbrockStepper::derivative(const Eigen::VectorXd& f, Eigen::VectorXd& yp) const {
-  switch (mass_.shape()) {
-    case MassMatrix::Shape::identity: yp = f; return true;
-    case MassMatrix::Shape::diagonal:
-      for (Eigen::Index i = 0; i < f.size(); ++i) {
-        const double m = mass_.entry(i, i);
-        yp[i] = m != 0.0 ? f[i] / m : 0.0;
-      }
-      return true;
-    case MassMatrix::Shape::dense: return false;
-  }
-  return false;
+  // A dense M would need a factorisation per interpolation: Hermite is for diagonal M only.
+  if (mass_.shape() == MassMatrix::Shape::dense) return false;
+  derivative_from_mass(mass_, problem_, f, yp);
+  return true;
 }
 
 void RosenbrockStepper::hermite(double theta, Eigen::VectorXd& out) {

@@ -24,6 +24,11 @@ struct InitialisationOutcome {
   double residual = 0.0;  // largest algebraic residual at the end
 };
 
+// y' on the differential components from M y' = f (exact for identity and diagonal
+// M, least squares for a dense M); algebraic components get 0.
+void derivative_from_mass(const MassMatrix& mass, const ProblemView& problem, const Eigen::VectorXd& f,
+                          Eigen::VectorXd& yp);
+
 InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
                                  Eigen::VectorXd& y0);
 

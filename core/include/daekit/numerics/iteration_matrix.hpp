@@ -31,6 +31,11 @@ class IterationMatrix {
   Eval evaluate_jacobian(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0);
   // W = alpha M - J and its factorisation; false when singular.
   bool factor(double alpha);
+  // W = alpha M - J without factorising, for solvers with a linear solver of their own
+  // (IDA's Jacobian of F = M y' - f is exactly W with alpha = cj).
+  void assemble(double alpha);
+  const Eigen::MatrixXd& dense_w() const { return w_; }
+  const Eigen::SparseMatrix<double>& sparse_w() const { return w_sparse_; }
   void solve(const Eigen::VectorXd& b, Eigen::VectorXd& x);
 
   // J x (for methods that need the Jacobian's action).
