@@ -83,6 +83,13 @@ Eval ProblemView::residual(double t, ConstRef y, ConstRef yp, Ref r) {
   return finish(p_.vtbl->residual(p_.self, t, y.data(), yp.data(), r.data()), "residual", t, r.data(), size());
 }
 
+Eval ProblemView::residual_jacobian(double t, ConstRef y, ConstRef yp, double cj, Eigen::MatrixXd& j) {
+  if (!p_.vtbl->residual_jacobian) return finish(DK_EVAL_NOT_PROVIDED, "residual Jacobian", t, nullptr, 0);
+  j.resize(size(), size());
+  dk_eval code = p_.vtbl->residual_jacobian(p_.self, t, y.data(), yp.data(), cj, j.data(), n());
+  return finish(code, "residual Jacobian", t, j.data(), j.size());
+}
+
 Eigen::SparseMatrix<double> ProblemView::sparsity_pattern() const {
   const auto& pat = info_->jac_pattern;
   Eigen::SparseMatrix<double> m(size(), size());

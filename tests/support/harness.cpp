@@ -70,7 +70,9 @@ RunResult run(const RunSpec& spec) {
   o.nextra = extra.size();
   o.extra = extra.data();
   if (spec.tweak) spec.tweak(o, y0);
+  if (spec.tweak_yp0) spec.tweak_yp0(yp0);
   o.y0 = y0.data();
+  o.yp0 = (info.flags & DK_PROBLEM_HAS_YP0) ? yp0.data() : nullptr;
   dk_output_sink sink{&out, &collect};
   out.result.struct_size = sizeof out.result;
   solver.solve(*out.problem, o, sink, out.result);

@@ -32,6 +32,7 @@ struct RunSpec {
   std::vector<double> saveat;
   // Last-minute changes to the C options or the initial values.
   std::function<void(dk_solve_options&, std::vector<double>& y0)> tweak;
+  std::function<void(std::vector<double>& yp0)> tweak_yp0;  // when the problem gives y'(t0)
 };
 
 struct RunResult {

@@ -42,6 +42,9 @@ class ProblemView {
   Eval dfdt(double t, ConstRef y, Ref df);                              // analytic
   Eval mass(double t, ConstRef y, Eigen::MatrixXd& m);
   Eval residual(double t, ConstRef y, ConstRef yp, Ref r);
+  // dF/dy + cj dF/dy', analytic (residual-form problems that provide it).
+  Eval residual_jacobian(double t, ConstRef y, ConstRef yp, double cj, Eigen::MatrixXd& j);
+  bool has_residual_jacobian() const { return p_.vtbl->residual_jacobian != nullptr; }
 
   // The pattern as an Eigen matrix with explicit zeros (for analysing once).
   Eigen::SparseMatrix<double> sparsity_pattern() const;

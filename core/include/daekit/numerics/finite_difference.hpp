@@ -1,9 +1,11 @@
-// The increment of a forward difference in one component. sqrt(eps) times the
-// component's size balances truncation against round-off; where the component
-// is tiny (Robertson's y2 ~ 1e-13) its tolerance scale atol + rtol |y| stands in
-// for the size, as in SUNDIALS, rather than a fixed floor such as RADAU5's
-// sqrt(eps * 1e-5): a fixed floor can be orders of magnitude larger than the
-// component itself and ruin the derivative of a nonlinear term.
+// The increment of a forward difference in one component: Hairer's
+// sqrt(eps * max(|y|, floor)) balances truncation against round-off, with the
+// component's tolerance scale atol + rtol |y| as the floor instead of RADAU5's
+// fixed 1e-5. The fixed floor gives Robertson's y2 (~1e-13) an increment four
+// hundred times the component itself and ruins df3/dy2 = 6e7 y2; a floor of
+// sqrt(eps) * atol alone (tried first) is so small that in an algebraic equation
+// such as y1 + y2 + y3 - 1 = 0 the perturbation of y3 drowns in the round-off of
+// the O(1) terms (the iteration matrix came out singular).
 #pragma once
 
 #include <algorithm>
@@ -13,9 +15,9 @@
 namespace daekit {
 
 inline double fd_increment(double value, double tolerance_scale) {
-  const double root_eps = std::sqrt(std::numeric_limits<double>::epsilon());
   const double size = std::max(std::abs(value), tolerance_scale);
-  return size > 0.0 ? root_eps * size : root_eps * 1e-5;
+  const double eps = std::numeric_limits<double>::epsilon();
+  return size > 0.0 ? std::sqrt(eps * size) : std::sqrt(eps * 1e-5);
 }
 
 }  // namespace daekit

@@ -1,0 +1,215 @@
+#include <cvode/cvode.h>
+#include <cvode/cvode_ls.h>
+
+#include <daekit/numerics/iteration_matrix.hpp>
+#include <daekit/numerics/mass_matrix.hpp>
+
+#include "ida_solver.hpp"
+#include "linear_algebra.hpp"
+#include "sundials_support.hpp"
+
+namespace daekit::plugins {
+namespace {
+
+using namespace sundials;
+
+Status cvode_status(int flag) {
+  switch (flag) {
+    case CV_TOO_MUCH_WORK: return Status::too_many_steps;
+    case CV_TOO_MUCH_ACC: return Status::tolerances_too_small;
+    case CV_ERR_FAILURE: return Status::error_test_failures;
+    case CV_CONV_FAILURE:
+    case CV_NLS_FAIL:
+    case CV_CONSTR_FAIL: return Status::convergence_failures;
+    case CV_LSETUP_FAIL:
+    case CV_LSOLVE_FAIL:
+    case CV_NLS_SETUP_FAIL: return Status::singular_matrix;
+    case CV_RHSFUNC_FAIL:
+    case CV_FIRST_RHSFUNC_ERR:
+    case CV_REPTD_RHSFUNC_ERR:
+    case CV_UNREC_RHSFUNC_ERR: return Status::evaluation_failure;
+    case CV_ILL_INPUT:
+    case CV_TOO_CLOSE: return Status::invalid_input;
+    default: return Status::internal_error;
+  }
+}
+
+struct OdeModel {
+  ProblemView& problem;
+  const SolveRequest& request;
+  MassMatrix mass;         // the identity: W = -J assembles J alone
+  IterationMatrix matrix;  // our Jacobian (analytic, or differences inside a sparse pattern)
+  bool use_matrix = false;
+  ErrorCapture errors;
+
+  OdeModel(ProblemView& p, const SolveRequest& r) : problem(p), request(r) {}
+
+  static int rhs(double t, N_Vector y, N_Vector f, void* data) {
+    auto* m = static_cast<OdeModel*>(data);
+    const Eigen::Index n = m->problem.size();
+    return to_sundials(m->problem.rhs(t, Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(y), n),
+                                      Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(f), n)));
+  }
+  static int weights(N_Vector y, N_Vector w, void* data) {
+    auto* m = static_cast<OdeModel*>(data);
+    return error_weights(m->request.rtol, m->request.atol, y, w);
+  }
+  static int jacobian(double t, N_Vector y, N_Vector fy, SUNMatrix jac, void* data, N_Vector, N_Vector, N_Vector) {
+    auto* m = static_cast<OdeModel*>(data);
+    const Eigen::Index n = m->problem.size();
+    Eigen::Map<const Eigen::VectorXd> yv(N_VGetArrayPointer(y), n), f(N_VGetArrayPointer(fy), n);
+    Eval e = m->matrix.evaluate_jacobian(t, yv, f);
+    if (e != Eval::ok) return to_sundials(e);
+    m->matrix.assemble(0.0);  // W = 0 M - J
+    if (m->matrix.sparse()) {
+      Eigen::SparseMatrix<double> j = -m->matrix.sparse_w();
+      copy_sparse(j, jac);
+    } else {
+      copy_dense(-m->matrix.dense_w(), jac);
+    }
+    return 0;
+  }
+};
+
+class Cvode {
+ public:
+  Cvode(OdeModel& model, const Eigen::VectorXd& y0, const std::string& solver, int max_order)
+      : model_(model), y_(model.problem.size(), ctx_) {
+    const SolveRequest& req = model.request;
+    y_.map() = y0;
+    mem_ = CVodeCreate(CV_BDF, ctx_);
+    check(CVodeSetErrHandlerFn(mem_, &ErrorCapture::handler, &model.errors), "CVodeSetErrHandlerFn");
+    check(CVodeInit(mem_, &OdeModel::rhs, req.t0, y_), "CVodeInit");
+    check(CVodeWFtolerances(mem_, &OdeModel::weights), "CVodeWFtolerances");
+    check(CVodeSetUserData(mem_, &model), "CVodeSetUserData");
+    const bool klu = model.use_matrix && model.matrix.sparse();
+    make_linear_solver(la_, y_, solver, klu ? &model.matrix.sparse_w() : nullptr, ctx_);
+    check(CVodeSetLinearSolver(mem_, la_.solver, la_.matrix), "CVodeSetLinearSolver");
+    if (model.use_matrix) check(CVodeSetJacFn(mem_, &OdeModel::jacobian), "CVodeSetJacFn");
+    check(CVodeSetMaxOrd(mem_, max_order), "CVodeSetMaxOrd");
+    check(CVodeSetMaxNumSteps(mem_, 1000000), "CVodeSetMaxNumSteps");
+    if (req.h0 > 0) check(CVodeSetInitStep(mem_, req.direction() * req.h0), "CVodeSetInitStep");
+    if (req.hmax > 0) check(CVodeSetMaxStep(mem_, req.hmax), "CVodeSetMaxStep");
+    if (req.hmin > 0) check(CVodeSetMinStep(mem_, req.hmin), "CVodeSetMinStep");
+  }
+  ~Cvode() { CVodeFree(&mem_); }
+
+  int step(double tout, double* t) { return CVode(mem_, tout, y_, t, CV_ONE_STEP); }
+  bool interpolate(double t, Eigen::VectorXd& out) {
+    Vector tmp(out.size(), ctx_);
+    if (CVodeGetDky(mem_, t, 0, tmp) != CV_SUCCESS) return false;
+    out = tmp.map();
+    return true;
+  }
+  Eigen::Map<Eigen::VectorXd> state() { return y_.map(); }
+  void set_stop_time(double t) { CVodeSetStopTime(mem_, t); }
+  int restart(double t) { return CVodeReInit(mem_, t, y_); }
+  long steps() const {
+    long n = 0;
+    CVodeGetNumSteps(mem_, &n);
+    return n;
+  }
+  double last_step() const {
+    double h = 0;
+    CVodeGetLastStep(mem_, &h);
+    return h;
+  }
+  double current_step() const {
+    double h = 0;
+    CVodeGetCurrentStep(mem_, &h);
+    return h;
+  }
+  int tstop_return() const { return CV_TSTOP_RETURN; }
+  Status status_of(int flag) const { return cvode_status(flag); }
+  std::string flag_name(int flag) const {
+    char* name = CVodeGetReturnFlagName(flag);
+    std::string s = name ? name : "CVODE error";
+    free(name);
+    return s;
+  }
+  std::string message() const {
+    return model_.errors.last.empty() ? model_.problem.last_message() : model_.errors.last;
+  }
+
+  void add_stats(Stats& s) const {
+    long nst = 0, netf = 0, ncfn = 0, nje = 0, nfeLS = 0, nsetups = 0, nni = 0;
+    int order = 0;
+    CVodeGetNumSteps(mem_, &nst);
+    CVodeGetNumErrTestFails(mem_, &netf);
+    CVodeGetNumNonlinSolvConvFails(mem_, &ncfn);
+    CVodeGetNumJacEvals(mem_, &nje);
+    CVodeGetNumLinRhsEvals(mem_, &nfeLS);
+    CVodeGetNumLinSolvSetups(mem_, &nsetups);
+    CVodeGetNumNonlinSolvIters(mem_, &nni);
+    CVodeGetLastOrder(mem_, &order);
+    s.accepted += nst;
+    s.rejected += netf;
+    s.steps += nst + netf + ncfn;
+    if (!model_.use_matrix) s.njac += nje;  // ours are counted by the IterationMatrix
+    s.nfev_jac += nfeLS;
+    s.nlu += nsetups;
+    s.nsolve += nni;
+    s.nnewton += nni;
+    s.nnewton_fail += ncfn;
+    s.order_last = order;
+    s.h_last = last_step();
+  }
+
+ private:
+  void check(int flag, const char* what) {
+    if (flag < 0) throw std::runtime_error(std::string(what) + " failed: " + flag_name(flag) + " " + model_.errors.last);
+  }
+
+  OdeModel& model_;
+  Context ctx_;
+  Vector y_;
+  LinearAlgebra la_;
+  void* mem_ = nullptr;
+};
+
+}  // namespace
+
+SolverDescription CvodeSolver::describe() {
+  SolverDescription d;
+  d.capabilities.max_mass = MassKind::identity;
+  d.capabilities.max_dae_index = 0;
+  d.capabilities.dense_output = true;
+  d.capabilities.sparse = true;
+  d.capabilities.order = 5;
+  d.options = {
+      {"max_order", "int", "5", "highest BDF order (1-5)"},
+      {"linear_solver", "choice:auto|dense|klu", "auto", "dense LU, or KLU (auto: KLU when the problem gives a pattern)"},
+  };
+  return d;
+}
+
+SolveOutcome CvodeSolver::solve(ProblemView& problem, const SolveRequest& req, OutputSink& sink) {
+  OdeModel model(problem, req);
+  const std::string solver_choice = req.extra_text("linear_solver", "auto");
+  const bool sparse = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
+  if (solver_choice == "klu" && !sparse)
+    return {Status::invalid_input, "linear_solver=klu needs a problem with a sparse Jacobian pattern", req.t0};
+  const int max_order = static_cast<int>(req.extra_int("max_order", 5));
+  if (max_order < 1 || max_order > 5) return {Status::invalid_input, "max_order must lie in 1..5", req.t0};
+  if (model.mass.setup(problem, req.t0, req.y0) != Eval::ok)
+    return {Status::evaluation_failure, problem.last_message(), req.t0};
+  // Our Jacobian where the problem has one or a pattern; otherwise CVODE's difference quotients.
+  if (sparse || (problem.has_analytic_jacobian() && req.jacobian != JacobianSource::finite_difference)) {
+    model.matrix.setup(problem, req, model.mass);
+    model.use_matrix = true;
+  }
+  problem.stats().jacobian_used =
+      model.use_matrix && model.matrix.analytic() ? DK_JACOBIAN_ANALYTIC : DK_JACOBIAN_FINITE_DIFFERENCE;
+
+  if (req.output == OutputMode::every_step && !sink.emit(req.t0, req.y0)) return {Status::stopped_by_observer, "", req.t0};
+  for (std::size_t k = 0; k < req.saveat.size() && req.saveat[k] == req.t0; ++k)
+    if (!sink.emit(req.t0, req.y0)) return {Status::stopped_by_observer, "", req.t0};
+
+  Stats& stats = problem.stats();
+  Cvode cvode(model, req.y0, solver_choice, max_order);
+  SolveOutcome out = one_step_loop(cvode, req, sink, static_cast<long>(req.max_steps));
+  cvode.add_stats(stats);
+  return out;
+}
+
+}  // namespace daekit::plugins

@@ -1,0 +1,390 @@
+#include "ida_solver.hpp"
+
+#include <ida/ida.h>
+#include <ida/ida_ls.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include <algorithm>
+#include <cstring>
+#include <daekit/numerics/consistency.hpp>
+#include <daekit/numerics/error_norm.hpp>
+#include <daekit/numerics/initial_step.hpp>
+#include <daekit/numerics/iteration_matrix.hpp>
+#include <daekit/numerics/mass_matrix.hpp>
+#include <sstream>
+
+#include "linear_algebra.hpp"
+#include "sundials_support.hpp"
+
+namespace daekit::plugins {
+namespace {
+
+using namespace sundials;
+
+Status ida_status(int flag) {
+  switch (flag) {
+    case IDA_TOO_MUCH_WORK: return Status::too_many_steps;
+    case IDA_TOO_MUCH_ACC: return Status::tolerances_too_small;
+    case IDA_ERR_FAIL: return Status::error_test_failures;
+    case IDA_CONV_FAIL:
+    case IDA_NLS_FAIL:
+    case IDA_CONSTR_FAIL: return Status::convergence_failures;
+    case IDA_LSETUP_FAIL:
+    case IDA_LSOLVE_FAIL:
+    case IDA_NLS_SETUP_FAIL: return Status::singular_matrix;
+    case IDA_RES_FAIL:
+    case IDA_REP_RES_ERR:
+    case IDA_FIRST_RES_FAIL: return Status::evaluation_failure;
+    case IDA_LINESEARCH_FAIL:
+    case IDA_NO_RECOVERY:
+    case IDA_BAD_EWT: return Status::inconsistent_initial_values;
+    case IDA_ILL_INPUT: return Status::invalid_input;
+    default: return Status::internal_error;
+  }
+}
+
+// Everything IDA's callbacks need, reached through user_data.
+struct Model {
+  ProblemView& problem;
+  const SolveRequest& request;
+  MassMatrix mass;
+  IterationMatrix matrix;  // analytic W = cj M - J (mass-matrix form with constant M)
+  bool use_matrix = false;
+  bool residual_jacobian = false;  // residual-form problem with its own dF/dy + cj dF/dy'
+  Eigen::MatrixXd rj;
+  Eigen::VectorXd f;               // for finite differences inside a sparse pattern
+  ErrorCapture errors;
+
+  Model(ProblemView& p, const SolveRequest& r) : problem(p), request(r), f(p.size()) {}
+
+  static int residual(double t, N_Vector yy, N_Vector yp, N_Vector rr, void* data) {
+    auto* m = static_cast<Model*>(data);
+    const Eigen::Index n = m->problem.size();
+    return to_sundials(m->problem.residual(t, Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(yy), n),
+                                           Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(yp), n),
+                                           Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(rr), n)));
+  }
+  static int weights(N_Vector y, N_Vector w, void* data) {
+    auto* m = static_cast<Model*>(data);
+    return error_weights(m->request.rtol, m->request.atol, y, w);
+  }
+  static int jacobian(double t, double cj, N_Vector yy, N_Vector yp, N_Vector, SUNMatrix jac, void* data, N_Vector,
+                      N_Vector, N_Vector) {
+    auto* m = static_cast<Model*>(data);
+    const Eigen::Index n = m->problem.size();
+    Eigen::Map<const Eigen::VectorXd> y(N_VGetArrayPointer(yy), n), ypv(N_VGetArrayPointer(yp), n);
+    if (m->residual_jacobian) {
+      Eval e = m->problem.residual_jacobian(t, y, ypv, cj, m->rj);
+      if (e != Eval::ok) return to_sundials(e);
+      copy_dense(m->rj, jac);
+      return 0;
+    }
+    if (!m->matrix.analytic()) {  // our finite differences (dense, or inside a sparse pattern) need f
+      Eval e = m->problem.rhs(t, y, m->f);
+      if (e != Eval::ok) return to_sundials(e);
+    }
+    Eval e = m->matrix.evaluate_jacobian(t, y, m->f);
+    if (e != Eval::ok) return to_sundials(e);
+    m->matrix.assemble(cj);
+    m->matrix.sparse() ? copy_sparse(m->matrix.sparse_w(), jac) : copy_dense(m->matrix.dense_w(), jac);
+    return 0;
+  }
+};
+
+class Ida {
+ public:
+  Ida(Model& model, const Eigen::VectorXd& y0, const Eigen::VectorXd& yp0, double h0, const std::string& solver,
+      int max_order, int max_nonlinear)
+      : model_(model), yy_(model.problem.size(), ctx_), yp_(model.problem.size(), ctx_),
+        id_(model.problem.size(), ctx_) {
+    const SolveRequest& req = model.request;
+    const Eigen::Index n = model.problem.size();
+    yy_.map() = y0;
+    yp_.map() = yp0;
+    for (Eigen::Index i = 0; i < n; ++i) id_.map()[i] = model.problem.is_algebraic(i) ? 0.0 : 1.0;
+    mem_ = IDACreate(ctx_);
+    check(IDASetErrHandlerFn(mem_, &ErrorCapture::handler, &model.errors), "IDASetErrHandlerFn");
+    check(IDAInit(mem_, &Model::residual, req.t0, yy_, yp_), "IDAInit");
+    check(IDAWFtolerances(mem_, &Model::weights), "IDAWFtolerances");
+    check(IDASetUserData(mem_, &model), "IDASetUserData");
+    check(IDASetId(mem_, id_), "IDASetId");
+    check(IDASetSuppressAlg(mem_, suppress_ ? SUNTRUE : SUNFALSE), "IDASetSuppressAlg");
+    const bool klu = model.use_matrix && model.matrix.sparse();
+    make_linear_solver(la_, yy_, solver, klu ? &model.matrix.sparse_w() : nullptr, ctx_);
+    check(IDASetLinearSolver(mem_, la_.solver, la_.matrix), "IDASetLinearSolver");
+    if (model.use_matrix || model.residual_jacobian) check(IDASetJacFn(mem_, &Model::jacobian), "IDASetJacFn");
+    check(IDASetMaxOrd(mem_, max_order), "IDASetMaxOrd");
+    check(IDASetMaxNonlinIters(mem_, max_nonlinear), "IDASetMaxNonlinIters");
+    check(IDASetMaxNumSteps(mem_, 1000000), "IDASetMaxNumSteps");  // one-step mode: our loop counts
+    if (h0 > 0) check(IDASetInitStep(mem_, req.direction() * h0), "IDASetInitStep");
+    if (req.hmax > 0) check(IDASetMaxStep(mem_, req.hmax), "IDASetMaxStep");
+    if (req.hmin > 0) check(IDASetMinStep(mem_, req.hmin), "IDASetMinStep");
+  }
+  ~Ida() { IDAFree(&mem_); }
+
+  void set_suppress(bool s) {
+    suppress_ = s;
+    check(IDASetSuppressAlg(mem_, s ? SUNTRUE : SUNFALSE), "IDASetSuppressAlg");
+  }
+  // IDA_YA_YDP_INIT: algebraic y and differential y' from the differential y.
+  int calc_ic(double tout1) { return IDACalcIC(mem_, IDA_YA_YDP_INIT, tout1); }
+  void consistent_ic() { IDAGetConsistentIC(mem_, yy_, yp_); }
+
+  // Backend for one_step_loop.
+  int step(double tout, double* t) { return IDASolve(mem_, tout, t, yy_, yp_, IDA_ONE_STEP); }
+  bool interpolate(double t, Eigen::VectorXd& out) {
+    Vector tmp(out.size(), ctx_);
+    if (IDAGetDky(mem_, t, 0, tmp) != IDA_SUCCESS) return false;
+    out = tmp.map();
+    return true;
+  }
+  Eigen::Map<Eigen::VectorXd> state() { return yy_.map(); }
+  void set_stop_time(double t) { IDASetStopTime(mem_, t); }
+  int restart(double t) { return IDAReInit(mem_, t, yy_, yp_); }
+  long steps() const {
+    long n = 0;
+    IDAGetNumSteps(mem_, &n);
+    return n;
+  }
+  double last_step() const {
+    double h = 0;
+    IDAGetLastStep(mem_, &h);
+    return h;
+  }
+  double current_step() const {
+    double h = 0;
+    IDAGetCurrentStep(mem_, &h);
+    return h;
+  }
+  int tstop_return() const { return IDA_TSTOP_RETURN; }
+  Status status_of(int flag) const { return ida_status(flag); }
+  std::string flag_name(int flag) const {
+    char* name = IDAGetReturnFlagName(flag);
+    std::string s = name ? name : "IDA error";
+    free(name);
+    return s;
+  }
+  std::string message() const {
+    return model_.errors.last.empty() ? model_.problem.last_message() : model_.errors.last;
+  }
+
+  // Jacobian evaluations made through our IterationMatrix are counted there already.
+  void add_stats(Stats& s) const {
+    long nst = 0, netf = 0, ncfn = 0, nje = 0, nreLS = 0, nsetups = 0, nni = 0;
+    int order = 0;
+    IDAGetNumSteps(mem_, &nst);
+    IDAGetNumErrTestFails(mem_, &netf);
+    IDAGetNumNonlinSolvConvFails(mem_, &ncfn);
+    IDAGetNumJacEvals(mem_, &nje);
+    IDAGetNumLinResEvals(mem_, &nreLS);
+    IDAGetNumLinSolvSetups(mem_, &nsetups);
+    IDAGetNumNonlinSolvIters(mem_, &nni);
+    IDAGetLastOrder(mem_, &order);
+    s.accepted += nst;
+    s.rejected += netf;
+    s.steps += nst + netf + ncfn;
+    if (!model_.use_matrix) s.njac += nje;
+    s.nfev_jac += nreLS;
+    s.nlu += nsetups;
+    s.nsolve += nni;
+    s.nnewton += nni;
+    s.nnewton_fail += ncfn;
+    s.order_last = order;
+    s.h_last = last_step();
+  }
+
+ private:
+  void check(int flag, const char* what) {
+    if (flag < 0) throw std::runtime_error(std::string(what) + " failed: " + flag_name(flag) + " " + model_.errors.last);
+  }
+
+  Model& model_;
+  Context ctx_;
+  Vector yy_, yp_, id_;
+  LinearAlgebra la_;
+  void* mem_ = nullptr;
+  bool suppress_ = false;
+};
+
+// The largest |F(t0, y0, y'0)| over all equations.
+double residual_norm(ProblemView& p, const SolveRequest& r, const Eigen::VectorXd& y, const Eigen::VectorXd& yp) {
+  Eigen::VectorXd res(p.size());
+  if (p.residual(r.t0, y, yp, res) != Eval::ok) return std::numeric_limits<double>::infinity();
+  return res.cwiseAbs().maxCoeff();
+}
+
+}  // namespace
+
+SolverDescription IdaSolver::describe() {
+  SolverDescription d;
+  d.capabilities.max_mass = MassKind::state_dependent;
+  d.capabilities.residual_form = true;
+  d.capabilities.max_dae_index = 2;
+  d.capabilities.dense_output = true;
+  d.capabilities.sparse = true;
+  d.capabilities.order = 5;
+  d.options = {
+      {"max_order", "int", "5", "highest BDF order (1-5)"},
+      {"max_nonlinear_iterations", "int", "4", "Newton iterations per step before a convergence failure"},
+      {"linear_solver", "choice:auto|dense|klu", "auto", "dense LU, or KLU (auto: KLU when the problem gives a pattern)"},
+      {"suppress_alg", "choice:auto|on|off", "auto",
+       "leave algebraic components out of IDA's error test (auto: on when the problem has index-2/3 components "
+       "or --suppress-algebraic is given)"},
+      {"difference_quotients", "choice:ida|daekit", "ida",
+       "without an analytic Jacobian: IDA's own difference quotients, or daekit's (increments scaled by the "
+       "tolerances, better for tiny components)"},
+      {"initial_step_retry", "bool", "true",
+       "when IDA's own first step fails, retry with the automatic initial step of daekit's core and larger ones"},
+  };
+  return d;
+}
+
+SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, OutputSink& sink) {
+  SolveOutcome out;
+  out.t_reached = req.t0;
+  const Eigen::Index n = problem.size();
+  Model model(problem, req);
+  Eigen::VectorXd y0 = req.y0, yp0 = Eigen::VectorXd::Zero(n);
+
+  // Mass-matrix form: M once (constant M), y'0 from M y' = f unless given, and the shared check.
+  const bool mass_form = !problem.residual_only();
+  const bool constant_mass = mass_form && problem.mass_kind() <= MassKind::constant;
+  if (constant_mass && model.mass.setup(problem, req.t0, y0) != Eval::ok) {
+    out.status = Status::evaluation_failure;
+    out.message = problem.last_message();
+    return out;
+  }
+  std::string init_note;
+  if (req.init != InitPolicy::fix_algebraic && constant_mass) {
+    InitialisationOutcome init = initialise(problem, req, model.mass, y0);
+    if (init.status != Status::success) {
+      out.status = init.status;
+      out.message = init.message;
+      return out;
+    }
+  }
+  if (req.yp0.size() == n) {
+    yp0 = req.yp0;
+  } else if (constant_mass) {
+    Eigen::VectorXd f(n);
+    if (problem.rhs(req.t0, y0, f) != Eval::ok) {
+      out.status = Status::evaluation_failure;
+      out.message = "at t0: " + problem.last_message();
+      return out;
+    }
+    derivative_from_mass(model.mass, problem, f, yp0);
+  } else if (req.init == InitPolicy::check) {
+    out.status = Status::inconsistent_initial_values;
+    out.message = "the problem gives no y'(t0); pass --init fix to compute consistent values with IDACalcIC";
+    return out;
+  }
+  if (!mass_form && req.init == InitPolicy::check) {
+    const double r = residual_norm(problem, req, y0, yp0), tol = req.atol.minCoeff();
+    if (r > std::max(tol, 1e-12)) {
+      std::ostringstream m;
+      m << "the initial values are inconsistent: |F(t0, y0, y'0)| is " << r << " (tolerance " << tol
+        << "); pass --init fix to compute consistent values with IDACalcIC";
+      out.status = Status::inconsistent_initial_values;
+      out.message = m.str();
+      return out;
+    }
+  }
+
+  // Jacobian: ours where the problem has one (W = cj M - J, or its residual Jacobian), else IDA's differences.
+  const std::string solver_choice = req.extra_text("linear_solver", "auto");
+  const bool sparse = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
+  if (solver_choice == "klu" && !sparse) {
+    out.status = Status::invalid_input;
+    out.message = "linear_solver=klu needs a problem with a sparse Jacobian pattern";
+    return out;
+  }
+  const bool our_differences = req.extra_text("difference_quotients", "ida") == "daekit";
+  if (constant_mass && (sparse || our_differences ||
+                        (problem.has_analytic_jacobian() && req.jacobian != JacobianSource::finite_difference))) {
+    model.matrix.setup(problem, req, model.mass);
+    model.use_matrix = true;
+  } else if (!mass_form && problem.has_residual_jacobian() && req.jacobian != JacobianSource::finite_difference) {
+    model.residual_jacobian = true;
+  }
+  problem.stats().jacobian_used =
+      (model.use_matrix && model.matrix.analytic()) || model.residual_jacobian ? DK_JACOBIAN_ANALYTIC
+                                                                                : DK_JACOBIAN_FINITE_DIFFERENCE;
+
+  int max_index = 1;
+  for (Eigen::Index i = 0; i < n; ++i) max_index = std::max(max_index, problem.index_of(i));
+  const std::string sup = req.extra_text("suppress_alg", "auto");
+  const bool suppress = sup == "on" || (sup == "auto" && (req.suppress_algebraic || max_index >= 2));
+  const int max_order = static_cast<int>(req.extra_int("max_order", 5));
+  const int max_nonlinear = static_cast<int>(req.extra_int("max_nonlinear_iterations", 4));
+  if (max_order < 1 || max_order > 5 || max_nonlinear < 1) {
+    out.status = Status::invalid_input;
+    out.message = "max_order must lie in 1..5 and max_nonlinear_iterations be positive";
+    return out;
+  }
+
+  // First steps to try: the user's; else IDA's own, then (on a failure before any
+  // step was accepted) the core's automatic estimate and larger ones.
+  std::vector<double> h0s;
+  if (req.h0 > 0) {
+    h0s.push_back(req.h0);
+  } else {
+    h0s.push_back(0.0);
+    if (req.extra_bool("initial_step_retry", true) && constant_mass) {
+      ErrorNorm norm = ErrorNorm::for_request(req, problem);
+      Eigen::VectorXd f(n);
+      double h = 0;
+      if (problem.rhs(req.t0, y0, f) == Eval::ok &&
+          initial_step(problem, norm, model.mass, req.t0, y0, f, 3, req.hmax, &h) == Eval::ok && h > 0)
+        h0s.push_back(h);
+      const double span = std::abs(req.tend - req.t0);
+      for (double frac : {1e-6, 1e-4}) h0s.push_back(frac * span);
+    }
+  }
+
+  if (req.output == OutputMode::every_step && !sink.emit(req.t0, y0)) return {Status::stopped_by_observer, "", req.t0};
+  for (std::size_t k = 0; k < req.saveat.size() && req.saveat[k] == req.t0; ++k)
+    if (!sink.emit(req.t0, y0)) return {Status::stopped_by_observer, "", req.t0};
+
+  Stats& stats = problem.stats();
+  std::string retries;
+  double used_h0 = 0.0;
+  for (std::size_t attempt = 0; attempt < h0s.size(); ++attempt) {
+    model.errors.last.clear();
+    Ida ida(model, y0, yp0, h0s[attempt], solver_choice, max_order, max_nonlinear);
+    ida.set_suppress(suppress);
+    if (req.init == InitPolicy::fix_algebraic) {
+      const double tout1 = req.t0 + req.direction() * std::max(std::abs(req.tend - req.t0) * 1e-6, 1e-12);
+      const int flag = ida.calc_ic(tout1);
+      if (flag < 0) {
+        ida.add_stats(stats);
+        out.status = Status::inconsistent_initial_values;
+        out.message = "IDACalcIC could not make the initial values consistent: " + ida.flag_name(flag) + ": " +
+                      ida.message();
+        return out;
+      }
+      ida.consistent_ic();
+      init_note = "initial values made consistent by IDACalcIC (IDA_YA_YDP_INIT); ";
+    }
+    out = one_step_loop(ida, req, sink, static_cast<long>(req.max_steps - stats.steps));
+    ida.add_stats(stats);
+    used_h0 = h0s[attempt];
+    const bool failed_at_start = !is_success(out.status) && ida.steps() == 0;
+    if (!failed_at_start || attempt + 1 == h0s.size()) break;
+    std::ostringstream m;
+    m << (used_h0 == 0 ? std::string("IDA's own first step") : "h0=" + std::to_string(used_h0))
+      << " failed at t0 (" << out.message << "); ";
+    retries += m.str();
+  }
+  if (!retries.empty()) {
+    std::ostringstream m;
+    m << retries << (is_success(out.status) ? "succeeded with h0=" : "last tried h0=") << used_h0;
+    out.message = is_success(out.status) ? m.str() : m.str() + ": " + out.message;
+  }
+  if (is_success(out.status) && !init_note.empty()) out.message = init_note + out.message;
+  return out;
+}
+
+}  // namespace daekit::plugins

@@ -1,0 +1,52 @@
+// SUNDIALS linear solvers for the adapters: dense LU, or KLU when the problem
+// gives a sparsity pattern; and the copies of our assembled matrices into
+// SUNDIALS' matrix types.
+#pragma once
+
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include <Eigen/Dense>
+#include <Eigen/SparseCore>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "sundials_support.hpp"
+
+namespace daekit::plugins::sundials {
+
+inline void copy_dense(const Eigen::MatrixXd& from, SUNMatrix to) {
+  // Both column-major with leading dimension n.
+  std::memcpy(SUNDenseMatrix_Data(to), from.data(), sizeof(double) * static_cast<std::size_t>(from.size()));
+}
+
+inline void copy_sparse(const Eigen::SparseMatrix<double>& from, SUNMatrix to) {
+  const Eigen::Index n = from.cols(), nnz = from.nonZeros();
+  double* data = SUNSparseMatrix_Data(to);
+  sunindextype* rows = SUNSparseMatrix_IndexValues(to);
+  sunindextype* cols = SUNSparseMatrix_IndexPointers(to);
+  for (Eigen::Index j = 0; j <= n; ++j) cols[j] = from.outerIndexPtr()[j];
+  for (Eigen::Index k = 0; k < nnz; ++k) {
+    rows[k] = from.innerIndexPtr()[k];
+    data[k] = from.valuePtr()[k];
+  }
+}
+
+// choice: "auto", "dense" or "klu"; sparse_pattern: the assembled W (or J) when the problem has one.
+inline void make_linear_solver(LinearAlgebra& la, N_Vector y, const std::string& choice,
+                               const Eigen::SparseMatrix<double>* sparse_pattern, SUNContext ctx) {
+  const sunindextype n = N_VGetLength(y);
+  if (sparse_pattern && choice != "dense") {
+    la.matrix = SUNSparseMatrix(n, n, sparse_pattern->nonZeros(), CSC_MAT, ctx);
+    la.solver = SUNLinSol_KLU(y, la.matrix, ctx);
+  } else {
+    la.matrix = SUNDenseMatrix(n, n, ctx);
+    la.solver = SUNLinSol_Dense(y, la.matrix, ctx);
+  }
+  if (!la.matrix || !la.solver) throw std::runtime_error("cannot create the SUNDIALS linear solver");
+}
+
+}  // namespace daekit::plugins::sundials

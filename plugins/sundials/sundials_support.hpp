@@ -1,0 +1,165 @@
+// What the IDA and CVODE adapters share: SUNDIALS objects with owners, the
+// capture of SUNDIALS' own error messages, and the one-step integration loop
+// that gives both the same output, stop-time and step-limit behaviour as the
+// core driver. No SUNDIALS type leaves this plugin.
+#pragma once
+
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sundials/sundials_linearsolver.h>
+#include <sundials/sundials_matrix.h>
+
+#include <Eigen/Core>
+#include <cmath>
+#include <daekit/numerics/driver.hpp>
+#include <daekit/output_sink.hpp>
+#include <daekit/problem_view.hpp>
+#include <daekit/solve_request.hpp>
+#include <sstream>
+#include <string>
+
+namespace daekit::plugins::sundials {
+
+class Context {
+ public:
+  Context() { SUNContext_Create(nullptr, &ctx_); }
+  ~Context() { SUNContext_Free(&ctx_); }
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+  operator SUNContext() const { return ctx_; }
+
+ private:
+  SUNContext ctx_ = nullptr;
+};
+
+class Vector {
+ public:
+  Vector(Eigen::Index n, SUNContext ctx) : v_(N_VNew_Serial(n, ctx)) {}
+  ~Vector() { N_VDestroy(v_); }
+  Vector(const Vector&) = delete;
+  Vector& operator=(const Vector&) = delete;
+  operator N_Vector() const { return v_; }
+  Eigen::Map<Eigen::VectorXd> map() { return {N_VGetArrayPointer(v_), N_VGetLength(v_)}; }
+
+ private:
+  N_Vector v_;
+};
+
+struct LinearAlgebra {
+  SUNMatrix matrix = nullptr;
+  SUNLinearSolver solver = nullptr;
+  ~LinearAlgebra() {
+    if (solver) SUNLinSolFree(solver);
+    if (matrix) SUNMatDestroy(matrix);
+  }
+};
+
+// SUNDIALS reports errors through a handler: keep the last message for our result.
+struct ErrorCapture {
+  std::string last;
+  static void handler(int, const char* module, const char* function, char* msg, void* data) {
+    auto* self = static_cast<ErrorCapture*>(data);
+    self->last = std::string(module ? module : "") + "/" + (function ? function : "") + ": " + (msg ? msg : "");
+  }
+};
+
+// Error weights 1 / (rtol_i |y_i| + atol_i): per-component rtol, which SUNDIALS'
+// own tolerance setters do not offer.
+inline int error_weights(const Eigen::VectorXd& rtol, const Eigen::VectorXd& atol, N_Vector y, N_Vector w) {
+  const double* yv = N_VGetArrayPointer(y);
+  double* wv = N_VGetArrayPointer(w);
+  for (Eigen::Index i = 0; i < rtol.size(); ++i) {
+    const double s = rtol[i] * std::abs(yv[i]) + atol[i];
+    if (!(s > 0.0)) return -1;
+    wv[i] = 1.0 / s;
+  }
+  return 0;
+}
+
+// A model evaluation's result as SUNDIALS wants it: 0 ok, > 0 recoverable, < 0 fatal.
+inline int to_sundials(Eval e) { return e == Eval::ok ? 0 : e == Eval::recoverable ? 1 : -1; }
+
+// The one-step loop over a SUNDIALS integrator. A Backend provides
+//   int step(double tout, double* t);   // one internal step (one-step mode), flag as SUNDIALS returns it
+//   bool interpolate(double t, Eigen::VectorXd& out);
+//   Eigen::Map<Eigen::VectorXd> state();
+//   void set_stop_time(double t);
+//   int restart(double t);               // at a breakpoint: reinitialise from the current state
+//   long steps(); double last_step(); double current_step();  // last taken / next to try
+//   int tstop_return() const;            // the flag meaning "stopped at the stop time"
+//   Status status_of(int flag) const;  std::string flag_name(int flag) const;
+//   std::string message() const;         // SUNDIALS' or the model's last message
+template <class Backend>
+SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink, long step_budget) {
+  SolveOutcome out;
+  const double dir = req.direction();
+  double t = req.t0;
+  std::size_t next_save = 0, next_tstop = 0;
+  while (next_save < req.saveat.size() && req.saveat[next_save] == t) ++next_save;  // emitted by the caller
+  Eigen::VectorXd y_out(b.state().size());
+  auto stop_after = [&](double from) {
+    while (next_tstop < req.tstops.size() && dir * (req.tstops[next_tstop] - from) <= 0.0) ++next_tstop;
+    return next_tstop < req.tstops.size() ? req.tstops[next_tstop] : req.tend;
+  };
+  double stop = stop_after(t);
+  b.set_stop_time(stop);
+  const long first_steps = b.steps();
+  while (dir * (req.tend - t) > 0.0) {
+    if (b.steps() - first_steps >= step_budget) {
+      std::ostringstream m;
+      m << "reached the maximum of " << req.max_steps << " steps " << detail::where(t, b.last_step())
+        << " before tend=" << req.tend << "; raise --max-steps or loosen the tolerances";
+      out.status = Status::too_many_steps;
+      out.message = m.str();
+      out.t_reached = t;
+      return out;
+    }
+    const int flag = b.step(req.tend, &t);
+    if (flag < 0) {
+      out.status = b.status_of(flag);
+      out.message = b.flag_name(flag) + " " + detail::where(t, b.current_step()) + ": " + b.message();
+      out.t_reached = t;
+      return out;
+    }
+    while (req.output == OutputMode::saveat && next_save < req.saveat.size() &&
+           dir * (req.saveat[next_save] - t) <= 0.0) {
+      const double ts = req.saveat[next_save++];
+      if (ts == t)
+        y_out = b.state();
+      else if (!b.interpolate(ts, y_out)) {
+        out.status = Status::internal_error;
+        out.message = "interpolation failed at t=" + std::to_string(ts) + ": " + b.message();
+        out.t_reached = t;
+        return out;
+      }
+      if (!sink.emit(ts, y_out)) {
+        out.status = Status::stopped_by_observer;
+        out.t_reached = ts;
+        return out;
+      }
+    }
+    if (req.output == OutputMode::every_step && !sink.emit(t, b.state())) {
+      out.status = Status::stopped_by_observer;
+      out.t_reached = t;
+      return out;
+    }
+    if (flag == b.tstop_return() && t != req.tend) {
+      // A breakpoint: restart the multistep history there, as the test set's drivers do.
+      stop = stop_after(t);
+      const int r = b.restart(t);
+      if (r < 0) {
+        out.status = b.status_of(r);
+        out.message = b.flag_name(r) + " restarting at t=" + std::to_string(t) + ": " + b.message();
+        out.t_reached = t;
+        return out;
+      }
+      b.set_stop_time(stop);
+    }
+  }
+  out.status = Status::success;
+  if (req.output == OutputMode::end && !sink.emit(t, b.state())) out.status = Status::stopped_by_observer;
+  out.t_reached = t;
+  return out;
+}
+
+}  // namespace daekit::plugins::sundials
