@@ -130,7 +130,10 @@ class Ida {
     check(IDASetSuppressAlg(mem_, s ? SUNTRUE : SUNFALSE), "IDASetSuppressAlg");
   }
   // IDA_YA_YDP_INIT: algebraic y and differential y' from the differential y.
-  int calc_ic(double tout1) { return IDACalcIC(mem_, IDA_YA_YDP_INIT, tout1); }
+  int calc_ic(double tout1, bool line_search) {
+    IDASetLineSearchOffIC(mem_, line_search ? SUNFALSE : SUNTRUE);
+    return IDACalcIC(mem_, IDA_YA_YDP_INIT, tout1);
+  }
   void consistent_ic() { IDAGetConsistentIC(mem_, yy_, yp_); }
 
   // Backend for one_step_loop.
@@ -236,6 +239,9 @@ SolverDescription IdaSolver::describe() {
       {"difference_quotients", "choice:ida|daekit", "ida",
        "without an analytic Jacobian: IDA's own difference quotients, or daekit's (increments scaled by the "
        "tolerances, better for tiny components)"},
+      {"calcic_line_search", "bool", "false",
+       "IDACalcIC's line search (off by default: on Robertson in residual form it stopped after one halved "
+       "Newton step, leaving y1' = 0.48 instead of -0.04)"},
       {"initial_step_retry", "bool", "true",
        "when IDA's own first step fails, retry with the automatic initial step of daekit's core and larger ones"},
   };
@@ -357,7 +363,7 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
     ida.set_suppress(suppress);
     if (req.init == InitPolicy::fix_algebraic) {
       const double tout1 = req.t0 + req.direction() * std::max(std::abs(req.tend - req.t0) * 1e-6, 1e-12);
-      const int flag = ida.calc_ic(tout1);
+      const int flag = ida.calc_ic(tout1, req.extra_bool("calcic_line_search", false));
       if (flag < 0) {
         ida.add_stats(stats);
         out.status = Status::inconsistent_initial_values;

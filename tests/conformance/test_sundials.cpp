@@ -1,0 +1,120 @@
+// The SUNDIALS adapters (ida, cvode) through the loaded plugins.
+#include <catch2/catch.hpp>
+#include <iostream>
+
+#include "harness.hpp"
+
+using namespace daekit;
+
+namespace {
+test::RunSpec with(const char* problem, const char* solver, double rtol, double atol) {
+  test::RunSpec s;
+  s.problem = problem;
+  s.solver = solver;
+  s.rtol = rtol;
+  s.atol = atol;
+  return s;
+}
+// max_i |a_i - b_i| / (atol + rtol |a_i|): how many tolerances apart two answers are.
+double tolerances_apart(const Eigen::VectorXd& a, const Eigen::VectorXd& b, double rtol, double atol) {
+  return ((a - b).cwiseAbs().array() / (atol + rtol * a.cwiseAbs().array())).maxCoeff();
+}
+}  // namespace
+
+TEST_CASE("IDA solves Robertson's DAE and Fekete at 1e-6", "[conformance][sundials][plugin:ida]") {
+  // Measured: rober_dae mescd 7.21, Fekete scd 4.69 (1013 steps, suppress-alg on).
+  const auto rober = test::run(with("rober_dae", "ida", 1e-6, 1e-10));
+  REQUIRE(rober.status() == Status::success);
+  CHECK(rober.accuracy(1e-6, 1e-10).mescd >= 6.0);
+  const auto fekete = test::run(with("fekete", "ida", 1e-6, 1e-6));
+  REQUIRE(fekete.status() == Status::success);
+  CHECK(fekete.accuracy(1e-6, 1e-6).scd >= 4.0);
+  CHECK(fekete.stats().accepted + fekete.stats().rejected <= fekete.stats().steps);
+  CHECK(fekete.stats().nlu > 0);
+  CHECK(fekete.stats().order_last >= 1);
+}
+
+TEST_CASE("the residual form, the mass-matrix form and IDA's difference quotients agree",
+          "[conformance][sundials][crosscheck][dae]") {
+  const auto residual = test::run(with("rober_residual", "ida", 1e-6, 1e-10));
+  const auto mass = test::run(with("rober_dae", "ida", 1e-6, 1e-10));
+  auto dq_spec = with("rober_residual", "ida", 1e-6, 1e-10);
+  dq_spec.tweak = [](dk_solve_options& o, std::vector<double>&) { o.jacobian = DK_JACOBIAN_FINITE_DIFFERENCE; };
+  const auto dq = test::run(dq_spec);
+  REQUIRE(residual.status() == Status::success);
+  REQUIRE(mass.status() == Status::success);
+  REQUIRE(dq.status() == Status::success);
+  CHECK(residual.stats().jacobian_used == DK_JACOBIAN_ANALYTIC);
+  CHECK(dq.stats().jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE);
+  CHECK(dq.stats().nfev_jac > 0);
+  // Same equations, same Jacobian: the same steps and the same answer.
+  CHECK(residual.stats().accepted == mass.stats().accepted);
+  CHECK(tolerances_apart(residual.y_end(), mass.y_end(), 1e-6, 1e-10) < 1e-3);
+  CHECK(tolerances_apart(residual.y_end(), dq.y_end(), 1e-6, 1e-10) < 10.0);
+}
+
+TEST_CASE("IDA reports inconsistent y'0 by default and repairs it with IDACalcIC on request",
+          "[conformance][sundials][dae][badinput]") {
+  auto spec = with("rober_residual", "ida", 1e-6, 1e-10);
+  spec.tweak_yp0 = [](std::vector<double>& yp0) { yp0[0] = 1.0; };
+  const auto checked = test::run(spec);
+  CHECK(checked.status() == Status::inconsistent_initial_values);
+  CHECK_THAT(checked.message(), Catch::Contains("--init fix"));
+  spec.tweak = [](dk_solve_options& o, std::vector<double>&) { o.init = DK_INIT_FIX_ALGEBRAIC; };
+  const auto fixed = test::run(spec);
+  INFO(fixed.message());
+  REQUIRE(fixed.status() == Status::success);
+  CHECK_THAT(fixed.message(), Catch::Contains("IDACalcIC"));
+  CHECK(fixed.accuracy(1e-6, 1e-10).mescd >= 6.0);
+}
+
+TEST_CASE("an IDA failure comes back with our status and IDA's own message", "[conformance][sundials][badinput]") {
+  auto spec = with("rober_dae", "ida", 1e-6, 1e-10);
+  spec.tweak = [](dk_solve_options& o, std::vector<double>&) { o.max_steps = 10; };
+  const auto r = test::run(spec);
+  CHECK(r.status() == Status::too_many_steps);
+  CHECK_THAT(r.message(), Catch::Contains("maximum of 10 steps"));
+  const auto nan = test::run(with("nan_model", "ida", 1e-6, 1e-6));
+  CHECK(nan.status() != Status::success);
+  CHECK_THAT(nan.message(), Catch::Contains("IDA_"));
+}
+
+TEST_CASE("where IDA's own first step fails on Fekete, the adapter retries and says so",
+          "[conformance][sundials][dae][slow]") {
+  const auto r = test::run(with("fekete", "ida", 1e-9, 1e-9));
+  REQUIRE(r.status() == Status::success);
+  std::cout << "ida fekete 1e-9: " << r.message() << "\n";
+  CHECK_THAT(r.message(), Catch::Contains("IDA's own first step failed") && Catch::Contains("succeeded with h0="));
+  CHECK(r.accuracy(1e-9, 1e-9).scd >= 7.0);
+}
+
+TEST_CASE("CVODE solves the test set's ODEs and refuses a DAE with a clear message",
+          "[conformance][sundials][plugin:cvode]") {
+  // Measured at 1e-6: rober mescd 6.0, hires mescd 4.72, vdpol scd 4.43.
+  const auto rober = test::run(with("rober", "cvode", 1e-6, 1e-10));
+  REQUIRE(rober.status() == Status::success);
+  CHECK(rober.accuracy(1e-6, 1e-10).mescd >= 5.5);
+  const auto hires = test::run(with("hires", "cvode", 1e-6, 1e-6));
+  REQUIRE(hires.status() == Status::success);
+  CHECK(hires.accuracy(1e-6, 1e-6).mescd >= 4.5);
+  const auto vdpol = test::run(with("vdpol", "cvode", 1e-6, 1e-6));
+  REQUIRE(vdpol.status() == Status::success);
+  CHECK(vdpol.accuracy(1e-6, 1e-6).scd >= 4.0);
+  const auto fekete = test::run(with("fekete", "cvode", 1e-6, 1e-6));
+  CHECK(fekete.status() == Status::unsupported_problem);
+  CHECK_THAT(fekete.message(), Catch::Contains("identity") && Catch::Contains("constant mass matrix"));
+}
+
+TEST_CASE("KLU and dense linear algebra give the same answer in both adapters", "[conformance][sundials][sparse]") {
+  for (const char* solver : {"ida", "cvode"}) {
+    INFO(solver);
+    auto sparse = with("bruss_sparse", solver, 1e-8, 1e-8), dense = with("bruss_dense", solver, 1e-8, 1e-8);
+    const auto s = test::run(sparse), d = test::run(dense);
+    REQUIRE(s.status() == Status::success);
+    REQUIRE(d.status() == Status::success);
+    CHECK((s.y_end() - d.y_end()).cwiseAbs().maxCoeff() < 1e-6);
+    auto klu_on_dense = with("bruss_dense", solver, 1e-6, 1e-6);
+    klu_on_dense.solver_options = {{"linear_solver", "klu"}};
+    CHECK(test::run(klu_on_dense).status() == Status::invalid_input);
+  }
+}
