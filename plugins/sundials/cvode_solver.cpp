@@ -121,39 +121,23 @@ class Cvode {
   }
   int tstop_return() const { return CV_TSTOP_RETURN; }
   Status status_of(int flag) const { return cvode_status(flag); }
-  std::string flag_name(int flag) const {
-    char* name = CVodeGetReturnFlagName(flag);
-    std::string s = name ? name : "CVODE error";
-    free(name);
-    return s;
-  }
-  std::string message() const {
-    return model_.errors.last.empty() ? model_.problem.last_message() : model_.errors.last;
-  }
+  std::string flag_name(int flag) const { return sundials::flag_name(&CVodeGetReturnFlagName, flag, "CVODE error"); }
+  std::string message() const { return last_message(model_.errors, model_.problem); }
 
   void add_stats(Stats& s) const {
-    long nst = 0, netf = 0, ncfn = 0, nje = 0, nfeLS = 0, nsetups = 0, nni = 0;
-    int order = 0;
-    CVodeGetNumSteps(mem_, &nst);
-    CVodeGetNumErrTestFails(mem_, &netf);
-    CVodeGetNumNonlinSolvConvFails(mem_, &ncfn);
-    CVodeGetNumJacEvals(mem_, &nje);
-    CVodeGetNumLinRhsEvals(mem_, &nfeLS);
-    CVodeGetNumLinSolvSetups(mem_, &nsetups);
-    CVodeGetNumNonlinSolvIters(mem_, &nni);
-    CVodeGetLastOrder(mem_, &order);
-    s.accepted += nst;
-    s.rejected += netf;
-    s.steps += nst + netf + ncfn;
-    if (!model_.use_matrix) s.njac += nje;  // ours are counted by the IterationMatrix
-    s.nfev_jac += nfeLS;
-    s.nlu += nsetups;
-    s.nsolve += nni;
-    s.nnewton += nni;
-    s.nnewton_fail += ncfn;
-    s.order_last = order;
-    s.h_last = last_step();
+    Counters c;
+    CVodeGetNumSteps(mem_, &c.steps);
+    CVodeGetNumErrTestFails(mem_, &c.error_test_failures);
+    CVodeGetNumNonlinSolvConvFails(mem_, &c.convergence_failures);
+    CVodeGetNumJacEvals(mem_, &c.jacobians);
+    CVodeGetNumLinRhsEvals(mem_, &c.difference_evaluations);
+    CVodeGetNumLinSolvSetups(mem_, &c.setups);
+    CVodeGetNumNonlinSolvIters(mem_, &c.newton_iterations);
+    CVodeGetLastOrder(mem_, &c.order);
+    c.h_last = last_step();
+    add_counters(s, c, model_.use_matrix);
   }
+
 
  private:
   void check(int flag, const char* what) {

@@ -164,40 +164,24 @@ class Ida {
   }
   int tstop_return() const { return IDA_TSTOP_RETURN; }
   Status status_of(int flag) const { return ida_status(flag); }
-  std::string flag_name(int flag) const {
-    char* name = IDAGetReturnFlagName(flag);
-    std::string s = name ? name : "IDA error";
-    free(name);
-    return s;
-  }
-  std::string message() const {
-    return model_.errors.last.empty() ? model_.problem.last_message() : model_.errors.last;
-  }
+  std::string flag_name(int flag) const { return sundials::flag_name(&IDAGetReturnFlagName, flag, "IDA error"); }
+  std::string message() const { return last_message(model_.errors, model_.problem); }
 
   // Jacobian evaluations made through our IterationMatrix are counted there already.
   void add_stats(Stats& s) const {
-    long nst = 0, netf = 0, ncfn = 0, nje = 0, nreLS = 0, nsetups = 0, nni = 0;
-    int order = 0;
-    IDAGetNumSteps(mem_, &nst);
-    IDAGetNumErrTestFails(mem_, &netf);
-    IDAGetNumNonlinSolvConvFails(mem_, &ncfn);
-    IDAGetNumJacEvals(mem_, &nje);
-    IDAGetNumLinResEvals(mem_, &nreLS);
-    IDAGetNumLinSolvSetups(mem_, &nsetups);
-    IDAGetNumNonlinSolvIters(mem_, &nni);
-    IDAGetLastOrder(mem_, &order);
-    s.accepted += nst;
-    s.rejected += netf;
-    s.steps += nst + netf + ncfn;
-    if (!model_.use_matrix) s.njac += nje;
-    s.nfev_jac += nreLS;
-    s.nlu += nsetups;
-    s.nsolve += nni;
-    s.nnewton += nni;
-    s.nnewton_fail += ncfn;
-    s.order_last = order;
-    s.h_last = last_step();
+    Counters c;
+    IDAGetNumSteps(mem_, &c.steps);
+    IDAGetNumErrTestFails(mem_, &c.error_test_failures);
+    IDAGetNumNonlinSolvConvFails(mem_, &c.convergence_failures);
+    IDAGetNumJacEvals(mem_, &c.jacobians);
+    IDAGetNumLinResEvals(mem_, &c.difference_evaluations);
+    IDAGetNumLinSolvSetups(mem_, &c.setups);
+    IDAGetNumNonlinSolvIters(mem_, &c.newton_iterations);
+    IDAGetLastOrder(mem_, &c.order);
+    c.h_last = last_step();
+    add_counters(s, c, model_.use_matrix);
   }
+
 
  private:
   void check(int flag, const char* what) {

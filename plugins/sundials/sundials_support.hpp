@@ -11,6 +11,7 @@
 
 #include <Eigen/Core>
 #include <cmath>
+#include <cstdlib>
 #include <daekit/numerics/driver.hpp>
 #include <daekit/output_sink.hpp>
 #include <daekit/problem_view.hpp>
@@ -74,6 +75,42 @@ inline int error_weights(const Eigen::VectorXd& rtol, const Eigen::VectorXd& ato
     wv[i] = 1.0 / s;
   }
   return 0;
+}
+
+// What both integrators count, mapped onto our statistics.
+struct Counters {
+  long steps = 0, error_test_failures = 0, convergence_failures = 0, jacobians = 0, difference_evaluations = 0,
+       setups = 0, newton_iterations = 0;
+  int order = 0;
+  double h_last = 0.0;
+};
+
+// jacobians_counted: our IterationMatrix evaluated (and counted) the Jacobians already.
+inline void add_counters(Stats& s, const Counters& c, bool jacobians_counted) {
+  s.accepted += c.steps;
+  s.rejected += c.error_test_failures;
+  s.steps += c.steps + c.error_test_failures + c.convergence_failures;
+  if (!jacobians_counted) s.njac += c.jacobians;
+  s.nfev_jac += c.difference_evaluations;
+  s.nlu += c.setups;
+  s.nsolve += c.newton_iterations;
+  s.nnewton += c.newton_iterations;
+  s.nnewton_fail += c.convergence_failures;
+  s.order_last = c.order;
+  s.h_last = c.h_last;
+}
+
+// IDAGetReturnFlagName / CVodeGetReturnFlagName return a string the caller frees.
+inline std::string flag_name(char* (*name_of)(long int), int flag, const char* fallback) {
+  char* name = name_of(flag);
+  std::string s = name ? name : fallback;
+  free(name);
+  return s;
+}
+
+// SUNDIALS' own last message, else the model's.
+inline std::string last_message(const ErrorCapture& errors, const ProblemView& problem) {
+  return errors.last.empty() ? problem.last_message() : errors.last;
 }
 
 // A model evaluation's result as SUNDIALS wants it: 0 ok, > 0 recoverable, < 0 fatal.

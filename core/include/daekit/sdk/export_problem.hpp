@@ -29,6 +29,20 @@ inline void copy_message(const std::string& msg, char* buf, std::size_t size) {
   buf[len] = '\0';
 }
 
+// Runs a plugin factory: 0 on success, else 1 with the exception's text in err.
+template <class Make>
+std::int32_t guarded_factory(Make&& make, char* err, std::size_t err_size, const char* what) noexcept {
+  try {
+    make();
+    return 0;
+  } catch (const std::exception& e) {
+    copy_message(e.what(), err, err_size);
+  } catch (...) {
+    copy_message(std::string("unknown exception while creating the ") + what, err, err_size);
+  }
+  return 1;
+}
+
 // Owns the author's Problem and the C view of its info.
 class ProblemAdapter {
  public:
@@ -277,22 +291,18 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
 template <class Class>
 std::int32_t make_problem(const dk_host* /*host*/, const dk_keyval* params, std::size_t nparams,
                           dk_problem* out, char* err, std::size_t err_size) noexcept {
-  try {
-    std::map<std::string, std::string> given;
-    for (std::size_t i = 0; i < nparams; ++i) given[params[i].key] = params[i].value;
-    std::vector<ParamDesc> descs = Class::parameters();
-    Params p(descs, given);
-    auto* adapter = new ProblemAdapter(std::make_unique<Class>(p), std::move(descs), p);
-    adapter->table = problem_vtbl(adapter->info());
-    out->self = adapter;
-    out->vtbl = &adapter->table;
-    return 0;
-  } catch (const std::exception& e) {
-    copy_message(e.what(), err, err_size);
-  } catch (...) {
-    copy_message("unknown exception while creating the problem", err, err_size);
-  }
-  return 1;
+  return guarded_factory(
+      [&] {
+        std::map<std::string, std::string> given;
+        for (std::size_t i = 0; i < nparams; ++i) given[params[i].key] = params[i].value;
+        std::vector<ParamDesc> descs = Class::parameters();
+        Params p(descs, given);
+        auto* adapter = new ProblemAdapter(std::make_unique<Class>(p), std::move(descs), p);
+        adapter->table = problem_vtbl(adapter->info());
+        out->self = adapter;
+        out->vtbl = &adapter->table;
+      },
+      err, err_size, "problem");
 }
 
 }  // namespace daekit::sdk

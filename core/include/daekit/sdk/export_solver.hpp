@@ -124,19 +124,15 @@ struct SolverTrampolines {
 template <class Class>
 std::int32_t make_solver(const char* name, const char* description, dk_solver* out, char* err,
                          std::size_t err_size) noexcept {
-  try {
-    auto* adapter = new SolverAdapter(std::make_unique<Class>(), name, description, Class::describe());
-    adapter->table = {sizeof(dk_solver_vtbl), &SolverTrampolines::destroy, &SolverTrampolines::info,
-                      &SolverTrampolines::solve};
-    out->self = adapter;
-    out->vtbl = &adapter->table;
-    return 0;
-  } catch (const std::exception& e) {
-    copy_message(e.what(), err, err_size);
-  } catch (...) {
-    copy_message("unknown exception while creating the solver", err, err_size);
-  }
-  return 1;
+  return guarded_factory(
+      [&] {
+        auto* adapter = new SolverAdapter(std::make_unique<Class>(), name, description, Class::describe());
+        adapter->table = {sizeof(dk_solver_vtbl), &SolverTrampolines::destroy, &SolverTrampolines::info,
+                          &SolverTrampolines::solve};
+        out->self = adapter;
+        out->vtbl = &adapter->table;
+      },
+      err, err_size, "solver");
 }
 
 }  // namespace daekit::sdk
