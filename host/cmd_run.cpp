@@ -9,6 +9,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "report.hpp"
+#include "run_setup.hpp"
 
 namespace daekit::host {
 namespace {
@@ -92,91 +93,35 @@ int command_run(int argc, char** argv) {
   const dk_problem_info& info = problem->info();
   const std::size_t n = info.n;
 
-  // Tolerances: as given, else the problem's suggestion (the test set's settings).
-  if (!vm.count("rtol")) rtol = info.rtol_hint > 0 ? info.rtol_hint : 1e-6;
-  std::vector<double> rtols{rtol}, atols;
-  std::string atol_text;
-  if (vm.count("atol")) {
-    atols = {atol};
-    atol_text = format_number(atol);
-  } else if (info.atol_scale) {
-    for (std::size_t i = 0; i < n; ++i) atols.push_back(info.atol_scale[i] * rtol);
-    atol_text = "rtol*scale (problem's suggestion, e.g. " + format_number(atols[0]) + ")";
-  } else {
-    atols = {rtol};
-    atol_text = format_number(rtol);
-  }
-
-  std::vector<double> y0, yp0;
-  try {
-    problem->initial_values(y0, yp0);
-  } catch (const loader::LoadError& e) {
-    throw UsageError(e.what());
-  }
-  dk_solve_options o{};
-  o.struct_size = sizeof o;
-  o.t0 = info.t0;
-  o.tend = std::isnan(tend) ? info.tend : tend;
-  o.y0 = y0.data();
-  o.yp0 = (info.flags & DK_PROBLEM_HAS_YP0) ? yp0.data() : nullptr;
-  o.nrtol = rtols.size();
-  o.rtol = rtols.data();
-  o.natol = atols.size();
-  o.atol = atols.data();
-  o.h0 = h0;
-  o.hmin = hmin;
-  o.hmax = hmax;
-  o.max_steps = max_steps;
-  std::vector<double> times;
-  const bool want_reference = info.has_reference && o.tend == info.reference_t;
+  RunSettings settings;
+  if (vm.count("rtol")) settings.rtol = rtol;
+  if (vm.count("atol")) settings.atol = atol;
+  if (vm.count("tend")) settings.tend = tend;
+  settings.h0 = h0;
+  settings.hmin = hmin;
+  settings.hmax = hmax;
+  settings.max_steps = max_steps;
+  settings.solver_options = parse_key_values(solver_opts, "--solver-opt");
+  settings.jacobian = jacobian;
+  settings.init = init;
+  settings.index_scaling = !vm.count("no-index-scaling");
+  settings.suppress_algebraic = vm.count("suppress-algebraic") > 0;
+  const double run_tend = settings.tend ? *settings.tend : info.tend;
+  const bool want_reference = info.has_reference && run_tend == info.reference_t;
   bool reference_time_added = false;
   if (!saveat.empty() && vm.count("every-step")) throw UsageError("choose one of --saveat and --every-step");
   if (!saveat.empty()) {
-    times = parse_times(saveat);
-    if (want_reference && std::find(times.begin(), times.end(), o.tend) == times.end()) {
-      times.push_back(o.tend);  // needed for scoring, dropped from the written output
+    settings.saveat = parse_times(saveat);
+    if (want_reference && std::find(settings.saveat.begin(), settings.saveat.end(), run_tend) == settings.saveat.end()) {
+      settings.saveat.push_back(run_tend);  // needed for scoring, dropped from the written output
       reference_time_added = true;
     }
-    o.output_mode = DK_OUTPUT_SAVEAT;
-    o.nsaveat = times.size();
-    o.saveat = times.data();
+    settings.output = DK_OUTPUT_SAVEAT;
   } else {
-    o.output_mode = vm.count("every-step") ? DK_OUTPUT_EVERY_STEP : DK_OUTPUT_END;
+    settings.output = vm.count("every-step") ? DK_OUTPUT_EVERY_STEP : DK_OUTPUT_END;
   }
-  if (jacobian == "auto")
-    o.jacobian = DK_JACOBIAN_AUTO;
-  else if (jacobian == "analytic")
-    o.jacobian = DK_JACOBIAN_ANALYTIC;
-  else if (jacobian == "fd")
-    o.jacobian = DK_JACOBIAN_FINITE_DIFFERENCE;
-  else
-    throw UsageError("--jacobian must be auto, analytic or fd");
-  if (init == "check")
-    o.init = DK_INIT_CHECK;
-  else if (init == "fix")
-    o.init = DK_INIT_FIX_ALGEBRAIC;
-  else if (init == "trust")
-    o.init = DK_INIT_TRUST;
-  else
-    throw UsageError("--init must be check, fix or trust");
-  o.index_scaling = vm.count("no-index-scaling") ? 0u : 1u;
-  o.suppress_algebraic = vm.count("suppress-algebraic") ? 1u : 0u;
-  o.ntstops = info.ntstops;
-  o.tstops = info.tstops;
-  const auto opts = parse_key_values(solver_opts, "--solver-opt");
-  std::vector<dk_keyval> extra;
-  for (const auto& [k, v] : opts) extra.push_back({k.c_str(), v.c_str()});
-  o.nextra = extra.size();
-  o.extra = extra.empty() ? nullptr : extra.data();
-
-  // Refuse early with the same checks the solver makes, so the message names the option.
-  {
-    SolveRequest request;
-    std::string why;
-    if (!check_capabilities(solver->info(), info, &why)) throw UsageError(why);
-    if (!parse_request(o, info, &request, &why)) throw UsageError(why);
-    if (!check_extra_options(solver->info(), request.extra, &why)) throw UsageError(why);
-  }
+  PreparedRun prepared(*problem, *solver, settings);
+  const dk_solve_options& o = prepared.options();
 
   Collected collected;
   collected.n = n;
@@ -192,28 +137,18 @@ int command_run(int argc, char** argv) {
   r.n = n;
   r.t0 = o.t0;
   r.tend = o.tend;
-  r.rtol = format_number(rtol);
-  r.atol = atol_text;
+  r.rtol = format_number(prepared.rtol());
+  r.atol = prepared.atol_text();
   r.jacobian = r.result.stats.jacobian_used == DK_JACOBIAN_ANALYTIC ? "analytic"
                : r.result.stats.jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE ? "finite differences"
                                                                              : jacobian;
   const bool success = is_success(static_cast<Status>(r.result.status));
-  std::vector<double> yref;
-  if (want_reference && success && !collected.t.empty() && collected.t.back() == o.tend && problem->reference(yref)) {
-    Eigen::Map<const Eigen::VectorXd> y_end(collected.y.data() + (collected.t.size() - 1) * n, n);
-    Eigen::VectorXd rt(n), at(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      rt[i] = rtols[rtols.size() == 1 ? 0 : i];
-      at[i] = atols[atols.size() == 1 ? 0 : i];
+  if (want_reference && success && !collected.t.empty() && collected.t.back() == o.tend) {
+    r.accuracy = final_accuracy(*problem, prepared, o.tend, collected.y.data() + (collected.t.size() - 1) * n);
+    if (r.accuracy) {
+      r.reference_source = info.reference_source;
+      r.scored_components = scored_components_text(info);
     }
-    r.accuracy = score(y_end, Eigen::Map<const Eigen::VectorXd>(yref.data(), n), info.scored, rt, at);
-    r.reference_source = info.reference_source;
-    std::size_t first = n, last = 0, count = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      if (info.scored[i]) first = std::min(first, i), last = i, ++count;
-    r.scored_components = count == n ? "all components"
-                                     : "components " + std::to_string(first + 1) + "-" + std::to_string(last + 1);
-    if (count != last - first + 1 && count != n) r.scored_components = std::to_string(count) + " scored components";
   }
   if (reference_time_added) {
     collected.t.pop_back();

@@ -1,0 +1,117 @@
+#include "run_setup.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <daekit/solve_request.hpp>
+#include <sstream>
+
+#include "cli.hpp"
+
+namespace daekit::host {
+namespace {
+std::string format_number(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+}  // namespace
+
+PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::SolverInstance& solver,
+                         const RunSettings& s) {
+  const dk_problem_info& info = problem.info();
+  const std::size_t n = info.n;
+  // Tolerances: as given, else the problem's suggestion (the test set's settings).
+  const double rtol = s.rtol ? *s.rtol : (info.rtol_hint > 0 ? info.rtol_hint : 1e-6);
+  rtols_ = {rtol};
+  if (s.atol) {
+    atols_ = {*s.atol};
+    atol_text_ = format_number(*s.atol);
+  } else if (info.atol_scale) {
+    for (std::size_t i = 0; i < n; ++i) atols_.push_back(info.atol_scale[i] * rtol);
+    atol_text_ = "rtol*scale (problem's suggestion, e.g. " + format_number(atols_[0]) + ")";
+  } else {
+    atols_ = {rtol};
+    atol_text_ = format_number(rtol);
+  }
+  try {
+    problem.initial_values(y0_, yp0_);
+  } catch (const loader::LoadError& e) {
+    throw UsageError(e.what());
+  }
+  saveat_ = s.saveat;
+  for (const auto& kv : s.solver_options) extra_strings_.push_back(kv);
+  for (const auto& [k, v] : extra_strings_) extra_.push_back({k.c_str(), v.c_str()});
+
+  dk_solve_options& o = options_;
+  o.struct_size = sizeof o;
+  o.t0 = info.t0;
+  o.tend = s.tend ? *s.tend : info.tend;
+  o.y0 = y0_.data();
+  o.yp0 = (info.flags & DK_PROBLEM_HAS_YP0) ? yp0_.data() : nullptr;
+  o.nrtol = rtols_.size();
+  o.rtol = rtols_.data();
+  o.natol = atols_.size();
+  o.atol = atols_.data();
+  o.h0 = s.h0;
+  o.hmin = s.hmin;
+  o.hmax = s.hmax;
+  o.max_steps = s.max_steps;
+  o.output_mode = s.output;
+  o.nsaveat = saveat_.size();
+  o.saveat = saveat_.data();
+  if (s.jacobian == "auto")
+    o.jacobian = DK_JACOBIAN_AUTO;
+  else if (s.jacobian == "analytic")
+    o.jacobian = DK_JACOBIAN_ANALYTIC;
+  else if (s.jacobian == "fd")
+    o.jacobian = DK_JACOBIAN_FINITE_DIFFERENCE;
+  else
+    throw UsageError("--jacobian must be auto, analytic or fd");
+  if (s.init == "check")
+    o.init = DK_INIT_CHECK;
+  else if (s.init == "fix")
+    o.init = DK_INIT_FIX_ALGEBRAIC;
+  else if (s.init == "trust")
+    o.init = DK_INIT_TRUST;
+  else
+    throw UsageError("--init must be check, fix or trust");
+  o.index_scaling = s.index_scaling ? 1u : 0u;
+  o.suppress_algebraic = s.suppress_algebraic ? 1u : 0u;
+  o.ntstops = info.ntstops;
+  o.tstops = info.tstops;
+  o.nextra = extra_.size();
+  o.extra = extra_.empty() ? nullptr : extra_.data();
+
+  // The same checks the solver makes, so the message names the option.
+  SolveRequest request;
+  std::string why;
+  if (!check_capabilities(solver.info(), info, &why)) throw UsageError(why);
+  if (!parse_request(o, info, &request, &why)) throw UsageError(why);
+  if (!check_extra_options(solver.info(), request.extra, &why)) throw UsageError(why);
+}
+
+std::optional<Accuracy> final_accuracy(const loader::ProblemInstance& problem, const PreparedRun& run, double t_end,
+                                       const double* y_end) {
+  const dk_problem_info& info = problem.info();
+  std::vector<double> yref;
+  if (!info.has_reference || t_end != info.reference_t || !problem.reference(yref)) return std::nullopt;
+  const auto n = static_cast<Eigen::Index>(info.n);
+  Eigen::VectorXd rt(n), at(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    rt[i] = run.rtol();
+    at[i] = run.atol_at(static_cast<std::size_t>(i));
+  }
+  return score(Eigen::Map<const Eigen::VectorXd>(y_end, n), Eigen::Map<const Eigen::VectorXd>(yref.data(), n),
+               info.scored, rt, at);
+}
+
+std::string scored_components_text(const dk_problem_info& info) {
+  std::size_t first = info.n, last = 0, count = 0;
+  for (std::size_t i = 0; i < info.n; ++i)
+    if (!info.scored || info.scored[i]) first = std::min(first, i), last = i, ++count;
+  if (count == info.n) return "all components";
+  if (count == last - first + 1) return "components " + std::to_string(first + 1) + "-" + std::to_string(last + 1);
+  return std::to_string(count) + " scored components";
+}
+
+}  // namespace daekit::host

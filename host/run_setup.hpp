@@ -1,0 +1,57 @@
+// From command-line settings to the C options of one solve: the tolerances the
+// problem suggests when none are given, y0 and y'0 from the problem, and every
+// check the solver would make, so bad input is refused before anything runs.
+// Used by `daekit run` and by every point of `daekit wpd`.
+#pragma once
+
+#include <daekit/loader/registry.hpp>
+#include <daekit/scoring.hpp>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace daekit::host {
+
+struct RunSettings {
+  std::optional<double> rtol, atol, tend;
+  double h0 = 0, hmin = 0, hmax = 0;
+  std::int64_t max_steps = 100000;
+  std::map<std::string, std::string> solver_options;
+  std::string jacobian = "auto";  // auto, analytic, fd
+  std::string init = "check";     // check, fix, trust
+  bool index_scaling = true, suppress_algebraic = false;
+  dk_output_mode output = DK_OUTPUT_END;
+  std::vector<double> saveat;
+};
+
+class PreparedRun {
+ public:
+  // Throws UsageError naming the bad setting.
+  PreparedRun(const loader::ProblemInstance& problem, const loader::SolverInstance& solver, const RunSettings& s);
+  PreparedRun(const PreparedRun&) = delete;
+  PreparedRun& operator=(const PreparedRun&) = delete;
+
+  const dk_solve_options& options() const { return options_; }
+  double rtol() const { return rtols_[0]; }
+  double atol_at(std::size_t i) const { return atols_[atols_.size() == 1 ? 0 : i]; }
+  const std::string& atol_text() const { return atol_text_; }
+  const std::vector<double>& y0() const { return y0_; }
+
+ private:
+  std::vector<double> rtols_, atols_, y0_, yp0_, saveat_;
+  std::vector<std::pair<std::string, std::string>> extra_strings_;
+  std::vector<dk_keyval> extra_;
+  std::string atol_text_;
+  dk_solve_options options_{};
+};
+
+// Accuracy at the end against the problem's reference (the test set's scd and mescd),
+// when the problem has one at the time the run ended.
+std::optional<Accuracy> final_accuracy(const loader::ProblemInstance& problem, const PreparedRun& run, double t_end,
+                                       const double* y_end);
+
+// "components 1-60", "all components", "3 scored components".
+std::string scored_components_text(const dk_problem_info& info);
+
+}  // namespace daekit::host
