@@ -19,6 +19,8 @@ const char* overview =
     "  info NAME            a solver's options and capabilities, or a problem's components\n"
     "  run --problem P --solver S [options]\n"
     "                       solve P with S and report statistics and accuracy\n"
+    "  wpd --problem P --solvers a,b --tols 1e-4:1e-10 --out DIR\n"
+    "                       work-precision diagrams: CSV, JSON, SVG and PNG, and a summary\n"
     "\n"
     "Run 'daekit <command> --help' for a command's options.\n"
     "Plugins are found next to the executable (lib/daekit/abi1), in the folders of\n"
@@ -40,7 +42,8 @@ int main(int argc, char** argv) {
     if (command == "list") return daekit::host::command_list(argc - 1, argv + 1);
     if (command == "info") return daekit::host::command_info(argc - 1, argv + 1);
     if (command == "run") return daekit::host::command_run(argc - 1, argv + 1);
-    std::cerr << "daekit: unknown command '" << command << "'; commands: list, info, run (see daekit --help)\n";
+    if (command == "wpd") return daekit::host::command_wpd(argc - 1, argv + 1);
+    std::cerr << "daekit: unknown command '" << command << "'; commands: list, info, run, wpd (see daekit --help)\n";
     return 2;
   } catch (const daekit::host::UsageError& e) {
     std::cerr << "daekit " << command << ": " << e.what() << "\n";

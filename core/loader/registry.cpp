@@ -4,7 +4,7 @@
 #include <boost/dll/library_info.hpp>
 #include <boost/dll/shared_library.hpp>
 #include <cstdio>
-#include <regex>
+#include <cctype>
 #include <sstream>
 
 namespace daekit::loader {
@@ -17,12 +17,20 @@ struct SymbolName {
   std::string name;
 };
 
+// "daekit_v<major>_manifest_<name>", read by hand: std::regex draws false
+// -Wmaybe-uninitialized warnings from GCC 12 in sanitizer builds.
 bool parse_manifest_symbol(const std::string& symbol, SymbolName* out) {
-  static const std::regex pattern("daekit_v([0-9]+)_manifest_([A-Za-z0-9_]+)");
-  std::smatch m;
-  if (!std::regex_match(symbol, m, pattern)) return false;
-  out->major = static_cast<unsigned>(std::stoul(m[1].str()));
-  out->name = m[2].str();
+  const std::string prefix = "daekit_v", middle = "_manifest_";
+  if (symbol.rfind(prefix, 0) != 0) return false;
+  std::size_t i = prefix.size(), digits = i;
+  while (digits < symbol.size() && std::isdigit(static_cast<unsigned char>(symbol[digits]))) ++digits;
+  if (digits == i || symbol.compare(digits, middle.size(), middle) != 0) return false;
+  const std::string name = symbol.substr(digits + middle.size());
+  if (name.empty()) return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  out->major = static_cast<unsigned>(std::stoul(symbol.substr(i, digits - i)));
+  out->name = name;
   return true;
 }
 

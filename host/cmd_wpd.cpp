@@ -1,0 +1,179 @@
+// `daekit wpd`: work-precision diagrams for any mix of solver and problem plugins.
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "wpd/outputs.hpp"
+#include "wpd/reference.hpp"
+#include "wpd/sweep.hpp"
+
+namespace daekit::host {
+namespace {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, sep))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+double parse_positive(const std::string& s, const char* what) {
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end == s.c_str() || *end != '\0' || !(v > 0) || !std::isfinite(v))
+    throw UsageError(std::string(what) + ": expected a positive number, got '" + s + "'");
+  return v;
+}
+
+// "1e-4:1e-10" (one per decade), "1e-4:1e-10:2" (two per decade), or "1e-4,1e-6,1e-8".
+std::vector<double> parse_tolerances(const std::string& spec) {
+  std::vector<double> tols;
+  if (spec.find(':') == std::string::npos) {
+    for (const auto& item : split(spec, ',')) tols.push_back(parse_positive(item, "--tols"));
+  } else {
+    const auto parts = split(spec, ':');
+    if (parts.size() < 2 || parts.size() > 3) throw UsageError("--tols expects FROM:TO[:PER_DECADE]");
+    const double from = parse_positive(parts[0], "--tols"), to = parse_positive(parts[1], "--tols");
+    const double per_decade = parts.size() == 3 ? parse_positive(parts[2], "--tols per decade") : 1.0;
+    const double decades = std::log10(from / to);
+    const int steps = static_cast<int>(std::round(std::abs(decades) * per_decade));
+    for (int k = 0; k <= steps; ++k)
+      tols.push_back(std::pow(10.0, std::log10(from) - (steps ? decades * k / steps : 0.0)));
+  }
+  if (tols.empty()) throw UsageError("--tols gives no tolerance");
+  return tols;
+}
+
+}  // namespace
+
+int command_wpd(int argc, char** argv) {
+  PluginOptions plugins;
+  std::vector<std::string> problems, solver_opts, params;
+  std::string solvers, tols = "1e-4:1e-8", error = "final", out_dir, reference_solver = "rodas5p", cache_dir;
+  double atol_scale = 0, timeout = 0, reference_tol = 1e-12, target_scd = 0;
+  int runs = 1, jobs = 1;
+  std::int64_t max_steps = 1000000;
+  po::options_description desc("daekit wpd options");
+  desc.add_options()("help,h", "show this help")(
+      "problem,p", po::value(&problems)->composing(), "problem plugin (repeatable)")(
+      "solvers,s", po::value(&solvers), "solver plugins, comma-separated")(
+      "solver-opt", po::value(&solver_opts)->composing(), "solver option SOLVER:key=value (repeatable)")(
+      "param", po::value(&params)->composing(), "problem parameter key=value, for every problem (repeatable)")(
+      "tols", po::value(&tols), "tolerances FROM:TO[:PER_DECADE] or a comma list (rtol; default 1e-4:1e-8)")(
+      "atol-scale", po::value(&atol_scale), "atol = scale * rtol (default: the problem's suggestion, else atol = rtol)")(
+      "runs", po::value(&runs), "runs per point; the median wall time is reported (default 1)")(
+      "error", po::value(&error), "final (scd at tend), l2 (timeseries), or both (default final)")(
+      "out,o", po::value(&out_dir), "output folder (results.csv, results.json, SVG and PNG diagrams)")(
+      "timeout-per-run", po::value(&timeout), "seconds a run may take before it is killed and recorded as failed")(
+      "jobs,j", po::value(&jobs), "points run in parallel (default 1; parallel timings are not comparable)")(
+      "max-steps", po::value(&max_steps), "step limit per run (default 1000000)")(
+      "reference-solver", po::value(&reference_solver), "solver of the L2 reference trajectory (default rodas5p)")(
+      "reference-tol", po::value(&reference_tol), "tolerance of the L2 reference trajectory (default 1e-12)")(
+      "cache-dir", po::value(&cache_dir), "where reference trajectories are cached (default OUT/cache)")(
+      "target-scd", po::value(&target_scd), "scd of the summary table (default: the best every solver reached)")(
+      "quiet,q", "no progress bar");
+  add_plugin_options(desc, plugins);
+  po::variables_map vm;
+  if (!parse_command_line(argc, argv, desc, nullptr, vm,
+                          "usage: daekit wpd --problem P [--problem Q] --solvers a,b,c --tols 1e-4:1e-10 --out DIR"))
+    return 0;
+  if (problems.empty() || solvers.empty() || out_dir.empty())
+    throw UsageError("--problem, --solvers and --out are required");
+  if (error != "final" && error != "l2" && error != "both") throw UsageError("--error must be final, l2 or both");
+  if (runs < 1 || jobs < 1) throw UsageError("--runs and --jobs must be at least 1");
+  if (timeout < 0) throw UsageError("--timeout-per-run must not be negative");
+
+  loader::Registry registry = discover_plugins(plugins);
+  const auto solver_names = split(solvers, ',');
+  for (const auto& p : problems) require_plugin(registry, p, DK_KIND_PROBLEM);
+  for (const auto& s : solver_names) require_plugin(registry, s, DK_KIND_SOLVER);
+  std::map<std::string, std::map<std::string, std::string>> per_solver;
+  for (const auto& item : solver_opts) {
+    const auto colon = item.find(':');
+    if (colon == std::string::npos) throw UsageError("--solver-opt expects SOLVER:key=value, got '" + item + "'");
+    const std::string solver = item.substr(0, colon);
+    if (std::find(solver_names.begin(), solver_names.end(), solver) == solver_names.end())
+      throw UsageError("--solver-opt names '" + solver + "', which is not in --solvers");
+    for (const auto& [k, v] : parse_key_values({item.substr(colon + 1)}, "--solver-opt")) per_solver[solver][k] = v;
+  }
+  const auto problem_params = parse_key_values(params, "--param");
+  const auto tolerances = parse_tolerances(tols);
+
+  // Every point, checked before anything runs (an unknown option fails here, not in a child).
+  std::vector<wpd::Point> points;
+  for (const auto& problem : problems)
+    for (const auto& solver : solver_names)
+      for (double tol : tolerances) {
+        wpd::Point p;
+        p.problem = problem;
+        p.solver = solver;
+        p.params = problem_params;
+        p.rtol = tol;
+        p.settings.rtol = tol;
+        if (atol_scale > 0) p.settings.atol = atol_scale * tol;
+        p.settings.max_steps = max_steps;
+        p.settings.solver_options = per_solver[solver];
+        try {
+          loader::ProblemInstance pi(*registry.find(problem), p.params);
+          loader::SolverInstance si(*registry.find(solver));
+          PreparedRun check(pi, si, p.settings);
+          p.atol = check.atol_at(0);
+        } catch (const loader::LoadError& e) {
+          throw UsageError(e.what());
+        }
+        points.push_back(p);
+      }
+
+  std::filesystem::create_directories(out_dir);
+  if (cache_dir.empty()) cache_dir = (std::filesystem::path(out_dir) / "cache").string();
+  wpd::SweepOptions options;
+  options.runs = runs;
+  options.jobs = jobs;
+  options.timeout_per_run = timeout;
+  options.l2 = error != "final";
+  options.quiet = vm.count("quiet") > 0;
+  std::map<std::string, wpd::Trajectory> references;
+  std::ostringstream reference_text;
+  if (options.l2) {
+    require_plugin(registry, reference_solver, DK_KIND_SOLVER);
+    for (const auto& problem : problems) {
+      loader::ProblemInstance pi(*registry.find(problem), problem_params);
+      wpd::ReferenceSpec spec{problem, reference_solver, problem_params, reference_tol,
+                              wpd::l2_grid(pi.info().t0, pi.info().tend)};
+      bool cached = false;
+      references[problem] = wpd::reference_trajectory(registry, spec, cache_dir, &cached);
+      if (!options.quiet)
+        std::cerr << "daekit wpd: L2 reference for " << problem << " " << (cached ? "read from the cache" : "computed")
+                  << " (" << reference_solver << " at " << reference_tol << ")\n";
+    }
+    reference_text << reference_solver << " at tol " << reference_tol << ", " << 100 << " times";
+  }
+
+  const auto results = wpd::run_sweep(registry, points, options, references);
+
+  wpd::SweepInfo info;
+  info.problems = problems;
+  info.solvers = solver_names;
+  info.tolerances = tols;
+  info.error = error;
+  info.runs = runs;
+  info.jobs = jobs;
+  info.target_scd = target_scd;
+  info.reference = reference_text.str();
+  const auto dir = std::filesystem::path(out_dir);
+  wpd::write_csv((dir / "results.csv").string(), results);
+  wpd::write_json((dir / "results.json").string(), results, info, registry);
+  wpd::write_plots(out_dir, results, info, std::cerr);
+  std::size_t failed = 0;
+  for (const auto& r : results) failed += !r.ok();
+  std::cout << "daekit wpd: " << results.size() << " points (" << failed << " failed) written to " << out_dir << "\n";
+  if (error != "l2") wpd::print_summary(std::cout, results, info);
+  return 0;
+}
+
+}  // namespace daekit::host

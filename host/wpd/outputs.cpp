@@ -1,0 +1,268 @@
+#include "outputs.hpp"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "version.hpp"
+
+namespace daekit::host::wpd {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c == '\n' ? ' ' : c);
+  return out + "\"";
+}
+
+std::string number(double v) {
+  if (!std::isfinite(v)) return "";
+  std::ostringstream s;
+  s << std::setprecision(10) << v;
+  return s.str();
+}
+
+json json_number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown";
+}
+
+std::string now_utc() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+double error_of(const PointResult& r, const std::string& metric) {
+  return metric == "l2" ? r.l2 : r.final_error;
+}
+
+std::string gnuplot_string(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '"' ? std::string("\\\"") : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+void write_csv(const std::string& file, const std::vector<PointResult>& rows) {
+  std::ofstream out(file);
+  out << "problem,solver,rtol,atol,status,message,runs,wall_median_s,wall_min_s,wall_max_s,steps,accepted,rejected,"
+         "nfev,nfev_jac,njac,nlu,nsolve,nnewton,scd,mescd,final_error,l2\n";
+  for (const auto& r : rows) {
+    const dk_stats& s = r.stats;
+    out << r.point.problem << "," << r.point.solver << "," << number(r.point.rtol) << "," << number(r.point.atol)
+        << "," << r.status << "," << csv_field(r.message) << "," << r.runs << "," << number(r.wall_median) << ","
+        << number(r.wall_min) << "," << number(r.wall_max) << "," << s.steps << "," << s.accepted << ","
+        << s.rejected << "," << s.nfev << "," << s.nfev_jac << "," << s.njac << "," << s.nlu << "," << s.nsolve
+        << "," << s.nnewton << "," << number(r.scd) << "," << number(r.mescd) << "," << number(r.final_error)
+        << "," << number(r.l2) << "\n";
+  }
+}
+
+void write_json(const std::string& file, const std::vector<PointResult>& rows, const SweepInfo& info,
+                const loader::Registry& registry) {
+  json meta;
+  utsname u{};
+  uname(&u);
+  meta["machine"] = {{"system", std::string(u.sysname) + " " + u.release}, {"cpu", cpu_model()},
+                     {"cores", sysconf(_SC_NPROCESSORS_ONLN)}};
+  meta["build_type"] = DAEKIT_BUILD_TYPE;
+  meta["date"] = now_utc();
+  meta["daekit_version"] = DAEKIT_VERSION;
+  meta["tolerances"] = info.tolerances;
+  meta["error"] = info.error;
+  meta["runs"] = info.runs;
+  meta["jobs"] = info.jobs;
+  meta["timings_comparable"] = info.jobs <= 1;
+  if (!info.reference.empty()) meta["l2_reference"] = info.reference;
+  json plugins = json::array();
+  std::set<std::string> used(info.solvers.begin(), info.solvers.end());
+  used.insert(info.problems.begin(), info.problems.end());
+  for (const auto& p : registry.plugins())
+    if (used.count(p.manifest.name))
+      plugins.push_back({{"name", p.manifest.name}, {"kind", p.manifest.kind == DK_KIND_SOLVER ? "solver" : "problem"},
+                         {"version", p.manifest.version}, {"file", p.file.string()}, {"build", p.manifest.build_id}});
+  meta["plugins"] = plugins;
+  json out_rows = json::array();
+  for (const auto& r : rows) {
+    const dk_stats& s = r.stats;
+    out_rows.push_back({{"problem", r.point.problem},
+                        {"solver", r.point.solver},
+                        {"params", r.point.params},
+                        {"rtol", r.point.rtol},
+                        {"atol", r.point.atol},
+                        {"status", r.status},
+                        {"message", r.message},
+                        {"runs", r.runs},
+                        {"wall_median_s", json_number(r.wall_median)},
+                        {"wall_min_s", json_number(r.wall_min)},
+                        {"wall_max_s", json_number(r.wall_max)},
+                        {"stats",
+                         {{"steps", s.steps}, {"accepted", s.accepted}, {"rejected", s.rejected}, {"nfev", s.nfev},
+                          {"nfev_jac", s.nfev_jac}, {"njac", s.njac}, {"nlu", s.nlu}, {"nsolve", s.nsolve},
+                          {"nnewton", s.nnewton}}},
+                        {"scd", json_number(r.scd)},
+                        {"mescd", json_number(r.mescd)},
+                        {"final_error", json_number(r.final_error)},
+                        {"l2", json_number(r.l2)}});
+  }
+  std::ofstream(file) << json{{"meta", meta}, {"rows", out_rows}}.dump(2) << "\n";
+}
+
+bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, const SweepInfo& info,
+                 std::ostream& log) {
+  std::vector<std::string> metrics;
+  if (info.error == "final" || info.error == "both") metrics.push_back("final");
+  if (info.error == "l2" || info.error == "both") metrics.push_back("l2");
+  std::vector<std::string> scripts;
+  for (const auto& problem : info.problems)
+    for (const auto& metric : metrics)
+      for (const char* work : {"time", "nfev"}) {
+        const std::string base = problem + "-" + metric + (std::string(work) == "nfev" ? "-nfev" : "");
+        std::ofstream data(fs::path(dir) / (base + ".dat"));
+        std::ostringstream plot;
+        bool first = true, any_valid = false;
+        int index = 0;
+        for (const auto& solver : info.solvers) {
+          std::vector<const PointResult*> ok, failed;
+          for (const auto& r : rows)
+            if (r.point.problem == problem && r.point.solver == solver)
+              (r.ok() && std::isfinite(error_of(r, metric)) ? ok : failed).push_back(&r);
+          std::sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return a->point.rtol > b->point.rtol; });
+          any_valid = any_valid || !ok.empty();
+          std::string title = solver;
+          if (!failed.empty()) {
+            std::ostringstream t;
+            t << solver << " (failed at tol";
+            for (const auto* f : failed) t << " " << f->point.rtol << ": " << f->status;
+            t << ")";
+            title = t.str();
+          }
+          data << "# " << solver << "\n";
+          for (const auto* r : ok)
+            data << std::setprecision(10) << error_of(*r, metric) << " "
+                 << (std::string(work) == "nfev" ? static_cast<double>(r->stats.nfev) : r->wall_median) << "\n";
+          if (ok.empty()) data << "NaN NaN\n";  // keeps the block, so the legend still names the solver
+          data << "\n\n";
+          plot << (first ? "plot " : ", \\\n     ") << "\"" << base << ".dat\" index " << index++
+               << " with linespoints pointsize 1.3 linewidth 2 title \"" << gnuplot_string(title) << "\" noenhanced";
+          first = false;
+        }
+        const std::string xlabel = metric == "l2" ? "L2 error of the timeseries (vs. reference)"
+                                                  : "error at tend (max relative, scored components)";
+        const std::string ylabel = std::string(work) == "nfev" ? "f evaluations" : "time (s, median)";
+        std::ofstream gp(fs::path(dir) / (base + ".gp"));
+        gp << "set logscale xy\nset grid\nset key outside right top\nset format x \"10^{%L}\"\n"
+           << "set xlabel \"" << xlabel << "\"\nset ylabel \"" << ylabel << "\"\n"
+           << "set title \"" << gnuplot_string(problem) << ": work-precision, tol " << gnuplot_string(info.tolerances)
+           << "\" noenhanced\n"
+           << (any_valid ? "" : "set xrange [1e-12:1]\nset yrange [1e-4:10]\nset label 1 \"no successful run\" at graph 0.4, 0.5\n")
+           << "set terminal svg size 1000,600 dynamic enhanced font \"sans,12\" background rgb \"white\"\n"
+           << "set output \"" << base << ".svg\"\n"
+           << plot.str() << "\n"
+           << "set terminal pngcairo size 1000,600 enhanced font \"sans,11\" background rgb \"white\"\n"
+           << "set output \"" << base << ".png\"\nreplot\n";
+        scripts.push_back(base + ".gp");
+      }
+  if (std::system("gnuplot --version > /dev/null 2>&1") != 0) {
+    log << "daekit wpd: gnuplot not found, so no SVG/PNG diagrams were drawn; install it with "
+           "'apt-get install gnuplot-nox' and run 'gnuplot <file>.gp' in "
+        << dir << " (the data and scripts are there)\n";
+    return false;
+  }
+  bool ok = true;
+  for (const auto& s : scripts) {
+    const std::string cmd = "cd '" + dir + "' && gnuplot '" + s + "' 2> '" + s + ".log'";
+    if (std::system(cmd.c_str()) != 0) {
+      log << "daekit wpd: gnuplot failed on " << (fs::path(dir) / s).string() << " (see " << s << ".log)\n";
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+void print_summary(std::ostream& out, const std::vector<PointResult>& rows, const SweepInfo& info) {
+  for (const auto& problem : info.problems) {
+    // Target: the given scd, else the best scd that every solver with a success reached.
+    double target = info.target_scd;
+    std::map<std::string, std::vector<const PointResult*>> by_solver;
+    for (const auto& r : rows)
+      if (r.point.problem == problem && r.ok() && std::isfinite(r.scd)) by_solver[r.point.solver].push_back(&r);
+    if (by_solver.empty()) {
+      out << problem << ": no successful run with a reference to compare at tend\n";
+      continue;
+    }
+    if (target <= 0) {
+      target = std::numeric_limits<double>::infinity();
+      for (const auto& [solver, points] : by_solver) {
+        double best = 0;
+        for (const auto* p : points) best = std::max(best, p->scd);
+        target = std::min(target, best);
+      }
+    }
+    std::map<std::string, double> time_to;
+    for (const auto& solver : info.solvers) {
+      auto it = by_solver.find(solver);
+      double t = std::numeric_limits<double>::quiet_NaN();
+      if (it != by_solver.end()) {
+        auto points = it->second;
+        std::sort(points.begin(), points.end(), [](auto* a, auto* b) { return a->scd < b->scd; });
+        for (std::size_t k = 0; k + 1 < points.size(); ++k) {
+          const auto *a = points[k], *b = points[k + 1];
+          if (a->scd <= target && target <= b->scd && b->scd > a->scd) {
+            // Linear in scd, logarithmic in time: the straight line of the log-log diagram.
+            const double s = (target - a->scd) / (b->scd - a->scd);
+            t = std::pow(10.0, std::log10(a->wall_median) + s * (std::log10(b->wall_median) - std::log10(a->wall_median)));
+            break;
+          }
+        }
+        if (std::isnan(t))
+          for (const auto* p : points)
+            if (p->scd >= target && (std::isnan(t) || p->wall_median < t)) t = p->wall_median;
+      }
+      time_to[solver] = t;
+    }
+    double best = std::numeric_limits<double>::infinity();
+    for (const auto& [s, t] : time_to)
+      if (std::isfinite(t)) best = std::min(best, t);
+    out << "\n" << problem << ": time to reach scd " << std::fixed << std::setprecision(2) << target
+        << std::defaultfloat << " (interpolated on the log-log curve)\n";
+    out << "  " << std::left << std::setw(14) << "solver" << std::right << std::setw(12) << "time s" << std::setw(10)
+        << "ratio" << "\n";
+    for (const auto& solver : info.solvers) {
+      const double t = time_to[solver];
+      out << "  " << std::left << std::setw(14) << solver << std::right;
+      if (std::isfinite(t))
+        out << std::setw(12) << std::setprecision(4) << t << std::setw(10) << std::setprecision(3) << t / best << "\n";
+      else
+        out << std::setw(12) << "not reached" << "\n";
+    }
+  }
+  if (info.jobs > 1)
+    out << "\nnote: points ran " << info.jobs << " at a time; timings taken in parallel are not comparable\n";
+}
+
+}  // namespace daekit::host::wpd

@@ -1,0 +1,35 @@
+// What a sweep leaves in its output folder: results.csv and results.json (one row
+// per point, with machine, build, date and plugin versions), gnuplot diagrams as
+// SVG and PNG (error against time, error against f evaluations), and the summary
+// table printed on the terminal.
+#pragma once
+
+#include <daekit/loader/registry.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sweep.hpp"
+
+namespace daekit::host::wpd {
+
+struct SweepInfo {
+  std::vector<std::string> problems, solvers;
+  std::string tolerances;  // as given, e.g. "1e-4:1e-8"
+  std::string error;       // final, l2, both
+  int runs = 1, jobs = 1;
+  double target_scd = 0;   // 0: chosen per problem
+  std::string reference;   // L2 reference solver and tolerance, in words
+};
+
+void write_csv(const std::string& file, const std::vector<PointResult>& rows);
+void write_json(const std::string& file, const std::vector<PointResult>& rows, const SweepInfo& info,
+                const loader::Registry& registry);
+
+// Returns false (and says how to install gnuplot) when gnuplot is missing; the data are written anyway.
+bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, const SweepInfo& info,
+                 std::ostream& log);
+
+void print_summary(std::ostream& out, const std::vector<PointResult>& rows, const SweepInfo& info);
+
+}  // namespace daekit::host::wpd

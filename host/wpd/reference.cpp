@@ -1,0 +1,96 @@
+#include "reference.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <daekit/status.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "../cli.hpp"
+
+namespace daekit::host::wpd {
+namespace {
+
+std::uint64_t fnv1a(const std::string& s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::int32_t collect(void* env, double t, const double* y, std::size_t n) {
+  auto* trajectory = static_cast<Trajectory*>(env);
+  trajectory->t.push_back(t);
+  trajectory->y.insert(trajectory->y.end(), y, y + n);
+  return 0;
+}
+
+}  // namespace
+
+std::vector<double> l2_grid(double t0, double tend, std::size_t count) {
+  std::vector<double> grid(count);
+  const bool logarithmic = t0 == 0.0 && tend >= 1e4;
+  for (std::size_t k = 0; k < count; ++k) {
+    const double s = static_cast<double>(k + 1) / static_cast<double>(count);
+    grid[k] = logarithmic ? tend * std::pow(10.0, -10.0 * (1.0 - s)) : t0 + s * (tend - t0);
+  }
+  grid.back() = tend;
+  return grid;
+}
+
+Trajectory reference_trajectory(const loader::Registry& registry, const ReferenceSpec& spec,
+                                const std::string& cache_dir, bool* from_cache) {
+  const loader::Plugin* problem_plugin = registry.find(spec.problem);
+  const loader::Plugin* solver_plugin = registry.find(spec.solver);
+  if (!problem_plugin || !solver_plugin) throw UsageError("reference: unknown problem or solver");
+  std::ostringstream key;
+  key.precision(17);
+  key << "problem=" << spec.problem << "@" << problem_plugin->manifest.version << ";params=";
+  for (const auto& [k, v] : spec.params) key << k << "=" << v << ",";
+  key << ";solver=" << spec.solver << "@" << solver_plugin->manifest.version << ";tol=" << spec.tol
+      << ";grid=" << spec.grid.size() << ":" << spec.grid.front() << ":" << spec.grid.back();
+  std::ostringstream name;
+  name << "reference-" << spec.problem << "-" << std::hex << fnv1a(key.str()) << ".json";
+  const std::filesystem::path file = std::filesystem::path(cache_dir) / name.str();
+
+  if (std::ifstream in{file}) {
+    try {
+      const auto j = nlohmann::json::parse(in);
+      if (j.at("key") == key.str()) {
+        *from_cache = true;
+        return {j.at("t").get<std::vector<double>>(), j.at("y").get<std::vector<double>>()};
+      }
+    } catch (const std::exception&) {
+      // unreadable cache entry: compute it again
+    }
+  }
+
+  loader::ProblemInstance problem(*problem_plugin, spec.params);
+  loader::SolverInstance solver(*solver_plugin);
+  RunSettings settings;
+  settings.rtol = spec.tol;
+  if (!problem.info().atol_scale) settings.atol = spec.tol;
+  settings.max_steps = 10000000;
+  settings.output = DK_OUTPUT_SAVEAT;
+  settings.saveat = spec.grid;
+  PreparedRun prepared(problem, solver, settings);
+  Trajectory trajectory;
+  dk_output_sink sink{&trajectory, &collect};
+  dk_result result{};
+  result.struct_size = sizeof result;
+  solver.solve(problem, prepared.options(), sink, result);
+  if (!is_success(static_cast<Status>(result.status)) || trajectory.t.size() != spec.grid.size())
+    throw UsageError("the reference run (" + spec.solver + " at tol " + std::to_string(spec.tol) + " on " +
+                     spec.problem + ") failed: " + result.message);
+  std::filesystem::create_directories(cache_dir);
+  std::ofstream out(file);
+  out << nlohmann::json{{"key", key.str()}, {"t", trajectory.t}, {"y", trajectory.y}}.dump() << "\n";
+  *from_cache = false;
+  return trajectory;
+}
+
+}  // namespace daekit::host::wpd

@@ -1,0 +1,31 @@
+// The dense reference trajectory for the L2 error: one tight-tolerance run of a
+// chosen solver on a fixed grid of times, computed once and cached on disk under
+// a key made of everything it depends on (problem, parameters, solver, their
+// versions, tolerance, grid), so that a change of any of them recomputes it.
+#pragma once
+
+#include <daekit/loader/registry.hpp>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sweep.hpp"
+
+namespace daekit::host::wpd {
+
+struct ReferenceSpec {
+  std::string problem, solver;
+  std::map<std::string, std::string> params;
+  double tol = 1e-12;
+  std::vector<double> grid;
+};
+
+// 100 times over the span: logarithmically spaced when the span starts at 0 and is long
+// (t_end >= 1e4, e.g. Robertson on [0, 1e11]), else uniformly.
+std::vector<double> l2_grid(double t0, double tend, std::size_t count = 100);
+
+// Throws UsageError when the reference solver fails.
+Trajectory reference_trajectory(const loader::Registry& registry, const ReferenceSpec& spec,
+                                const std::string& cache_dir, bool* from_cache);
+
+}  // namespace daekit::host::wpd

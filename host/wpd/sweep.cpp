@@ -1,0 +1,225 @@
+#include "sweep.hpp"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <daekit/status.hpp>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "../cli.hpp"
+#include "progress.hpp"
+
+namespace daekit::host::wpd {
+namespace {
+
+using nlohmann::json;
+
+std::int32_t collect(void* env, double t, const double* y, std::size_t n) {
+  auto* trajectory = static_cast<Trajectory*>(env);
+  trajectory->t.push_back(t);
+  trajectory->y.insert(trajectory->y.end(), y, y + n);
+  return 0;
+}
+
+double number_or_nan(const json& j, const char* key) {
+  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::numeric_limits<double>::quiet_NaN();
+}
+
+// The work of one point, in the child: `runs` solves, the median wall time, accuracy.
+json measure(const loader::Registry& registry, const Point& p, const SweepOptions& o, const Trajectory* reference) {
+  json out;
+  try {
+    loader::ProblemInstance problem(*registry.find(p.problem), p.params);
+    loader::SolverInstance solver(*registry.find(p.solver));
+    RunSettings settings = p.settings;
+    if (reference) {
+      settings.output = DK_OUTPUT_SAVEAT;
+      settings.saveat = reference->t;
+    }
+    PreparedRun prepared(problem, solver, settings);
+    std::vector<double> walls;
+    dk_result result{};
+    Trajectory trajectory;
+    for (int r = 0; r < o.runs; ++r) {
+      trajectory = Trajectory{};
+      dk_output_sink sink{&trajectory, &collect};
+      result = dk_result{};
+      result.struct_size = sizeof result;
+      solver.solve(problem, prepared.options(), sink, result);
+      walls.push_back(result.stats.wall_s);
+      if (!is_success(static_cast<Status>(result.status))) break;
+    }
+    std::sort(walls.begin(), walls.end());
+    out["status"] = std::string(status_name(static_cast<Status>(result.status)));
+    out["message"] = std::string(result.message);
+    out["runs"] = walls.size();
+    out["wall_median"] = walls.size() % 2 ? walls[walls.size() / 2]
+                                          : 0.5 * (walls[walls.size() / 2 - 1] + walls[walls.size() / 2]);
+    out["wall_min"] = walls.front();
+    out["wall_max"] = walls.back();
+    const dk_stats& s = result.stats;
+    out["stats"] = {s.steps, s.accepted, s.rejected, s.nfev, s.nfev_jac, s.njac, s.nlu, s.nsolve, s.nnewton};
+    if (is_success(static_cast<Status>(result.status)) && !trajectory.t.empty()) {
+      const std::size_t n = problem.info().n;
+      const double t_end = trajectory.t.back();
+      if (auto a = final_accuracy(problem, prepared, t_end, trajectory.y.data() + (trajectory.t.size() - 1) * n)) {
+        out["scd"] = a->scd;
+        out["mescd"] = a->mescd;
+        out["final_error"] = a->max_rel_error;
+      }
+      if (reference && trajectory.y.size() == reference->y.size()) out["l2"] = l2_error(trajectory.y, reference->y);
+    }
+  } catch (const std::exception& e) {
+    out["status"] = "invalid_input";
+    out["message"] = e.what();
+  }
+  return out;
+}
+
+struct Child {
+  pid_t pid = -1;
+  int fd = -1;
+  std::size_t index = 0;
+  std::string buffer;
+  std::chrono::steady_clock::time_point deadline;
+  bool has_deadline = false;
+};
+
+Child start(const loader::Registry& registry, const Point& p, std::size_t index, const SweepOptions& o,
+            const Trajectory* reference) {
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    close(fds[0]);
+    const std::string text = measure(registry, p, o, reference).dump();
+    std::size_t off = 0;
+    while (off < text.size()) {
+      const ssize_t w = write(fds[1], text.data() + off, text.size() - off);
+      if (w <= 0) break;
+      off += static_cast<std::size_t>(w);
+    }
+    close(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  Child c;
+  c.pid = pid;
+  c.fd = fds[0];
+  c.index = index;
+  if (o.timeout_per_run > 0) {
+    c.has_deadline = true;
+    c.deadline = std::chrono::steady_clock::now() +
+                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                     std::chrono::duration<double>(o.timeout_per_run * o.runs));
+  }
+  return c;
+}
+
+void finish(Child& c, PointResult& r, bool timed_out, double timeout) {
+  if (timed_out) kill(c.pid, SIGKILL);
+  int status = 0;
+  waitpid(c.pid, &status, 0);
+  close(c.fd);
+  if (timed_out) {
+    std::ostringstream m;
+    m << "killed after the timeout of " << timeout << " s per run";
+    r.status = "timeout";
+    r.message = m.str();
+    return;
+  }
+  json j;
+  try {
+    j = json::parse(c.buffer);
+  } catch (const std::exception&) {
+    r.status = "internal_error";
+    r.message = WIFSIGNALED(status) ? "the run crashed with signal " + std::to_string(WTERMSIG(status))
+                                    : "the run ended without a result";
+    return;
+  }
+  r.status = j.value("status", "internal_error");
+  r.message = j.value("message", "");
+  r.runs = j.value("runs", 0);
+  r.wall_median = number_or_nan(j, "wall_median");
+  r.wall_min = number_or_nan(j, "wall_min");
+  r.wall_max = number_or_nan(j, "wall_max");
+  if (j.contains("stats")) {
+    const auto& s = j["stats"];
+    r.stats.steps = s[0], r.stats.accepted = s[1], r.stats.rejected = s[2], r.stats.nfev = s[3];
+    r.stats.nfev_jac = s[4], r.stats.njac = s[5], r.stats.nlu = s[6], r.stats.nsolve = s[7], r.stats.nnewton = s[8];
+  }
+  r.scd = number_or_nan(j, "scd");
+  r.mescd = number_or_nan(j, "mescd");
+  r.final_error = number_or_nan(j, "final_error");
+  r.l2 = number_or_nan(j, "l2");
+}
+
+}  // namespace
+
+double l2_error(const std::vector<double>& y, const std::vector<double>& yref) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < y.size(); ++i) sum += (y[i] - yref[i]) * (y[i] - yref[i]);
+  return y.empty() ? 0.0 : std::sqrt(sum / static_cast<double>(y.size()));
+}
+
+std::vector<PointResult> run_sweep(const loader::Registry& registry, const std::vector<Point>& points,
+                                   const SweepOptions& options, const std::map<std::string, Trajectory>& references) {
+  std::vector<PointResult> results(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) results[i].point = points[i];
+  ProgressBar progress(points.size(), options.quiet);
+  std::vector<Child> running;
+  std::size_t next = 0, done = 0;
+  auto label = [&](std::size_t i) {
+    std::ostringstream s;
+    s << points[i].problem << " / " << points[i].solver << " / tol " << points[i].rtol;
+    return s.str();
+  };
+  while (done < points.size()) {
+    while (next < points.size() && static_cast<int>(running.size()) < std::max(1, options.jobs)) {
+      auto it = references.find(points[next].problem);
+      const Trajectory* ref = options.l2 && it != references.end() ? &it->second : nullptr;
+      running.push_back(start(registry, points[next], next, options, ref));
+      progress.update(done, label(next));
+      ++next;
+    }
+    std::vector<pollfd> fds;
+    for (const auto& c : running) fds.push_back({c.fd, POLLIN, 0});
+    poll(fds.data(), fds.size(), 100);
+    const auto now = std::chrono::steady_clock::now();
+    for (std::size_t k = 0; k < running.size();) {
+      Child& c = running[k];
+      bool closed = false;
+      if (fds[k].revents & (POLLIN | POLLHUP)) {
+        char buf[4096];
+        const ssize_t got = read(c.fd, buf, sizeof buf);
+        if (got > 0)
+          c.buffer.append(buf, static_cast<std::size_t>(got));
+        else
+          closed = true;
+      }
+      const bool timed_out = !closed && c.has_deadline && now > c.deadline;
+      if (closed || timed_out) {
+        finish(c, results[c.index], timed_out, options.timeout_per_run);
+        ++done;
+        progress.update(done, label(c.index));
+        running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+        fds.erase(fds.begin() + static_cast<std::ptrdiff_t>(k));
+      } else {
+        ++k;
+      }
+    }
+  }
+  progress.finish();
+  return results;
+}
+
+}  // namespace daekit::host::wpd

@@ -1,0 +1,53 @@
+// The points of a work-precision sweep and how each is run: in a child process
+// (fork), so that a run that exceeds its time budget is killed and a crashing
+// plugin cannot take the sweep down, with up to `jobs` children at once.
+#pragma once
+
+#include <daekit/loader/registry.hpp>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../run_setup.hpp"
+
+namespace daekit::host::wpd {
+
+struct Point {
+  std::string problem, solver;
+  std::map<std::string, std::string> params;
+  double rtol = 0, atol = 0;
+  RunSettings settings;  // tolerances filled in
+};
+
+struct PointResult {
+  Point point;
+  std::string status = "internal_error", message;
+  int runs = 0;
+  double wall_median = std::numeric_limits<double>::quiet_NaN(), wall_min = wall_median, wall_max = wall_median;
+  dk_stats stats{};
+  double scd = std::numeric_limits<double>::quiet_NaN(), mescd = scd, final_error = scd, l2 = scd;
+  bool ok() const { return status == "success"; }
+};
+
+struct SweepOptions {
+  int runs = 1;
+  int jobs = 1;
+  double timeout_per_run = 0;  // seconds, 0 = none
+  bool l2 = false;
+  bool quiet = false;
+};
+
+// Reference trajectories for the L2 error, by problem (grid times and values, row-major).
+struct Trajectory {
+  std::vector<double> t, y;
+};
+
+std::vector<PointResult> run_sweep(const loader::Registry& registry, const std::vector<Point>& points,
+                                   const SweepOptions& options, const std::map<std::string, Trajectory>& references);
+
+// L2 error of a trajectory against a reference on the same grid: sqrt(mean (y - yref)^2),
+// the absolute timeseries error DiffEqDevTools reports.
+double l2_error(const std::vector<double>& y, const std::vector<double>& yref);
+
+}  // namespace daekit::host::wpd

@@ -1,0 +1,101 @@
+// `daekit wpd` end to end: files, failures shown as failures, the cached reference.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "harness.hpp"
+
+using daekit::test::run_command;
+namespace fs = std::filesystem;
+
+namespace {
+std::string wpd(const std::string& args) { return daekit::test::daekit_binary() + " wpd --quiet " + args; }
+fs::path fresh_dir(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("daekit-wpd-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  return dir;
+}
+std::vector<std::string> lines(const fs::path& file) {
+  std::ifstream in(file);
+  std::vector<std::string> out;
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+std::string slurp(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+}  // namespace
+
+TEST_CASE("a Robertson sweep writes CSV, JSON, SVG and PNG with both solvers", "[cli][wpd]") {
+  const fs::path out = fresh_dir("rober");
+  std::string log;
+  REQUIRE(run_command(wpd("--problem rober --solvers rodas5p,rodas4p2 --tols 1e-4:1e-6 --out " + out.string()), &log) ==
+          0);
+  const auto csv = lines(out / "results.csv");
+  REQUIRE(csv.size() == 7);  // header + 2 solvers x 3 tolerances
+  CHECK_THAT(csv[0], Catch::StartsWith("problem,solver,rtol,atol,status"));
+  for (std::size_t k = 1; k < csv.size(); ++k) CHECK_THAT(csv[k], Catch::Contains(",success,"));
+  const auto j = nlohmann::json::parse(slurp(out / "results.json"));
+  CHECK(j["rows"].size() == 6);
+  CHECK(j["meta"]["plugins"].size() == 3);
+  CHECK(j["meta"].contains("machine"));
+  CHECK(j["meta"].contains("date"));
+  const std::string svg = slurp(out / "rober-final.svg");
+  CHECK_THAT(svg, Catch::Contains("rodas5p") && Catch::Contains("rodas4p2"));
+  std::string xml;
+  CHECK(run_command("xmllint --noout " + (out / "rober-final.svg").string(), &xml) == 0);
+  CHECK(fs::file_size(out / "rober-final.png") > 1000);
+  CHECK(fs::exists(out / "rober-final-nfev.svg"));
+  CHECK_THAT(log, Catch::Contains("time to reach scd"));
+}
+
+TEST_CASE("failed runs are recorded with their status and named on the plot", "[cli][wpd]") {
+  const fs::path out = fresh_dir("fail");
+  std::string log;
+  REQUIRE(run_command(wpd("--problem rober --solvers rodas5p,ros3p --tols 1e-4,1e-6 --max-steps 150 --out " +
+                          out.string()),
+                      &log) == 0);
+  const auto csv = lines(out / "results.csv");
+  REQUIRE(csv.size() == 5);
+  int failed = 0;
+  for (std::size_t k = 1; k < csv.size(); ++k) failed += csv[k].find(",too_many_steps,") != std::string::npos;
+  CHECK(failed >= 1);
+  CHECK(failed < 4);
+  CHECK_THAT(slurp(out / "rober-final.svg"), Catch::Contains("failed at tol"));
+  CHECK_THAT(log, Catch::Contains("failed)"));
+}
+
+TEST_CASE("the L2 reference is computed once and read from the cache afterwards", "[cli][wpd]") {
+  const fs::path out = fresh_dir("l2"), cache = out / "cache";
+  const std::string args = "--problem hires --solvers rodas5p,ros34pw2 --tols 1e-4,1e-6 --error both --cache-dir " +
+                           cache.string() + " --out " + out.string();
+  std::string first, second;
+  REQUIRE(run_command(daekit::test::daekit_binary() + " wpd " + args, &first) == 0);
+  CHECK_THAT(first, Catch::Contains("L2 reference for hires computed"));
+  REQUIRE(std::distance(fs::directory_iterator(cache), fs::directory_iterator{}) == 1);
+  const auto file = fs::directory_iterator(cache)->path();
+  const auto stamp = fs::last_write_time(file);
+  REQUIRE(run_command(daekit::test::daekit_binary() + " wpd " + args, &second) == 0);
+  CHECK_THAT(second, Catch::Contains("L2 reference for hires read from the cache"));
+  CHECK(fs::last_write_time(file) == stamp);
+  const auto j = nlohmann::json::parse(slurp(out / "results.json"));
+  for (const auto& row : j["rows"]) CHECK(row["l2"].is_number());
+  CHECK(fs::exists(out / "hires-l2.svg"));
+}
+
+TEST_CASE("daekit wpd refuses bad arguments before running anything", "[cli][wpd][badinput]") {
+  std::string log;
+  const fs::path out = fresh_dir("bad");
+  CHECK(run_command(wpd("--problem rober --solvers rodas5p,nosuch --out " + out.string()), &log) == 2);
+  CHECK_THAT(log, Catch::Contains("unknown solver 'nosuch'"));
+  CHECK(run_command(wpd("--problem rober --solvers rodas5p --tols 1e-4:x --out " + out.string()), &log) == 2);
+  CHECK(run_command(wpd("--problem rober --solvers rodas5p --solver-opt rodas5p:bogus=1 --out " + out.string()),
+                    &log) == 2);
+  CHECK_THAT(log, Catch::Contains("no option 'bogus'"));
+  CHECK(run_command(wpd("--problem rober --solvers rodas5p --error sideways --out " + out.string()), &log) == 2);
+}
