@@ -21,6 +21,7 @@ const char* overview =
     "                       solve P with S and report statistics and accuracy\n"
     "  wpd --problem P --solvers a,b --tols 1e-4:1e-10 --out DIR\n"
     "                       work-precision diagrams: CSV, JSON, SVG and PNG, and a summary\n"
+    "  check PLUGIN.so      conformance checks of one plugin file, before publishing it\n"
     "\n"
     "Run 'daekit <command> --help' for a command's options.\n"
     "Plugins are found next to the executable (lib/daekit/abi1), in the folders of\n"
@@ -43,7 +44,8 @@ int main(int argc, char** argv) {
     if (command == "info") return daekit::host::command_info(argc - 1, argv + 1);
     if (command == "run") return daekit::host::command_run(argc - 1, argv + 1);
     if (command == "wpd") return daekit::host::command_wpd(argc - 1, argv + 1);
-    std::cerr << "daekit: unknown command '" << command << "'; commands: list, info, run, wpd (see daekit --help)\n";
+    if (command == "check") return daekit::host::command_check(argc - 1, argv + 1);
+    std::cerr << "daekit: unknown command '" << command << "'; commands: list, info, run, wpd, check (see daekit --help)\n";
     return 2;
   } catch (const daekit::host::UsageError& e) {
     std::cerr << "daekit " << command << ": " << e.what() << "\n";

@@ -1,0 +1,34 @@
+// `daekit check`: conformance checks an author runs on a plugin before
+// publishing it. Each check is a line of the report: passed or failed, and why.
+#pragma once
+
+#include <daekit/loader/registry.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace daekit::host::check {
+
+struct Item {
+  std::string name;
+  bool passed = false;
+  std::string detail;
+};
+
+struct Report {
+  std::string subject;  // "problem 'pendulum' (file)"
+  std::vector<Item> items;
+  void add(std::string name, bool passed, std::string detail = "") {
+    items.push_back({std::move(name), passed, std::move(detail)});
+  }
+  bool passed() const;
+};
+
+// Sizes, flags, initial values, Jacobian against finite differences, consistency, reference.
+Report check_problem(const loader::Plugin& plugin);
+// A few standard problems (those installed) at moderate tolerance, statistics sanity, bad input.
+Report check_solver(const loader::Plugin& plugin, const loader::Registry& registry);
+
+void print(std::ostream& out, const Report& report);
+
+}  // namespace daekit::host::check

@@ -1,0 +1,104 @@
+#include <cmath>
+#include <daekit/solve_request.hpp>
+#include <daekit/status.hpp>
+#include <sstream>
+
+#include "../run_setup.hpp"
+#include "checks.hpp"
+
+namespace daekit::host::check {
+namespace {
+
+std::int32_t keep_last(void* env, double t, const double* y, std::size_t n) {
+  auto* last = static_cast<std::pair<double, std::vector<double>>*>(env);
+  last->first = t;
+  last->second.assign(y, y + n);
+  return 0;
+}
+
+}  // namespace
+
+Report check_solver(const loader::Plugin& plugin, const loader::Registry& registry) {
+  Report report;
+  report.subject = "solver '" + plugin.manifest.name + "' (" + plugin.file.string() + ")";
+  report.add("manifest and ABI", true, "plugin ABI 1." + std::to_string(plugin.manifest.abi_minor) + ", version " +
+                                           plugin.manifest.version);
+  std::unique_ptr<loader::SolverInstance> solver;
+  try {
+    solver = std::make_unique<loader::SolverInstance>(plugin);
+    report.add("created", true);
+  } catch (const std::exception& e) {
+    report.add("created", false, e.what());
+    return report;
+  }
+  const dk_solver_info& s = solver->info();
+  report.add("describes itself", s.name && plugin.manifest.name == s.name && s.max_mass_kind <= DK_MASS_STATE_DEPENDENT,
+             "order " + std::to_string(s.order) + ", DAE index up to " + std::to_string(s.max_dae_index) + ", " +
+                 std::to_string(s.noptions) + " options");
+
+  // Standard problems at rtol = 1e-6, where installed and within the solver's capabilities.
+  int ran = 0;
+  for (const char* name : {"rober", "hires", "vdpol", "rober_dae", "rober_residual", "fekete"}) {
+    const loader::Plugin* pp = registry.find(name);
+    if (!pp || pp->manifest.kind != DK_KIND_PROBLEM) continue;
+    loader::ProblemInstance problem(*pp, {});
+    std::string why;
+    if (!check_capabilities(s, problem.info(), &why)) continue;
+    RunSettings settings;
+    settings.rtol = 1e-6;
+    PreparedRun run(problem, *solver, settings);
+    std::pair<double, std::vector<double>> last{NAN, {}};
+    dk_output_sink sink{&last, &keep_last};
+    dk_result result{};
+    result.struct_size = sizeof result;
+    solver->solve(problem, run.options(), sink, result);
+    const Status status = static_cast<Status>(result.status);
+    const dk_stats& st = result.stats;
+    std::ostringstream detail;
+    bool ok = is_success(status) && last.first == run.options().tend;
+    if (!ok) detail << status_name(status) << ": " << result.message;
+    const bool sane = st.accepted + st.rejected <= st.steps && st.nfev > 0 && st.steps > 0;
+    if (ok && !sane) {
+      ok = false;
+      detail << "inconsistent statistics (steps " << st.steps << ", accepted " << st.accepted << ", rejected "
+             << st.rejected << ", nfev " << st.nfev << ")";
+    }
+    if (ok) {
+      detail << st.steps << " steps, " << st.nfev << " f evaluations";
+      if (auto a = final_accuracy(problem, run, last.first, last.second.data())) {
+        detail << ", mescd " << a->mescd;
+        if (a->mescd < 4.0) {
+          ok = false;
+          detail << " (below 4 at rtol 1e-6)";
+        }
+      }
+    }
+    report.add(std::string("solves ") + name + " at rtol 1e-6", ok, detail.str());
+    ++ran;
+  }
+  if (ran == 0) report.add("standard problems", false, "none of the standard problems is installed or supported");
+
+  // Bad input must be refused, not run: a negative tolerance.
+  if (const loader::Plugin* pp = registry.find("rober")) {
+    loader::ProblemInstance problem(*pp, {});
+    RunSettings settings;
+    PreparedRun run(problem, *solver, settings);
+    dk_solve_options bad = run.options();
+    const double negative = -1e-6;
+    bad.rtol = &negative;
+    bad.nrtol = 1;
+    dk_output_sink sink{nullptr, nullptr};
+    dk_result result{};
+    result.struct_size = sizeof result;
+    const std::string skip;
+    std::string why;
+    if (check_capabilities(s, problem.info(), &why)) {
+      solver->solve(problem, bad, sink, result);
+      report.add("refuses a negative tolerance", result.status == DK_STATUS_INVALID_INPUT,
+                 std::string(status_name(static_cast<Status>(result.status))) + ": " + result.message);
+    }
+  }
+  return report;
+}
+
+}  // namespace daekit::host::check

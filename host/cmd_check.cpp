@@ -1,0 +1,43 @@
+// `daekit check PLUGIN.so`: load one plugin file in isolation and run the
+// conformance checks on everything it exports.
+#include <iostream>
+
+#include "check/checks.hpp"
+#include "cli.hpp"
+#include "commands.hpp"
+
+namespace daekit::host {
+
+int command_check(int argc, char** argv) {
+  PluginOptions plugins;
+  std::string file;
+  po::options_description desc("daekit check options");
+  desc.add_options()("help,h", "show this help")("file", po::value(&file), "the plugin file to check");
+  add_plugin_options(desc, plugins);
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  po::variables_map vm;
+  if (!parse_command_line(argc, argv, desc, &pos, vm, "usage: daekit check PLUGIN.so")) return 0;
+  if (file.empty()) throw UsageError("which plugin file? usage: daekit check PLUGIN.so");
+
+  std::vector<loader::Plugin> found;
+  try {
+    found = loader::load_plugin_file(file);
+  } catch (const loader::LoadError& e) {
+    std::cout << file << "\n  [FAIL] manifest and ABI: " << e.what() << "\n  => FAILED\n";
+    return 1;
+  }
+  // Standard problems for solver checks come from the usual plugin folders.
+  loader::Registry registry = discover_plugins(plugins, false);
+  bool all = true;
+  for (const auto& plugin : found) {
+    const check::Report report = plugin.manifest.kind == DK_KIND_PROBLEM ? check::check_problem(plugin)
+                                                                         : check::check_solver(plugin, registry);
+    check::print(std::cout, report);
+    all = all && report.passed();
+  }
+  std::cout << (all ? "all checks passed" : "some checks FAILED") << "\n";
+  return all ? 0 : 1;
+}
+
+}  // namespace daekit::host
