@@ -1,0 +1,36 @@
+# `cmake --install build --prefix P`: the host, the core library (versioned), the
+# public headers, the plugins under lib/daekit/abi<MAJOR>, the docs, a CMake
+# package (find_package(daekit CONFIG)) and a pkg-config file.
+include(CMakePackageConfigHelpers)
+
+set(DAEKIT_INSTALL_PLUGIN_SUBDIR ${CMAKE_INSTALL_LIBDIR}/daekit/abi${DAEKIT_ABI_MAJOR})
+set(DAEKIT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/daekit)
+
+install(TARGETS daekit_sdk daekit_core EXPORT daekitTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY core/include/daekit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+set_target_properties(daekit PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
+install(TARGETS daekit RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# The in-tree plugins; their libraries find libdaekit_core two folders up.
+foreach(plugin rosenbrock sundials fekete hires robertson vdpol)
+  set_target_properties(${plugin} PROPERTIES INSTALL_RPATH "$ORIGIN/../..")
+  install(TARGETS ${plugin} LIBRARY DESTINATION ${DAEKIT_INSTALL_PLUGIN_SUBDIR})
+endforeach()
+
+install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+install(EXPORT daekitTargets NAMESPACE daekit:: DESTINATION ${DAEKIT_INSTALL_CMAKEDIR})
+configure_package_config_file(cmake/daekitConfig.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/daekitConfig.cmake
+                              INSTALL_DESTINATION ${DAEKIT_INSTALL_CMAKEDIR}
+                              PATH_VARS DAEKIT_INSTALL_PLUGIN_SUBDIR)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/daekitConfigVersion.cmake
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/daekitConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/daekitConfigVersion.cmake
+              cmake/DaekitPlugin.cmake
+        DESTINATION ${DAEKIT_INSTALL_CMAKEDIR})
+
+configure_file(cmake/daekit.pc.in ${CMAKE_CURRENT_BINARY_DIR}/daekit.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/daekit.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
