@@ -4,6 +4,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <daekit/solve_request.hpp>
+
 #include "cli.hpp"
 #include "commands.hpp"
 #include "wpd/outputs.hpp"
@@ -121,8 +123,13 @@ int command_wpd(int argc, char** argv) {
         try {
           loader::ProblemInstance pi(*registry.find(problem), p.params);
           loader::SolverInstance si(*registry.find(solver));
-          PreparedRun check(pi, si, p.settings);
-          p.atol = check.atol_at(0);
+          std::string why;
+          if (!check_capabilities(si.info(), pi.info(), &why)) {
+            p.refused = why;  // shown as an unsupported row, the sweep goes on
+          } else {
+            PreparedRun check(pi, si, p.settings);
+            p.atol = check.atol_at(0);
+          }
         } catch (const loader::LoadError& e) {
           throw UsageError(e.what());
         }

@@ -174,17 +174,30 @@ double l2_error(const std::vector<double>& y, const std::vector<double>& yref) {
 std::vector<PointResult> run_sweep(const loader::Registry& registry, const std::vector<Point>& points,
                                    const SweepOptions& options, const std::map<std::string, Trajectory>& references) {
   std::vector<PointResult> results(points.size());
-  for (std::size_t i = 0; i < points.size(); ++i) results[i].point = points[i];
+  std::size_t done = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    results[i].point = points[i];
+    if (!points[i].refused.empty()) {  // capability mismatch: a row of its own, nothing to run
+      results[i].status = "unsupported_problem";
+      results[i].message = points[i].refused;
+      ++done;
+    }
+  }
   ProgressBar progress(points.size(), options.quiet);
   std::vector<Child> running;
-  std::size_t next = 0, done = 0;
+  std::size_t next = 0;
   auto label = [&](std::size_t i) {
     std::ostringstream s;
     s << points[i].problem << " / " << points[i].solver << " / tol " << points[i].rtol;
     return s.str();
   };
   while (done < points.size()) {
+    while (next < points.size() && !points[next].refused.empty()) ++next;
     while (next < points.size() && static_cast<int>(running.size()) < std::max(1, options.jobs)) {
+      if (!points[next].refused.empty()) {
+        ++next;
+        continue;
+      }
       auto it = references.find(points[next].problem);
       const Trajectory* ref = options.l2 && it != references.end() ? &it->second : nullptr;
       running.push_back(start(registry, points[next], next, options, ref));

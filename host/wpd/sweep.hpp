@@ -18,6 +18,7 @@ struct Point {
   std::map<std::string, std::string> params;
   double rtol = 0, atol = 0;
   RunSettings settings;  // tolerances filled in
+  std::string refused;   // why the solver cannot take this problem at all (recorded, not run)
 };
 
 struct PointResult {
