@@ -153,11 +153,25 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
               (r.ok() && std::isfinite(error_of(r, metric)) ? ok : failed).push_back(&r);
           std::sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return a->point.rtol > b->point.rtol; });
           any_valid = any_valid || !ok.empty();
+          // Failures stay visible: "ida (failed at tol 1e-09, 1e-10: convergence_failures)".
           std::string title = solver;
           if (!failed.empty()) {
+            std::map<std::string, std::vector<double>> by_status;
+            for (const auto* f : failed) by_status[f->status].push_back(f->point.rtol);
             std::ostringstream t;
-            t << solver << " (failed at tol";
-            for (const auto* f : failed) t << " " << f->point.rtol << ": " << f->status;
+            t << solver << " (";
+            bool first_status = true;
+            for (const auto& [status, tols] : by_status) {
+              t << (first_status ? "" : "; ");
+              if (ok.empty() && by_status.size() == 1) {
+                t << "all failed: " << status;
+              } else {
+                t << "failed at tol ";
+                for (std::size_t k = 0; k < tols.size(); ++k) t << (k ? ", " : "") << tols[k];
+                t << ": " << status;
+              }
+              first_status = false;
+            }
             t << ")";
             title = t.str();
           }
