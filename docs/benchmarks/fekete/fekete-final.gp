@@ -18,7 +18,7 @@ plot "fekete-final.dat" index 0 with linespoints pointsize 1.3 linewidth 2 title
      "fekete-final.dat" index 8 with linespoints pointsize 1.3 linewidth 2 title "ros3p" noenhanced, \
      "fekete-final.dat" index 9 with linespoints pointsize 1.3 linewidth 2 title "rosenbrock23" noenhanced, \
      "fekete-final.dat" index 10 with linespoints pointsize 1.3 linewidth 2 title "ida" noenhanced, \
-     "fekete-final.dat" index 11 with linespoints pointsize 1.3 linewidth 2 title "cvode (failed at tol 0.0001: unsupported_problem 1e-05: unsupported_problem 1e-06: unsupported_problem 1e-07: unsupported_problem 1e-08: unsupported_problem 1e-09: unsupported_problem 1e-10: unsupported_problem)" noenhanced
+     "fekete-final.dat" index 11 with linespoints pointsize 1.3 linewidth 2 title "cvode (all failed: unsupported_problem)" noenhanced
 set terminal pngcairo size 1000,600 enhanced font "sans,11" background rgb "white"
 set output "fekete-final.png"
 replot
