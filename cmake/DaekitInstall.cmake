@@ -15,7 +15,7 @@ set_target_properties(daekit PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTAL
 install(TARGETS daekit RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # The in-tree plugins; their libraries find libdaekit_core two folders up.
-foreach(plugin rosenbrock sundials fekete hires robertson vdpol)
+foreach(plugin rosenbrock radau sundials fekete hires robertson vdpol)
   set_target_properties(${plugin} PROPERTIES INSTALL_RPATH "$ORIGIN/../..")
   install(TARGETS ${plugin} LIBRARY DESTINATION ${DAEKIT_INSTALL_PLUGIN_SUBDIR})
 endforeach()

@@ -9,11 +9,12 @@
 #include "daekit/problem_view.hpp"
 
 namespace daekit {
-void IterationMatrix::setup(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass) {
+void IterationMatrix::setup(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
+                            bool allow_sparse) {
   problem_ = &problem;
   mass_ = &mass;
   const Eigen::Index n = problem.size();
-  sparse_ = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
+  sparse_ = allow_sparse && (problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN);
   const bool has_analytic = sparse_ ? problem.has_sparse_jacobian() : problem.has_analytic_jacobian();
   analytic_ = request.jacobian != JacobianSource::finite_difference && has_analytic;
   problem.stats().jacobian_used = analytic_ ? DK_JACOBIAN_ANALYTIC : DK_JACOBIAN_FINITE_DIFFERENCE;

@@ -29,10 +29,11 @@
 namespace daekit {
 
 struct StepAttempt {
-  enum class Kind { ok, recoverable, singular, fatal };
+  enum class Kind { ok, recoverable, singular, convergence, fatal };
   Kind kind = Kind::ok;
   double error = 0.0;   // weighted error norm when kind == ok
   std::string message;  // why, when not ok
+  double shrink = 0.0;  // step reduction the stepper asks for after a failure (0: the driver's default)
 };
 
 struct SolveOutcome {
@@ -119,12 +120,14 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
     if (a.kind != StepAttempt::Kind::ok) {
       last_reason = a.message;
       if (++failures_in_row > limits.max_consecutive_failures) {
-        Status s = a.kind == StepAttempt::Kind::singular ? Status::singular_matrix : Status::evaluation_failure;
+        Status s = a.kind == StepAttempt::Kind::singular      ? Status::singular_matrix
+                   : a.kind == StepAttempt::Kind::convergence ? Status::convergence_failures
+                                                              : Status::evaluation_failure;
         std::ostringstream m;
         m << detail::where(t, h) << ": " << a.message << " (" << failures_in_row << " times in a row)";
         return finish(s, m.str());
       }
-      h *= limits.failure_shrink;
+      h *= a.shrink > 0.0 ? a.shrink : limits.failure_shrink;
       last_rejected = true;
       continue;
     }

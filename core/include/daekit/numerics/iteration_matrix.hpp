@@ -21,8 +21,9 @@ class ProblemView;
 
 class IterationMatrix {
  public:
-  // Decides analytic vs finite differences and dense vs sparse; allocates everything once.
-  void setup(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass);
+  // Decides analytic vs finite differences and dense vs sparse (sparse only when the problem
+  // gives a pattern and the method can use it); allocates everything once.
+  void setup(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass, bool allow_sparse = true);
 
   bool sparse() const { return sparse_; }
   bool analytic() const { return analytic_; }

@@ -1,0 +1,101 @@
+// One step of the three-stage Radau IIA method (order 5) with the structure of
+// Hairer & Wanner's RADAU5 (Solving ODEs II, Sec. IV.8): the stage system is
+// transformed with the eigenvectors of A^-1 into one real and one complex n x n
+// system (one real and one complex LU per factorisation); simplified Newton with
+// convergence-rate monitoring; starting values from the last step's collocation
+// polynomial; the embedded error estimate filtered by (M/(h gamma0) - J)^-1, with
+// the extra correction after a rejected first step; dense output from the
+// collocation polynomial; components of index 2 and 3 weighted by h and h^2.
+#pragma once
+
+#include <Eigen/Dense>
+#include <complex>
+#include <limits>
+
+#include "daekit/numerics/controller.hpp"
+#include "daekit/numerics/dense_lu.hpp"
+#include "daekit/numerics/driver.hpp"
+#include "daekit/numerics/iteration_matrix.hpp"
+#include "daekit/numerics/mass_matrix.hpp"
+#include "daekit/problem_view.hpp"
+#include "daekit/solve_request.hpp"
+
+namespace daekit {
+
+struct Radau5Settings {
+  int max_newton = 7;          // NIT
+  double jacobian_reuse = 1e-3;  // THET: keep J after a step whose Newton rate was below this
+  double keep_step_low = 1.0, keep_step_high = 1.2;  // QUOT1, QUOT2: keep h (and the LU) in this band
+  double safety = 0.9;
+  double fac_min = 0.2, fac_max = 8.0;  // step ratio limits
+};
+
+class Radau5Stepper {
+ public:
+  Radau5Stepper(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass, IterationMatrix& matrix,
+                Radau5Settings settings = {});
+
+  Eval start(double t0, const Eigen::VectorXd& y0);
+  const Eigen::VectorXd& f_start() const { return f0_; }
+
+  StepAttempt attempt(double t, double h, const Eigen::VectorXd& y);
+  const Eigen::VectorXd& y_new() const { return y_new_; }
+  void accept();
+  void interpolate(double theta, Eigen::VectorXd& out) const;
+  int order() const { return 5; }
+
+  // For the controller: Newton iterations of the last step and its convergence rate.
+  int last_newton() const { return newton_; }
+  double last_theta() const { return theta_; }
+  const Radau5Settings& settings() const { return settings_; }
+
+ private:
+  bool factorise(double h);
+  void scale(const Eigen::VectorXd& y, double h);
+  double norm(const Eigen::VectorXd& v) const;  // weighted RMS over the error-controlled components
+  void apply_mass(const Eigen::VectorXd& x, Eigen::VectorXd& out) const { mass_.apply(x, out); }
+  StepAttempt failure(StepAttempt::Kind kind, std::string message, double shrink) const;
+
+  ProblemView& problem_;
+  const SolveRequest& request_;
+  const MassMatrix& mass_;
+  IterationMatrix& matrix_;
+  Radau5Settings settings_;
+  Eigen::VectorXd rtol_, atol_;  // RADAU5's transformed tolerances
+  std::vector<int> index_;
+  std::vector<bool> controlled_;
+  double fnewt_ = 0.0;
+
+  bool have_f0_ = false, have_jac_ = false, jac_current_ = false, first_ = true, retry_ = false;
+  double factored_h_ = 0.0, last_t_ = std::numeric_limits<double>::quiet_NaN(), h_ = 0.0, hold_ = 0.0;
+  double faccon_ = 1.0, theta_ = 1.0;
+  int newton_ = 0;
+
+  Eigen::PartialPivLU<Eigen::MatrixXcd> complex_lu_;
+  Eigen::MatrixXcd e2_;
+  Eigen::VectorXcd rhs_c_, sol_c_;
+  Eigen::VectorXd f0_, y_new_, scal_, z1_, z2_, z3_, f1_, f2_, f3_, work_, work2_, stage_, fz_;
+  Eigen::VectorXd mf1_, mf2_, mf3_;
+  Eigen::VectorXd cont0_, cont1_, cont2_, cont3_;
+  int controlled_count_ = 0;
+};
+
+// RADAU5's step-size rule: the safety factor falls with the Newton iterations the
+// step needed, Gustafsson's prediction after accepted steps, and the step (and its
+// factorisation) kept when the change would be small and the Jacobian is kept.
+class Radau5Controller : public StepController {
+ public:
+  explicit Radau5Controller(const Radau5Stepper& stepper)
+      : StepController(4.0, {stepper.settings().safety, stepper.settings().fac_min, stepper.settings().fac_max}),
+        stepper_(stepper) {}
+  void reset() override { h_acc_ = 0.0; }
+  double accepted(double h, double err) override;
+  double rejected(double h, double err) override;
+
+ private:
+  double quotient(double err) const;
+  const Radau5Stepper& stepper_;
+  double h_acc_ = 0.0, err_acc_ = 0.0;
+};
+
+}  // namespace daekit

@@ -1,0 +1,304 @@
+#include "daekit/radau/radau5_stepper.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace daekit {
+namespace {
+
+// Radau IIA (three stages) and the transformation of its A^-1 to block-diagonal form,
+// as in RADAU5 (Hairer & Wanner): nodes c, error-estimate weights dd, the real
+// eigenvalue u1 = 1/gamma0 and the complex pair alph +- i beta of A^-1, and T, T^-1.
+const double sq6 = std::sqrt(6.0);
+const double c1 = (4.0 - sq6) / 10.0, c2 = (4.0 + sq6) / 10.0;
+const double c1m1 = c1 - 1.0, c2m1 = c2 - 1.0, c1mc2 = c1 - c2;
+const double dd1 = -(13.0 + 7.0 * sq6) / 3.0, dd2 = (-13.0 + 7.0 * sq6) / 3.0, dd3 = -1.0 / 3.0;
+const double cbrt81 = std::cbrt(81.0), cbrt9 = std::cbrt(9.0);
+const double u1 = 30.0 / (6.0 + cbrt81 - cbrt9);
+const double alph0 = (12.0 - cbrt81 + cbrt9) / 60.0, beta0 = (cbrt81 + cbrt9) * std::sqrt(3.0) / 60.0;
+const double cno = alph0 * alph0 + beta0 * beta0;
+const double alph = alph0 / cno, beta = beta0 / cno;
+constexpr double t11 = 9.1232394870892942792e-02, t12 = -0.14125529502095420843, t13 = -3.0029194105147424492e-02;
+constexpr double t21 = 0.24171793270710701896, t22 = 0.20412935229379993199, t23 = 0.38294211275726193779;
+constexpr double t31 = 0.96604818261509293619;
+constexpr double ti11 = 4.3255798900631553510, ti12 = 0.33919925181580986954, ti13 = 0.54177053993587487119;
+constexpr double ti21 = -4.1787185915519047273, ti22 = -0.32768282076106238708, ti23 = 0.47662355450055045196;
+constexpr double ti31 = -0.50287263494578687595, ti32 = 2.5719269498556054292, ti33 = -0.59603920482822492497;
+constexpr double uround = std::numeric_limits<double>::epsilon();
+
+}  // namespace
+
+Radau5Stepper::Radau5Stepper(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
+                             IterationMatrix& matrix, Radau5Settings settings)
+    : problem_(problem), request_(request), mass_(mass), matrix_(matrix), settings_(settings) {
+  const Eigen::Index n = problem.size();
+  // RADAU5's tolerance transformation: rtol' = 0.1 rtol^(2/3), atol' = rtol' atol / rtol, so that
+  // the error estimate (of lower order) matches the accuracy the user asked for.
+  rtol_.resize(n);
+  atol_.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double r = request.rtol[i] > 0 ? request.rtol[i] : 1e-16;
+    rtol_[i] = 0.1 * std::pow(r, 2.0 / 3.0);
+    atol_[i] = rtol_[i] * (request.atol[i] / r);
+  }
+  fnewt_ = std::max(10.0 * uround / rtol_.minCoeff(), std::min(0.03, std::sqrt(rtol_.minCoeff())));
+  index_.resize(n);
+  controlled_.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    index_[i] = request.index_scaling ? std::max(1, problem.index_of(i)) : 1;
+    controlled_[i] = !(request.suppress_algebraic && problem.is_algebraic(i));
+    controlled_count_ += controlled_[i] ? 1 : 0;
+  }
+  for (auto* v : {&f0_, &y_new_, &scal_, &z1_, &z2_, &z3_, &f1_, &f2_, &f3_, &work_, &work2_, &stage_, &fz_, &mf1_,
+                  &mf2_, &mf3_, &cont0_, &cont1_, &cont2_, &cont3_})
+    v->setZero(n);
+  e2_.resize(n, n);
+  rhs_c_.resize(n);
+  sol_c_.resize(n);
+}
+
+Eval Radau5Stepper::start(double t0, const Eigen::VectorXd& y0) {
+  Eval e = problem_.rhs(t0, y0, f0_);
+  have_f0_ = e == Eval::ok;
+  return e;
+}
+
+StepAttempt Radau5Stepper::failure(StepAttempt::Kind kind, std::string message, double shrink) const {
+  StepAttempt a;
+  a.kind = kind;
+  a.message = std::move(message);
+  a.shrink = shrink;
+  return a;
+}
+
+void Radau5Stepper::scale(const Eigen::VectorXd& y, double h) {
+  const double ah = std::abs(h);
+  for (Eigen::Index i = 0; i < y.size(); ++i) {
+    scal_[i] = atol_[i] + rtol_[i] * std::abs(y[i]);
+    if (index_[i] == 2) scal_[i] /= ah;
+    if (index_[i] == 3) scal_[i] /= ah * ah;
+  }
+}
+
+double Radau5Stepper::norm(const Eigen::VectorXd& v) const {
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < v.size(); ++i)
+    if (controlled_[i]) sum += (v[i] / scal_[i]) * (v[i] / scal_[i]);
+  return std::sqrt(sum / std::max(1, controlled_count_));
+}
+
+// E1 = (u1/h) M - J (real) and E2 = ((alph + i beta)/h) M - J (complex).
+bool Radau5Stepper::factorise(double h) {
+  if (!matrix_.factor(u1 / h)) return false;
+  const Eigen::Index n = problem_.size();
+  const std::complex<double> shift(alph / h, beta / h);
+  e2_ = -matrix_.dense_jacobian().cast<std::complex<double>>();
+  for (Eigen::Index j = 0; j < n; ++j)
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double m = mass_.entry(i, j);
+      if (m != 0.0) e2_(i, j) += shift * m;
+    }
+  complex_lu_.compute(e2_);
+  const auto& lu = complex_lu_.matrixLU();
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (lu(i, i) == 0.0 || !std::isfinite(std::abs(lu(i, i)))) return false;
+  factored_h_ = h;
+  return true;
+}
+
+StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y) {
+  const Eigen::Index n = problem_.size();
+  retry_ = t == last_t_;  // the same point again: the last try was rejected
+  last_t_ = t;
+  if (!have_f0_) {
+    Eval e = problem_.rhs(t, y, f0_);
+    if (e != Eval::ok)
+      return failure(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
+                     problem_.last_message(), 0.5);
+    have_f0_ = true;
+  }
+  // After a rejection a Jacobian from an earlier point is renewed; one from this point is kept.
+  if (retry_ && !jac_current_) have_jac_ = false;
+  bool new_matrix = false;
+  if (!have_jac_) {
+    Eval e = matrix_.evaluate_jacobian(t, y, f0_);
+    if (e != Eval::ok)
+      return failure(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
+                     problem_.last_message(), 0.5);
+    have_jac_ = jac_current_ = true;
+    new_matrix = true;
+  }
+  if (new_matrix || h != factored_h_) {
+    if (!factorise(h)) {
+      ++problem_.stats().nsingular;
+      return failure(StepAttempt::Kind::singular, "the iteration matrices of the Radau stages are singular", 0.5);
+    }
+  }
+  h_ = h;
+  scale(y, h);
+
+  // Starting values: zero on the first step, else the last accepted step's collocation
+  // polynomial extrapolated to the new stages (also when retrying with a smaller h).
+  if (first_) {
+    z1_.setZero(), z2_.setZero(), z3_.setZero();
+    f1_.setZero(), f2_.setZero(), f3_.setZero();
+  } else {
+    const double c3q = h / hold_, c1q = c1 * c3q, c2q = c2 * c3q;
+    z1_ = c1q * (cont1_ + (c1q - c2m1) * (cont2_ + (c1q - c1m1) * cont3_));
+    z2_ = c2q * (cont1_ + (c2q - c2m1) * (cont2_ + (c2q - c1m1) * cont3_));
+    z3_ = c3q * (cont1_ + (c3q - c2m1) * (cont2_ + (c3q - c1m1) * cont3_));
+    f1_ = ti11 * z1_ + ti12 * z2_ + ti13 * z3_;
+    f2_ = ti21 * z1_ + ti22 * z2_ + ti23 * z3_;
+    f3_ = ti31 * z1_ + ti32 * z2_ + ti33 * z3_;
+  }
+
+  // Simplified Newton iteration on the transformed stage system.
+  const double fac1 = u1 / h, alphn = alph / h, betan = beta / h;
+  const int nit = settings_.max_newton;
+  faccon_ = std::pow(std::max(faccon_, uround), 0.8);
+  theta_ = std::abs(settings_.jacobian_reuse);
+  double dynold = 0.0, thqold = 0.0;
+  newton_ = 0;
+  Stats& stats = problem_.stats();
+  while (true) {
+    if (newton_ >= nit)
+      return failure(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages did not converge", 0.5);
+    Eval e = Eval::ok;
+    for (int s = 0; s < 3 && e == Eval::ok; ++s) {
+      const Eigen::VectorXd& z = s == 0 ? z1_ : s == 1 ? z2_ : z3_;
+      stage_ = y + z;
+      e = problem_.rhs(t + (s == 0 ? c1 : s == 1 ? c2 : 1.0) * h, stage_, s == 0 ? work_ : s == 1 ? work2_ : fz_);
+    }
+    if (e != Eval::ok)
+      return failure(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
+                     problem_.last_message(), 0.5);
+    // Right-hand sides in the transformed variables.
+    z1_ = ti11 * work_ + ti12 * work2_ + ti13 * fz_;
+    z2_ = ti21 * work_ + ti22 * work2_ + ti23 * fz_;
+    z3_ = ti31 * work_ + ti32 * work2_ + ti33 * fz_;
+    apply_mass(f1_, mf1_);
+    apply_mass(f2_, mf2_);
+    apply_mass(f3_, mf3_);
+    z1_ -= fac1 * mf1_;
+    z2_ += -alphn * mf2_ + betan * mf3_;
+    z3_ += -alphn * mf3_ - betan * mf2_;
+    matrix_.solve(z1_, work_);
+    z1_ = work_;
+    rhs_c_.real() = z2_;
+    rhs_c_.imag() = z3_;
+    sol_c_.noalias() = complex_lu_.solve(rhs_c_);
+    ++stats.nsolve;
+    z2_ = sol_c_.real();
+    z3_ = sol_c_.imag();
+    ++newton_;
+    ++stats.nnewton;
+    double sum = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double a = z1_[i] / scal_[i], b = z2_[i] / scal_[i], c = z3_[i] / scal_[i];
+      sum += a * a + b * b + c * c;
+    }
+    const double dyno = std::sqrt(sum / (3.0 * static_cast<double>(n)));
+    if (!std::isfinite(dyno))
+      return failure(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages diverged", 0.5);
+    // Convergence rate: give up early when the predicted error after nit iterations is too large.
+    if (newton_ > 1 && newton_ < nit) {
+      const double thq = dyno / dynold;
+      theta_ = newton_ == 2 ? thq : std::sqrt(thq * thqold);
+      thqold = thq;
+      if (theta_ < 0.99) {
+        faccon_ = theta_ / (1.0 - theta_);
+        const double dyth = faccon_ * dyno * std::pow(theta_, nit - 1 - newton_) / fnewt_;
+        if (dyth >= 1.0) {
+          ++stats.nnewton_fail;
+          const double qnewt = std::max(1e-4, std::min(20.0, dyth));
+          const double hhfac = 0.8 * std::pow(qnewt, -1.0 / (4.0 + nit - 1 - newton_));
+          return failure(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages converges too slowly",
+                         hhfac);
+        }
+      } else {
+        ++stats.nnewton_fail;
+        return failure(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages diverged", 0.5);
+      }
+    }
+    dynold = std::max(dyno, uround);
+    f1_ += z1_;
+    f2_ += z2_;
+    f3_ += z3_;
+    z1_ = t11 * f1_ + t12 * f2_ + t13 * f3_;
+    z2_ = t21 * f1_ + t22 * f2_ + t23 * f3_;
+    z3_ = t31 * f1_ + f2_;
+    if (faccon_ * dyno <= fnewt_) break;
+  }
+
+  // Error estimate, filtered through E1; after a rejected first step, once more with f at y + err.
+  const double hee1 = dd1 / h, hee2 = dd2 / h, hee3 = dd3 / h;
+  work_ = hee1 * z1_ + hee2 * z2_ + hee3 * z3_;
+  apply_mass(work_, work2_);  // M (hee . z)
+  stage_ = work2_ + f0_;
+  matrix_.solve(stage_, fz_);
+  double err = std::max(norm(fz_), 1e-10);
+  if (err >= 1.0 && (first_ || retry_)) {
+    stage_ = y + fz_;
+    Eval e = problem_.rhs(t, stage_, work_);
+    if (e == Eval::ok) {
+      stage_ = work_ + work2_;
+      matrix_.solve(stage_, fz_);
+      err = std::max(norm(fz_), 1e-10);
+    }
+  }
+  y_new_ = y + z3_;
+  StepAttempt a;
+  a.error = err;
+  return a;
+}
+
+void Radau5Stepper::accept() {
+  // Collocation polynomial through the stages, for dense output and the next starting values.
+  cont0_ = y_new_;
+  work_ = (z1_ - z2_) / c1mc2;   // ak
+  work2_ = z1_ / c1;
+  work2_ = (work_ - work2_) / c2;  // acont3
+  cont1_ = (z2_ - z3_) / c2m1;
+  cont2_ = (work_ - cont1_) / c1m1;
+  cont3_ = cont2_ - work2_;
+  first_ = false;
+  hold_ = h_;
+  have_f0_ = false;
+  // Keep the Jacobian when Newton converged fast (RADAU5's THET rule); it no longer belongs to this point.
+  have_jac_ = theta_ <= settings_.jacobian_reuse;
+  jac_current_ = false;
+  last_t_ = std::numeric_limits<double>::quiet_NaN();
+}
+
+void Radau5Stepper::interpolate(double theta, Eigen::VectorXd& out) const {
+  const double s = theta - 1.0;  // measured from the end of the step, in units of h
+  out = cont0_ + s * (cont1_ + (s - c2m1) * (cont2_ + (s - c1m1) * cont3_));
+}
+
+double Radau5Controller::quotient(double err) const {
+  const int nit = stepper_.settings().max_newton;
+  const double cfac = limits_.safety * (1 + 2 * nit);
+  const double fac = std::min(limits_.safety, cfac / (stepper_.last_newton() + 2 * nit));
+  return std::max(1.0 / limits_.fac_max, std::min(1.0 / limits_.fac_min, std::pow(err, 0.25) / fac));
+}
+
+double Radau5Controller::accepted(double h, double err) {
+  double quot = quotient(err);
+  if (h_acc_ != 0.0) {
+    double facgus = (h_acc_ / h) * std::pow(err * err / err_acc_, 0.25) / limits_.safety;
+    facgus = std::max(1.0 / limits_.fac_max, std::min(1.0 / limits_.fac_min, facgus));
+    quot = std::max(quot, facgus);
+  }
+  h_acc_ = h;
+  err_acc_ = std::max(1e-2, err);
+  const double ratio = 1.0 / quot;
+  const auto& s = stepper_.settings();
+  if (stepper_.last_theta() <= s.jacobian_reuse && ratio >= s.keep_step_low && ratio <= s.keep_step_high)
+    return 1.0;  // keep h, and with it the factorisation
+  return ratio;
+}
+
+double Radau5Controller::rejected(double, double err) { return std::min(1.0, 1.0 / quotient(err)); }
+
+}  // namespace daekit
