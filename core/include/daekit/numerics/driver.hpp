@@ -117,12 +117,23 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
     if (a.kind == StepAttempt::Kind::fatal) {
       return finish(Status::evaluation_failure, detail::where(t, h) + ": " + a.message);
     }
+    if (a.kind == StepAttempt::Kind::convergence) {
+      // A Newton iteration that converges too slowly is step-size control for implicit
+      // methods (RADAU5 shrinks h and retries): counted with the error-test rejections.
+      last_reason = a.message;
+      if (++rejections_in_row > limits.max_consecutive_rejections) {
+        std::ostringstream m;
+        m << detail::where(t, h) << ": " << a.message << " (" << rejections_in_row << " times in a row)";
+        return finish(Status::convergence_failures, m.str());
+      }
+      h *= a.shrink > 0.0 ? a.shrink : limits.failure_shrink;
+      last_rejected = true;
+      continue;
+    }
     if (a.kind != StepAttempt::Kind::ok) {
       last_reason = a.message;
       if (++failures_in_row > limits.max_consecutive_failures) {
-        Status s = a.kind == StepAttempt::Kind::singular      ? Status::singular_matrix
-                   : a.kind == StepAttempt::Kind::convergence ? Status::convergence_failures
-                                                              : Status::evaluation_failure;
+        Status s = a.kind == StepAttempt::Kind::singular ? Status::singular_matrix : Status::evaluation_failure;
         std::ostringstream m;
         m << detail::where(t, h) << ": " << a.message << " (" << failures_in_row << " times in a row)";
         return finish(s, m.str());
