@@ -1,10 +1,6 @@
 // The Radau IIA plugin: `radau5`, the three-stage, order-5 method with the
 // structure of Hairer & Wanner's RADAU5, on the core's Radau5Stepper.
-#include <daekit/numerics/consistency.hpp>
-#include <daekit/numerics/error_norm.hpp>
-#include <daekit/numerics/initial_step.hpp>
-#include <daekit/numerics/iteration_matrix.hpp>
-#include <daekit/numerics/mass_matrix.hpp>
+#include <daekit/numerics/one_step_solve.hpp>
 #include <daekit/radau/radau5_stepper.hpp>
 #include <daekit/sdk/export_solver.hpp>
 
@@ -32,13 +28,6 @@ class Radau5Solver : public Solver {
   }
 
   SolveOutcome solve(ProblemView& problem, const SolveRequest& request, OutputSink& sink) override {
-    Eigen::VectorXd y = request.y0;
-    MassMatrix mass;
-    if (mass.setup(problem, request.t0, y) != Eval::ok)
-      return {Status::evaluation_failure, problem.last_message(), request.t0};
-    InitialisationOutcome init = initialise(problem, request, mass, y);
-    if (init.status != Status::success) return {init.status, init.message, request.t0};
-
     Radau5Settings settings;
     settings.max_newton = static_cast<int>(request.extra_int("max_newton", settings.max_newton));
     settings.jacobian_reuse = request.extra_real("jacobian_reuse", settings.jacobian_reuse);
@@ -49,22 +38,13 @@ class Radau5Solver : public Solver {
         !(settings.fac_min > 0 && settings.fac_min < 1 && settings.fac_max > 1))
       return {Status::invalid_input, "radau5 needs max_newton >= 1, 0 < safety <= 1, 0 < fac_min < 1 < fac_max",
               request.t0};
-
-    IterationMatrix matrix;
-    matrix.setup(problem, request, mass, /*allow_sparse=*/false);
-    Radau5Stepper stepper(problem, request, mass, matrix, settings);
-    if (stepper.start(request.t0, y) != Eval::ok)
-      return {Status::evaluation_failure, "at t0: " + problem.last_message(), request.t0};
-    double h0 = request.h0;
-    if (h0 <= 0) {
-      const ErrorNorm norm = ErrorNorm::for_request(request, problem);
-      if (initial_step(problem, norm, mass, request.t0, y, stepper.f_start(), 5, request.hmax, &h0) != Eval::ok)
-        return {Status::evaluation_failure, "choosing the initial step: " + problem.last_message(), request.t0};
-    }
-    Radau5Controller controller(stepper);
-    SolveOutcome out = drive(stepper, problem, request, sink, controller, h0, y);
-    if (!init.message.empty() && is_success(out.status)) out.message = init.message;
-    return out;
+    // Dense linear algebra only: the complex stage system is factorised densely.
+    return solve_one_step(
+        problem, request, sink, 5, /*allow_sparse=*/false,
+        [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm&) {
+          return std::make_unique<Radau5Stepper>(problem, request, mass, matrix, settings);
+        },
+        [](const Radau5Stepper& stepper) { return std::make_unique<Radau5Controller>(stepper); });
   }
 };
 

@@ -1,15 +1,10 @@
 // A new solver out of the tree: the two-stage, second-order Rosenbrock method
 // ROS2 (Verwer et al., SIAM J. Sci. Comput. 20, 1999; gamma = 1 + 1/sqrt 2) with
 // a first-order embedded estimate, written as a tableau for the generic
-// Rosenbrock step of daekit's core, and wired up with the core's shared pieces
-// (mass matrix, iteration matrix, error norm, initial step, controller, driver).
-#include <daekit/numerics/consistency.hpp>
-#include <daekit/numerics/controller.hpp>
-#include <daekit/numerics/driver.hpp>
-#include <daekit/numerics/error_norm.hpp>
-#include <daekit/numerics/initial_step.hpp>
-#include <daekit/numerics/iteration_matrix.hpp>
-#include <daekit/numerics/mass_matrix.hpp>
+// Rosenbrock step of daekit's core, and run with the core's shared pieces
+// (solve_one_step: mass matrix, initial values, iteration matrix, error norm,
+// initial step, driver) and its PI controller.
+#include <daekit/numerics/one_step_solve.hpp>
 #include <daekit/rosenbrock/stepper.hpp>
 #include <daekit/sdk/export_solver.hpp>
 
@@ -45,21 +40,12 @@ class Ros2 : public daekit::Solver {
   daekit::SolveOutcome solve(daekit::ProblemView& problem, const daekit::SolveRequest& request,
                              daekit::OutputSink& sink) override {
     using namespace daekit;
-    Eigen::VectorXd y = request.y0;
-    MassMatrix mass;
-    if (mass.setup(problem, request.t0, y) != Eval::ok) return {Status::evaluation_failure, problem.last_message(), request.t0};
-    InitialisationOutcome init = initialise(problem, request, mass, y);
-    if (init.status != Status::success) return {init.status, init.message, request.t0};
-    const ErrorNorm norm = ErrorNorm::for_request(request, problem);
-    IterationMatrix matrix;
-    matrix.setup(problem, request, mass);
-    RosenbrockStepper stepper(ros2_tableau, problem, mass, matrix, norm);
-    if (stepper.start(request.t0, y) != Eval::ok) return {Status::evaluation_failure, problem.last_message(), request.t0};
-    double h0 = request.h0;
-    if (h0 <= 0 && initial_step(problem, norm, mass, request.t0, y, stepper.f_start(), 2, request.hmax, &h0) != Eval::ok)
-      return {Status::evaluation_failure, problem.last_message(), request.t0};
-    PIController controller(stepper.error_order());
-    return drive(stepper, problem, request, sink, controller, h0, y);
+    return solve_one_step(
+        problem, request, sink, ros2_tableau.order, /*allow_sparse=*/true,
+        [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm& norm) {
+          return std::make_unique<RosenbrockStepper>(ros2_tableau, problem, mass, matrix, norm);
+        },
+        [](const RosenbrockStepper& stepper) { return std::make_unique<PIController>(stepper.error_order()); });
   }
 };
 

@@ -1,0 +1,47 @@
+// The wiring every one-step method shares, in one place: the constant mass matrix,
+// the initial-value policy, the error norm, the iteration matrix, the automatic
+// first step and the driver. A method supplies its stepper and its controller.
+#pragma once
+
+#include <memory>
+
+#include "daekit/numerics/consistency.hpp"
+#include "daekit/numerics/controller.hpp"
+#include "daekit/numerics/driver.hpp"
+#include "daekit/numerics/error_norm.hpp"
+#include "daekit/numerics/initial_step.hpp"
+#include "daekit/numerics/iteration_matrix.hpp"
+#include "daekit/numerics/mass_matrix.hpp"
+
+namespace daekit {
+
+// make_stepper(mass, matrix, norm) -> std::unique_ptr<Stepper>;
+// make_controller(const Stepper&) -> std::unique_ptr<StepController>.
+// `order` is the method's order, for the automatic first step.
+template <class MakeStepper, class MakeController>
+SolveOutcome solve_one_step(ProblemView& problem, const SolveRequest& request, OutputSink& sink, int order,
+                            bool allow_sparse, MakeStepper&& make_stepper, MakeController&& make_controller) {
+  Eigen::VectorXd y = request.y0;
+  MassMatrix mass;
+  if (mass.setup(problem, request.t0, y) != Eval::ok)
+    return {Status::evaluation_failure, problem.last_message(), request.t0};
+  const InitialisationOutcome init = initialise(problem, request, mass, y);
+  if (init.status != Status::success) return {init.status, init.message, request.t0};
+
+  const ErrorNorm norm = ErrorNorm::for_request(request, problem);
+  IterationMatrix matrix;
+  matrix.setup(problem, request, mass, allow_sparse);
+  auto stepper = make_stepper(mass, matrix, norm);
+  if (stepper->start(request.t0, y) != Eval::ok)
+    return {Status::evaluation_failure, "at t0: " + problem.last_message(), request.t0};
+  double h0 = request.h0;
+  if (h0 <= 0.0 &&
+      initial_step(problem, norm, mass, request.t0, y, stepper->f_start(), order, request.hmax, &h0) != Eval::ok)
+    return {Status::evaluation_failure, "choosing the initial step: " + problem.last_message(), request.t0};
+  auto controller = make_controller(*stepper);
+  SolveOutcome out = drive(*stepper, problem, request, sink, *controller, h0, y);
+  if (!init.message.empty() && is_success(out.status)) out.message = init.message;
+  return out;
+}
+
+}  // namespace daekit
