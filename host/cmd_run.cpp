@@ -14,18 +14,6 @@
 namespace daekit::host {
 namespace {
 
-struct Collected {
-  std::vector<double> t, y;
-  std::size_t n = 0;
-};
-
-std::int32_t collect(void* env, double t, const double* y, std::size_t n) {
-  auto* c = static_cast<Collected*>(env);
-  c->t.push_back(t);
-  c->y.insert(c->y.end(), y, y + n);
-  return 0;
-}
-
 std::vector<double> parse_times(const std::string& list) {
   std::vector<double> out;
   std::stringstream in(list);
@@ -123,9 +111,8 @@ int command_run(int argc, char** argv) {
   PreparedRun prepared(*problem, *solver, settings);
   const dk_solve_options& o = prepared.options();
 
-  Collected collected;
-  collected.n = n;
-  dk_output_sink sink{&collected, &collect};
+  Trajectory collected;
+  dk_output_sink sink = collect_into(collected);
   RunReport r;
   r.result.struct_size = sizeof r.result;
   solver->solve(*problem, o, sink, r.result);

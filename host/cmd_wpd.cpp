@@ -144,7 +144,7 @@ int command_wpd(int argc, char** argv) {
   options.timeout_per_run = timeout;
   options.l2 = error != "final";
   options.quiet = vm.count("quiet") > 0;
-  std::map<std::string, wpd::Trajectory> references;
+  std::map<std::string, Trajectory> references;
   std::ostringstream reference_text;
   if (options.l2) {
     require_plugin(registry, reference_solver, DK_KIND_SOLVER);

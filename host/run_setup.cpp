@@ -16,6 +16,17 @@ std::string format_number(double v) {
 }
 }  // namespace
 
+namespace {
+std::int32_t append_point(void* env, double t, const double* y, std::size_t n) {
+  auto* trajectory = static_cast<Trajectory*>(env);
+  trajectory->t.push_back(t);
+  trajectory->y.insert(trajectory->y.end(), y, y + n);
+  return 0;
+}
+}  // namespace
+
+dk_output_sink collect_into(Trajectory& trajectory) { return {&trajectory, &append_point}; }
+
 PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::SolverInstance& solver,
                          const RunSettings& s) {
   const dk_problem_info& info = problem.info();

@@ -25,6 +25,13 @@ struct RunSettings {
   std::vector<double> saveat;
 };
 
+// Output points of a solve, stored as they arrive (row-major y, n per time).
+struct Trajectory {
+  std::vector<double> t, y;
+};
+// A sink that appends every point to `trajectory`.
+dk_output_sink collect_into(Trajectory& trajectory);
+
 class PreparedRun {
  public:
   // Throws UsageError naming the bad setting.

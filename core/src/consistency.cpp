@@ -7,7 +7,7 @@
 #include <sstream>
 #include <vector>
 
-#include "daekit/numerics/finite_difference.hpp"
+#include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/problem_view.hpp"
 
@@ -114,20 +114,11 @@ InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& reque
 
   // fix_algebraic: least-squares Newton on the algebraic components only.
   const Eigen::VectorXd y_start = y0;
-  Eigen::MatrixXd jac(n, n);
-  Eigen::VectorXd y_work(n), f_work(n);
+  IterationMatrix matrix;  // analytic or finite differences, as the solvers' own
+  matrix.setup(problem, request, mass, /*allow_sparse=*/false);
   for (int iter = 0; iter < 20 && out.residual > 0.01 * tol; ++iter) {
-    if (problem.has_analytic_jacobian() && request.jacobian != JacobianSource::finite_difference) {
-      if (problem.jacobian(request.t0, y0, jac) != Eval::ok) break;
-    } else {
-      for (Eigen::Index j = 0; j < n; ++j) {
-        y_work = y0;
-        const double d = fd_increment(y0[j], request.atol[j] + request.rtol[j] * std::abs(y0[j]));
-        y_work[j] += d;
-        if (problem.rhs(request.t0, y_work, f_work, true) != Eval::ok) break;
-        jac.col(j) = (f_work - f) / d;
-      }
-    }
+    if (matrix.evaluate_jacobian(request.t0, y0, f) != Eval::ok) break;
+    const Eigen::MatrixXd& jac = matrix.dense_jacobian();
     Eigen::MatrixXd reduced = left.transpose() * jac * right;
     Eigen::VectorXd dz = reduced.completeOrthogonalDecomposition().solve(-g);
     y0 += right * dz;

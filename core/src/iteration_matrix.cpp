@@ -62,14 +62,14 @@ void IterationMatrix::setup(ProblemView& problem, const SolveRequest& request, c
   sparse_lu_.analyze(w_sparse_);
 }
 
-Eval IterationMatrix::evaluate_jacobian(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0) {
+Eval IterationMatrix::evaluate_jacobian(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0) {
   ++problem_->stats().njac;
   if (analytic_) return sparse_ ? problem_->jacobian_sparse(t, y, jac_sparse_) : problem_->jacobian(t, y, jac_);
   return sparse_ ? finite_difference_sparse(t, y, f0) : finite_difference_dense(t, y, f0);
 }
 
 template <class Store>
-Eval IterationMatrix::finite_difference_columns(double t, const Eigen::VectorXd& y, Store&& store) {
+Eval IterationMatrix::finite_difference_columns(double t, Eigen::Ref<const Eigen::VectorXd> y, Store&& store) {
   y_work_ = y;
   for (Eigen::Index j = 0; j < y.size(); ++j) {
     const double delta = fd_increment(y[j], atol_[j] + rtol_[j] * std::abs(y[j]));
@@ -82,11 +82,11 @@ Eval IterationMatrix::finite_difference_columns(double t, const Eigen::VectorXd&
   return Eval::ok;
 }
 
-Eval IterationMatrix::finite_difference_dense(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0) {
+Eval IterationMatrix::finite_difference_dense(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0) {
   return finite_difference_columns(t, y, [&](Eigen::Index j, double delta) { jac_.col(j) = (f_work_ - f0) / delta; });
 }
 
-Eval IterationMatrix::finite_difference_sparse(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0) {
+Eval IterationMatrix::finite_difference_sparse(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0) {
   // One column at a time inside the pattern; coloured differences can replace this later.
   return finite_difference_columns(t, y, [&](Eigen::Index j, double delta) {
     for (Eigen::SparseMatrix<double>::InnerIterator it(jac_sparse_, j); it; ++it)

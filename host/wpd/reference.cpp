@@ -22,13 +22,6 @@ std::uint64_t fnv1a(const std::string& s) {
   return h;
 }
 
-std::int32_t collect(void* env, double t, const double* y, std::size_t n) {
-  auto* trajectory = static_cast<Trajectory*>(env);
-  trajectory->t.push_back(t);
-  trajectory->y.insert(trajectory->y.end(), y, y + n);
-  return 0;
-}
-
 }  // namespace
 
 std::vector<double> l2_grid(double t0, double tend, std::size_t count) {
@@ -79,7 +72,7 @@ Trajectory reference_trajectory(const loader::Registry& registry, const Referenc
   settings.saveat = spec.grid;
   PreparedRun prepared(problem, solver, settings);
   Trajectory trajectory;
-  dk_output_sink sink{&trajectory, &collect};
+  dk_output_sink sink = collect_into(trajectory);
   dk_result result{};
   result.struct_size = sizeof result;
   solver.solve(problem, prepared.options(), sink, result);

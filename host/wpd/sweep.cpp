@@ -21,13 +21,6 @@ namespace {
 
 using nlohmann::json;
 
-std::int32_t collect(void* env, double t, const double* y, std::size_t n) {
-  auto* trajectory = static_cast<Trajectory*>(env);
-  trajectory->t.push_back(t);
-  trajectory->y.insert(trajectory->y.end(), y, y + n);
-  return 0;
-}
-
 double number_or_nan(const json& j, const char* key) {
   return j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::numeric_limits<double>::quiet_NaN();
 }
@@ -49,7 +42,7 @@ json measure(const loader::Registry& registry, const Point& p, const SweepOption
     Trajectory trajectory;
     for (int r = 0; r < o.runs; ++r) {
       trajectory = Trajectory{};
-      dk_output_sink sink{&trajectory, &collect};
+      dk_output_sink sink = collect_into(trajectory);
       result = dk_result{};
       result.struct_size = sizeof result;
       solver.solve(problem, prepared.options(), sink, result);

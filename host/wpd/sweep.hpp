@@ -39,10 +39,6 @@ struct SweepOptions {
   bool quiet = false;
 };
 
-// Reference trajectories for the L2 error, by problem (grid times and values, row-major).
-struct Trajectory {
-  std::vector<double> t, y;
-};
 
 std::vector<PointResult> run_sweep(const loader::Registry& registry, const std::vector<Point>& points,
                                    const SweepOptions& options, const std::map<std::string, Trajectory>& references);

@@ -74,7 +74,7 @@ struct OdeModel {
 class Cvode {
  public:
   Cvode(OdeModel& model, const Eigen::VectorXd& y0, const std::string& solver, int max_order)
-      : model_(model), y_(model.problem.size(), ctx_) {
+      : model_(model), y_(model.problem.size(), ctx_), dky_(model.problem.size(), ctx_) {
     const SolveRequest& req = model.request;
     y_.map() = y0;
     mem_ = CVodeCreate(CV_BDF, ctx_);
@@ -96,9 +96,8 @@ class Cvode {
 
   int step(double tout, double* t) { return CVode(mem_, tout, y_, t, CV_ONE_STEP); }
   bool interpolate(double t, Eigen::VectorXd& out) {
-    Vector tmp(out.size(), ctx_);
-    if (CVodeGetDky(mem_, t, 0, tmp) != CV_SUCCESS) return false;
-    out = tmp.map();
+    if (CVodeGetDky(mem_, t, 0, dky_) != CV_SUCCESS) return false;
+    out = dky_.map();
     return true;
   }
   Eigen::Map<Eigen::VectorXd> state() { return y_.map(); }
@@ -146,7 +145,7 @@ class Cvode {
 
   OdeModel& model_;
   Context ctx_;
-  Vector y_;
+  Vector y_, dky_;  // dky_: interpolated output
   LinearAlgebra la_;
   void* mem_ = nullptr;
 };

@@ -99,7 +99,7 @@ class Ida {
   Ida(Model& model, const Eigen::VectorXd& y0, const Eigen::VectorXd& yp0, double h0, const std::string& solver,
       int max_order, int max_nonlinear)
       : model_(model), yy_(model.problem.size(), ctx_), yp_(model.problem.size(), ctx_),
-        id_(model.problem.size(), ctx_) {
+        id_(model.problem.size(), ctx_), dky_(model.problem.size(), ctx_) {
     const SolveRequest& req = model.request;
     const Eigen::Index n = model.problem.size();
     yy_.map() = y0;
@@ -139,9 +139,8 @@ class Ida {
   // Backend for one_step_loop.
   int step(double tout, double* t) { return IDASolve(mem_, tout, t, yy_, yp_, IDA_ONE_STEP); }
   bool interpolate(double t, Eigen::VectorXd& out) {
-    Vector tmp(out.size(), ctx_);
-    if (IDAGetDky(mem_, t, 0, tmp) != IDA_SUCCESS) return false;
-    out = tmp.map();
+    if (IDAGetDky(mem_, t, 0, dky_) != IDA_SUCCESS) return false;
+    out = dky_.map();
     return true;
   }
   Eigen::Map<Eigen::VectorXd> state() { return yy_.map(); }
@@ -190,7 +189,7 @@ class Ida {
 
   Model& model_;
   Context ctx_;
-  Vector yy_, yp_, id_;
+  Vector yy_, yp_, id_, dky_;  // dky_: interpolated output
   LinearAlgebra la_;
   void* mem_ = nullptr;
   bool suppress_ = false;

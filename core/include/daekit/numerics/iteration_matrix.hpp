@@ -29,7 +29,7 @@ class IterationMatrix {
   bool analytic() const { return analytic_; }
 
   // df/dy at (t, y); f0 = f(t, y) is needed for finite differences.
-  Eval evaluate_jacobian(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0);
+  Eval evaluate_jacobian(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0);
   // W = alpha M - J and its factorisation; false when singular.
   bool factor(double alpha);
   // W = alpha M - J without factorising, for solvers with a linear solver of their own
@@ -44,11 +44,11 @@ class IterationMatrix {
   const Eigen::MatrixXd& dense_jacobian() const { return jac_; }
 
  private:
-  Eval finite_difference_dense(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0);
-  Eval finite_difference_sparse(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0);
+  Eval finite_difference_dense(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0);
+  Eval finite_difference_sparse(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0);
   // f at y + delta e_j for each column j, handed to store(j, delta) with the result in f_work_.
   template <class Store>
-  Eval finite_difference_columns(double t, const Eigen::VectorXd& y, Store&& store);
+  Eval finite_difference_columns(double t, Eigen::Ref<const Eigen::VectorXd> y, Store&& store);
 
   ProblemView* problem_ = nullptr;
   const MassMatrix* mass_ = nullptr;
