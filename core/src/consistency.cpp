@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include "daekit/numerics/iteration_matrix.hpp"
@@ -106,38 +107,67 @@ InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& reque
       if (std::abs(g[order[k]]) <= tol) break;
       m << (k ? ", " : "") << equation_name(problem, left, order[k]) << " by " << std::abs(g[order[k]]);
     }
-    m << "); pass --init fix to compute consistent algebraic components";
+    m << "); pass --init fix to compute consistent values";
     out.status = Status::inconsistent_initial_values;
     out.message = m.str();
     return out;
   }
 
-  // fix_algebraic: least-squares Newton on the algebraic components only.
+  // fix_algebraic: least-squares Newton on the algebraic components first. Equations
+  // that do not depend on them (the constraints of index 2 and higher, e.g. a
+  // velocity constraint) are then satisfied by the smallest change of all
+  // components in the tolerance-weighted norm, so the differential components move
+  // only as far as the constraints demand.
   const Eigen::VectorXd y_start = y0;
   IterationMatrix matrix;  // analytic or finite differences, as the solvers' own
   matrix.setup(problem, request, mass, /*allow_sparse=*/false);
-  for (int iter = 0; iter < 20 && out.residual > 0.01 * tol; ++iter) {
-    if (matrix.evaluate_jacobian(request.t0, y0, f) != Eval::ok) break;
-    const Eigen::MatrixXd& jac = matrix.dense_jacobian();
-    Eigen::MatrixXd reduced = left.transpose() * jac * right;
-    Eigen::VectorXd dz = reduced.completeOrthogonalDecomposition().solve(-g);
-    y0 += right * dz;
-    if (residual() != Eval::ok) break;
-    out.residual = g.cwiseAbs().maxCoeff();
-  }
+  Eigen::VectorXd weight(n);
+  for (Eigen::Index i = 0; i < n; ++i) weight[i] = request.atol[i] + request.rtol[i] * std::abs(y_start[i]);
+  auto newton = [&](bool all_components) {
+    for (int iter = 0; iter < 20 && out.residual > 0.01 * tol; ++iter) {
+      if (matrix.evaluate_jacobian(request.t0, y0, f) != Eval::ok) return;
+      const Eigen::MatrixXd rows = left.transpose() * matrix.dense_jacobian();
+      if (all_components) {
+        const Eigen::MatrixXd scaled = rows * weight.asDiagonal();
+        y0 += weight.asDiagonal() * scaled.completeOrthogonalDecomposition().solve(-g);
+      } else {
+        const Eigen::MatrixXd reduced = rows * right;
+        y0 += right * reduced.completeOrthogonalDecomposition().solve(-g);
+      }
+      if (residual() != Eval::ok) return;
+      out.residual = g.cwiseAbs().maxCoeff();
+    }
+  };
+  newton(false);
+  const Eigen::VectorXd y_algebraic = y0;
+  if (out.residual > tol) newton(true);
+
   std::ostringstream m;
   m.precision(3);
-  Eigen::Index worst;
-  const double change = (y0 - y_start).cwiseAbs().maxCoeff(&worst);
+  auto largest_change = [&](const Eigen::VectorXd& from, const Eigen::VectorXd& to, const char* what) {
+    Eigen::Index worst = 0;
+    double change = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const bool algebraic = right.row(i).cwiseAbs().maxCoeff() > 0.0;
+      if (algebraic == (std::string_view(what) == "algebraic") && std::abs(to[i] - from[i]) > change)
+        change = std::abs(to[i] - from[i]), worst = i;
+    }
+    m << "changed " << what << " components by up to " << change << " (component " << worst + 1;
+    if (problem.info().component_names) m << ", " << problem.info().component_names[worst];
+    m << ")";
+  };
   if (out.residual > tol) {
     out.status = Status::inconsistent_initial_values;
-    m << "could not make the initial values consistent by changing the algebraic components: the residual "
-         "is still "
-      << out.residual << " (tolerance " << tol
-      << "); constraints of index 2 or higher need consistent differential components";
+    m << "could not make the initial values consistent: the residual of the algebraic equations is still "
+      << out.residual << " (tolerance " << tol << ")";
   } else {
-    m << "made the initial values consistent: changed algebraic components by up to " << change
-      << " (component " << worst + 1 << "), residual now " << out.residual;
+    m << "made the initial values consistent: ";
+    largest_change(y_start, y0, "algebraic");
+    if (y_algebraic != y0) {
+      m << "; the constraints also needed the differential components: ";
+      largest_change(y_start, y0, "differential");
+    }
+    m << "; residual now " << out.residual;
   }
   out.message = m.str();
   return out;

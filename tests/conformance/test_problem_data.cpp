@@ -95,7 +95,8 @@ TEST_CASE("the embedded references are the test set's data, with the right size"
     std::size_t n;
   };
   for (const Case& c : {Case{"fekete", "fekete.ref", 160}, Case{"rober", "rober.ref", 3},
-                        Case{"rober_dae", "rober.ref", 3}, Case{"hires", "hires.ref", 8}, Case{"vdpol", "vdpol.ref", 2}}) {
+                        Case{"rober_dae", "rober.ref", 3}, Case{"hires", "hires.ref", 8}, Case{"vdpol", "vdpol.ref", 2},
+                        Case{"crank", "crank.ref", 24}}) {
     loader::ProblemInstance problem(*test::registry().find(c.problem), {});
     std::vector<double> ref;
     REQUIRE(problem.reference(ref));

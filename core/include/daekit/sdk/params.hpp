@@ -62,6 +62,14 @@ class Params {
     return v;
   }
 
+  // "0"/"1", "false"/"true", "no"/"yes", "off"/"on".
+  bool flag(const std::string& key) const {
+    const std::string& s = text(key);
+    if (s == "1" || s == "true" || s == "yes" || s == "on") return true;
+    if (s == "0" || s == "false" || s == "no" || s == "off") return false;
+    throw std::invalid_argument("parameter '" + key + "' must be 0 or 1 (or true/false), got '" + s + "'");
+  }
+
   const std::map<std::string, std::string>& all() const { return values_; }
 
  private:
