@@ -2,12 +2,14 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <numeric>
 #include <sstream>
 #include <string_view>
 #include <vector>
 
+#include "daekit/numerics/finite_difference.hpp"
 #include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/problem_view.hpp"
@@ -166,6 +168,125 @@ InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& reque
     if (y_algebraic != y0) {
       m << "; the constraints also needed the differential components: ";
       largest_change(y_start, y0, "differential");
+    }
+    m << "; residual now " << out.residual;
+  }
+  out.message = m.str();
+  return out;
+}
+
+InitialisationOutcome initialise_residual(ProblemView& problem, const SolveRequest& request, Eigen::VectorXd& y0,
+                                          Eigen::VectorXd& yp0) {
+  InitialisationOutcome out;
+  const Eigen::Index n = problem.size();
+  const bool given = yp0.size() == n;
+  if (!given) {
+    if (request.init == InitPolicy::check || request.init == InitPolicy::trust) {
+      out.status = Status::inconsistent_initial_values;
+      out.message = "the problem gives no y'(t0); pass --init fix to compute consistent values";
+      return out;
+    }
+    yp0.setZero(n);
+  }
+  if (request.init == InitPolicy::trust) return out;
+
+  // Tolerance on the residuals: as for the mass-matrix form, the smallest absolute
+  // scale among the algebraic components (all components if there are none).
+  double tol = std::numeric_limits<double>::infinity();
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (problem.is_algebraic(i)) tol = std::min(tol, request.atol[i] + request.rtol[i] * std::abs(y0[i]));
+  if (!std::isfinite(tol)) tol = (request.atol.array() + request.rtol.array() * y0.array().abs()).minCoeff();
+
+  Eigen::VectorXd r(n), r_work(n);
+  auto residual = [&]() { return problem.residual(request.t0, y0, yp0, r); };
+  if (residual() != Eval::ok) {
+    out.status = Status::evaluation_failure;
+    out.message = "cannot evaluate the residual at the initial values: " + problem.last_message();
+    return out;
+  }
+  out.residual = r.cwiseAbs().maxCoeff();
+  if (out.residual <= tol && given) return out;
+  if (request.init == InitPolicy::check) {
+    Eigen::Index worst;
+    r.cwiseAbs().maxCoeff(&worst);
+    std::ostringstream m;
+    m.precision(3);
+    m << "the initial values are inconsistent: |F(t0, y0, y'0)| is " << out.residual << " (tolerance " << tol
+      << "; worst: equation " << worst + 1 << "); pass --init fix to compute consistent values";
+    out.status = Status::inconsistent_initial_values;
+    out.message = m.str();
+    return out;
+  }
+
+  // Newton with difference columns on a list of unknowns, each a component of y or
+  // of y' with a scale: phase 1 takes y'_j of the differential and y_j of the
+  // algebraic components; phase 2 adds y_j of the differential ones, scaled by their
+  // tolerance so that the least-squares step moves them as little as the constraints
+  // allow, while y' may change freely.
+  struct Unknown {
+    double* value;
+    double scale;
+  };
+  const Eigen::VectorXd y_start = y0, yp_start = yp0;
+  auto unknowns_for = [&](bool move_differential_y) {
+    std::vector<Unknown> u;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const double tol_scale = request.atol[j] + request.rtol[j] * std::abs(y_start[j]);
+      if (problem.is_algebraic(j)) {
+        u.push_back({&y0[j], 1.0});
+      } else {
+        u.push_back({&yp0[j], 1.0 + std::abs(yp_start[j])});
+        if (move_differential_y) u.push_back({&y0[j], tol_scale});
+      }
+    }
+    return u;
+  };
+  auto newton = [&](bool move_differential_y) {
+    const std::vector<Unknown> unknowns = unknowns_for(move_differential_y);
+    Eigen::MatrixXd jac(n, static_cast<Eigen::Index>(unknowns.size()));
+    for (int iter = 0; iter < 20 && out.residual > 0.01 * tol; ++iter) {
+      for (std::size_t c = 0; c < unknowns.size(); ++c) {
+        double& v = *unknowns[c].value;
+        const double saved = v;
+        const double delta = fd_increment(saved, unknowns[c].scale);
+        v = saved + delta;
+        const Eval e = problem.residual(request.t0, y0, yp0, r_work, true);
+        v = saved;
+        if (e != Eval::ok) return;
+        jac.col(static_cast<Eigen::Index>(c)) = (r_work - r) * (unknowns[c].scale / delta);
+      }
+      const Eigen::VectorXd step = jac.completeOrthogonalDecomposition().solve(-r);
+      for (std::size_t c = 0; c < unknowns.size(); ++c)
+        *unknowns[c].value += unknowns[c].scale * step[static_cast<Eigen::Index>(c)];
+      if (residual() != Eval::ok) return;
+      out.residual = r.cwiseAbs().maxCoeff();
+    }
+  };
+  newton(false);
+  if (out.residual > tol) newton(true);
+  std::ostringstream m;
+  m.precision(3);
+  if (out.residual > tol) {
+    out.status = Status::inconsistent_initial_values;
+    m << "could not make the initial values consistent: |F(t0, y0, y'0)| is still " << out.residual
+      << " (tolerance " << tol << ")";
+  } else {
+    Eigen::Index worst = 0;
+    double change = 0.0, algebraic_change = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double d = std::abs(y0[i] - y_start[i]);
+      if (problem.is_algebraic(i))
+        algebraic_change = std::max(algebraic_change, d);
+      else if (d > change)
+        change = d, worst = i;
+    }
+    m << "made the initial values consistent: changed y' by up to " << (yp0 - yp_start).cwiseAbs().maxCoeff()
+      << " and the algebraic components by up to " << algebraic_change;
+    if (change > 0.0) {
+      m << "; the constraints also needed the differential components: changed by up to " << change
+        << " (component " << worst + 1;
+      if (problem.info().component_names) m << ", " << problem.info().component_names[worst];
+      m << ")";
     }
     m << "; residual now " << out.residual;
   }

@@ -15,13 +15,13 @@ ErrorNorm::ErrorNorm(const Eigen::VectorXd& rtol, const Eigen::VectorXd& atol, s
   count_ = std::count(included_.begin(), included_.end(), true);
 }
 
-ErrorNorm ErrorNorm::for_request(const SolveRequest& request, const ProblemView& problem) {
+ErrorNorm ErrorNorm::for_request(const SolveRequest& request, const ProblemView& problem, bool error_test) {
   const Eigen::Index n = problem.size();
   std::vector<int> index(n);
   std::vector<bool> included(n, true);
   for (Eigen::Index i = 0; i < n; ++i) {
     index[i] = std::max(1, problem.index_of(i));
-    if (request.suppress_algebraic && problem.is_algebraic(i)) included[i] = false;
+    if (error_test && request.suppress_algebraic && problem.is_algebraic(i)) included[i] = false;
   }
   return ErrorNorm(request.rtol, request.atol, std::move(index), std::move(included), request.index_scaling);
 }

@@ -77,8 +77,9 @@ Eval ProblemView::mass(double t, ConstRef y, Eigen::MatrixXd& m) {
   return finish(p_.vtbl->mass(p_.self, t, y.data(), m.data(), n()), "mass matrix", t, m.data(), m.size());
 }
 
-Eval ProblemView::residual(double t, ConstRef y, ConstRef yp, Ref r) {
+Eval ProblemView::residual(double t, ConstRef y, ConstRef yp, Ref r, bool for_jacobian) {
   ++stats_.nfev;
+  if (for_jacobian) ++stats_.nfev_jac;
   if (!p_.vtbl->residual) return finish(DK_EVAL_NOT_PROVIDED, "residual", t, nullptr, 0);
   return finish(p_.vtbl->residual(p_.self, t, y.data(), yp.data(), r.data()), "residual", t, r.data(), size());
 }

@@ -11,11 +11,8 @@ using namespace daekit;
 namespace {
 
 test::RunSpec crank_spec(const char* solver, double tol, dk_init_policy init) {
-  test::RunSpec spec;
-  spec.problem = "crank";
-  spec.solver = solver;
-  spec.rtol = spec.atol = tol;
-  spec.tweak = [init](dk_solve_options& o, std::vector<double>&) { o.init = init; };
+  test::RunSpec spec = test::spec_for("crank", solver, tol, tol);
+  test::set_init(spec, init);
   return spec;
 }
 

@@ -7,14 +7,7 @@
 using namespace daekit;
 
 namespace {
-test::RunSpec with(const char* problem, const char* solver, double rtol, double atol) {
-  test::RunSpec s;
-  s.problem = problem;
-  s.solver = solver;
-  s.rtol = rtol;
-  s.atol = atol;
-  return s;
-}
+using test::spec_for;
 // max_i |a_i - b_i| / (atol + rtol |a_i|): how many tolerances apart two answers are.
 double tolerances_apart(const Eigen::VectorXd& a, const Eigen::VectorXd& b, double rtol, double atol) {
   return ((a - b).cwiseAbs().array() / (atol + rtol * a.cwiseAbs().array())).maxCoeff();
@@ -23,10 +16,10 @@ double tolerances_apart(const Eigen::VectorXd& a, const Eigen::VectorXd& b, doub
 
 TEST_CASE("IDA solves Robertson's DAE and Fekete at 1e-6", "[conformance][sundials][plugin:ida]") {
   // Measured: rober_dae mescd 7.21, Fekete scd 4.69 (1013 steps, suppress-alg on).
-  const auto rober = test::run(with("rober_dae", "ida", 1e-6, 1e-10));
+  const auto rober = test::run(spec_for("rober_dae", "ida", 1e-6, 1e-10));
   REQUIRE(rober.status() == Status::success);
   CHECK(rober.accuracy(1e-6, 1e-10).mescd >= 6.0);
-  const auto fekete = test::run(with("fekete", "ida", 1e-6, 1e-6));
+  const auto fekete = test::run(spec_for("fekete", "ida", 1e-6, 1e-6));
   REQUIRE(fekete.status() == Status::success);
   CHECK(fekete.accuracy(1e-6, 1e-6).scd >= 4.0);
   CHECK(fekete.stats().accepted + fekete.stats().rejected <= fekete.stats().steps);
@@ -36,9 +29,9 @@ TEST_CASE("IDA solves Robertson's DAE and Fekete at 1e-6", "[conformance][sundia
 
 TEST_CASE("the residual form, the mass-matrix form and IDA's difference quotients agree",
           "[conformance][sundials][crosscheck][dae]") {
-  const auto residual = test::run(with("rober_residual", "ida", 1e-6, 1e-10));
-  const auto mass = test::run(with("rober_dae", "ida", 1e-6, 1e-10));
-  auto dq_spec = with("rober_residual", "ida", 1e-6, 1e-10);
+  const auto residual = test::run(spec_for("rober_residual", "ida", 1e-6, 1e-10));
+  const auto mass = test::run(spec_for("rober_dae", "ida", 1e-6, 1e-10));
+  auto dq_spec = spec_for("rober_residual", "ida", 1e-6, 1e-10);
   dq_spec.tweak = [](dk_solve_options& o, std::vector<double>&) { o.jacobian = DK_JACOBIAN_FINITE_DIFFERENCE; };
   const auto dq = test::run(dq_spec);
   REQUIRE(residual.status() == Status::success);
@@ -55,7 +48,7 @@ TEST_CASE("the residual form, the mass-matrix form and IDA's difference quotient
 
 TEST_CASE("IDA reports inconsistent y'0 by default and repairs it with IDACalcIC on request",
           "[conformance][sundials][dae][badinput]") {
-  auto spec = with("rober_residual", "ida", 1e-6, 1e-10);
+  auto spec = spec_for("rober_residual", "ida", 1e-6, 1e-10);
   spec.tweak_yp0 = [](std::vector<double>& yp0) { yp0[0] = 1.0; };
   const auto checked = test::run(spec);
   CHECK(checked.status() == Status::inconsistent_initial_values);
@@ -69,19 +62,19 @@ TEST_CASE("IDA reports inconsistent y'0 by default and repairs it with IDACalcIC
 }
 
 TEST_CASE("an IDA failure comes back with our status and IDA's own message", "[conformance][sundials][badinput]") {
-  auto spec = with("rober_dae", "ida", 1e-6, 1e-10);
+  auto spec = spec_for("rober_dae", "ida", 1e-6, 1e-10);
   spec.tweak = [](dk_solve_options& o, std::vector<double>&) { o.max_steps = 10; };
   const auto r = test::run(spec);
   CHECK(r.status() == Status::too_many_steps);
   CHECK_THAT(r.message(), Catch::Contains("maximum of 10 steps"));
-  const auto nan = test::run(with("nan_model", "ida", 1e-6, 1e-6));
+  const auto nan = test::run(spec_for("nan_model", "ida", 1e-6, 1e-6));
   CHECK(nan.status() != Status::success);
   CHECK_THAT(nan.message(), Catch::Contains("IDA_"));
 }
 
 TEST_CASE("where IDA's own first step fails on Fekete, the adapter retries and says so",
           "[conformance][sundials][dae][slow]") {
-  const auto r = test::run(with("fekete", "ida", 1e-9, 1e-9));
+  const auto r = test::run(spec_for("fekete", "ida", 1e-9, 1e-9));
   REQUIRE(r.status() == Status::success);
   std::cout << "ida fekete 1e-9: " << r.message() << "\n";
   CHECK_THAT(r.message(), Catch::Contains("IDA's own first step failed") && Catch::Contains("succeeded with h0="));
@@ -91,16 +84,16 @@ TEST_CASE("where IDA's own first step fails on Fekete, the adapter retries and s
 TEST_CASE("CVODE solves the test set's ODEs and refuses a DAE with a clear message",
           "[conformance][sundials][plugin:cvode]") {
   // Measured at 1e-6: rober mescd 6.0, hires mescd 4.72, vdpol scd 4.43.
-  const auto rober = test::run(with("rober", "cvode", 1e-6, 1e-10));
+  const auto rober = test::run(spec_for("rober", "cvode", 1e-6, 1e-10));
   REQUIRE(rober.status() == Status::success);
   CHECK(rober.accuracy(1e-6, 1e-10).mescd >= 5.5);
-  const auto hires = test::run(with("hires", "cvode", 1e-6, 1e-6));
+  const auto hires = test::run(spec_for("hires", "cvode", 1e-6, 1e-6));
   REQUIRE(hires.status() == Status::success);
   CHECK(hires.accuracy(1e-6, 1e-6).mescd >= 4.5);
-  const auto vdpol = test::run(with("vdpol", "cvode", 1e-6, 1e-6));
+  const auto vdpol = test::run(spec_for("vdpol", "cvode", 1e-6, 1e-6));
   REQUIRE(vdpol.status() == Status::success);
   CHECK(vdpol.accuracy(1e-6, 1e-6).scd >= 4.0);
-  const auto fekete = test::run(with("fekete", "cvode", 1e-6, 1e-6));
+  const auto fekete = test::run(spec_for("fekete", "cvode", 1e-6, 1e-6));
   CHECK(fekete.status() == Status::unsupported_problem);
   CHECK_THAT(fekete.message(), Catch::Contains("identity") && Catch::Contains("constant mass matrix"));
 }
@@ -108,12 +101,12 @@ TEST_CASE("CVODE solves the test set's ODEs and refuses a DAE with a clear messa
 TEST_CASE("KLU and dense linear algebra give the same answer in both adapters", "[conformance][sundials][sparse]") {
   for (const char* solver : {"ida", "cvode"}) {
     INFO(solver);
-    auto sparse = with("bruss_sparse", solver, 1e-8, 1e-8), dense = with("bruss_dense", solver, 1e-8, 1e-8);
+    auto sparse = spec_for("bruss_sparse", solver, 1e-8, 1e-8), dense = spec_for("bruss_dense", solver, 1e-8, 1e-8);
     const auto s = test::run(sparse), d = test::run(dense);
     REQUIRE(s.status() == Status::success);
     REQUIRE(d.status() == Status::success);
     CHECK((s.y_end() - d.y_end()).cwiseAbs().maxCoeff() < 1e-6);
-    auto klu_on_dense = with("bruss_dense", solver, 1e-6, 1e-6);
+    auto klu_on_dense = spec_for("bruss_dense", solver, 1e-6, 1e-6);
     klu_on_dense.solver_options = {{"linear_solver", "klu"}};
     CHECK(test::run(klu_on_dense).status() == Status::invalid_input);
   }

@@ -16,73 +16,13 @@
 #include <iostream>
 #include <memory>
 
+#include "smooth_problems.hpp"
+
 using namespace daekit;
+using daekit::test::SmoothDae;
+using daekit::test::SmoothOde;
 
 namespace {
-
-// y' = -y^2 + ..., a nonlinear non-autonomous pair with exact solution
-// y1 = 1/(1+t), y2 = sin t:  y1' = -y1^2,  y2' = -2 (y2 - sin t) + cos t.
-class SmoothOde : public Problem {
- public:
-  static std::vector<ParamDesc> parameters() { return {}; }
-  explicit SmoothOde(const Params&) {
-    info_.name = "smooth_ode";
-    info_.n = 2;
-    info_.analytic_jacobian = true;
-    info_.analytic_dfdt = true;
-  }
-  static Eigen::VectorXd exact(double t) { return Eigen::Vector2d(1.0 / (1.0 + t), std::sin(t)); }
-  void initial_values(Vector y, Vector) override { y = exact(0.0); }
-  Eval rhs(double t, ConstVector y, Vector f) override {
-    f[0] = -y[0] * y[0];
-    f[1] = -2.0 * (y[1] - std::sin(t)) + std::cos(t);
-    return Eval::ok;
-  }
-  Eval jacobian(double, ConstVector y, MatrixView j) override {
-    j(0, 0) = -2.0 * y[0];
-    j(1, 1) = -2.0;
-    return Eval::ok;
-  }
-  Eval dfdt(double t, ConstVector, Vector df) override {
-    df[0] = 0.0;
-    df[1] = 2.0 * std::cos(t) - std::sin(t);
-    return Eval::ok;
-  }
-};
-
-// Index-1 DAE with a nonlinear constraint: y1' = -y1 + y2^2, 0 = y2^3 + y2 - y1^3 - y1
-// (so y2 = y1, as x^3 + x is monotone), with y1(0) = 1/2: y1 = y2 = 1/(1 + e^t).
-class SmoothDae : public Problem {
- public:
-  static std::vector<ParamDesc> parameters() { return {}; }
-  explicit SmoothDae(const Params&) {
-    info_.name = "smooth_dae";
-    info_.n = 2;
-    info_.mass = MassKind::constant;
-    info_.differential = {1, 0};
-    info_.analytic_jacobian = true;
-    info_.autonomous = true;
-  }
-  static Eigen::VectorXd exact(double t) {
-    const double v = 1.0 / (1.0 + std::exp(t));
-    return Eigen::Vector2d(v, v);
-  }
-  void initial_values(Vector y, Vector) override { y = exact(0.0); }
-  Eval rhs(double, ConstVector y, Vector f) override {
-    f[0] = -y[0] + y[1] * y[1];
-    f[1] = y[1] * y[1] * y[1] + y[1] - y[0] * y[0] * y[0] - y[0];
-    return Eval::ok;
-  }
-  Eval jacobian(double, ConstVector y, MatrixView j) override {
-    j(0, 0) = -1.0, j(0, 1) = 2.0 * y[1];
-    j(1, 0) = -3.0 * y[0] * y[0] - 1.0, j(1, 1) = 3.0 * y[1] * y[1] + 1.0;
-    return Eval::ok;
-  }
-  Eval mass(double, ConstVector, MatrixView m) override {
-    m(0, 0) = 1.0;
-    return Eval::ok;
-  }
-};
 
 struct Errors {
   double at_steps = 0.0;     // max over the step points

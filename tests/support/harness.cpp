@@ -44,6 +44,23 @@ Accuracy RunResult::accuracy(double rtol, double atol) const {
   return score(y_end(), Eigen::Map<const Eigen::VectorXd>(ref.data(), n), problem->info().scored, rt, at);
 }
 
+RunSpec spec_for(const std::string& problem, const std::string& solver, double rtol, double atol) {
+  RunSpec s;
+  s.problem = problem;
+  s.solver = solver;
+  s.rtol = rtol;
+  s.atol = atol;
+  return s;
+}
+
+void set_init(RunSpec& spec, dk_init_policy init) {
+  auto previous = spec.tweak;
+  spec.tweak = [init, previous](dk_solve_options& o, std::vector<double>& y0) {
+    if (previous) previous(o, y0);
+    o.init = init;
+  };
+}
+
 RunResult run(const RunSpec& spec) {
   RunResult out;
   out.problem = std::make_shared<loader::ProblemInstance>(find(spec.problem), spec.params);

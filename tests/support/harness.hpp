@@ -35,6 +35,11 @@ struct RunSpec {
   std::function<void(std::vector<double>& yp0)> tweak_yp0;  // when the problem gives y'(t0)
 };
 
+// The common case: a problem, a solver and tolerances (atol < 0: rtol).
+RunSpec spec_for(const std::string& problem, const std::string& solver, double rtol, double atol = -1.0);
+// Sets the initial-value policy, keeping any tweak already there.
+void set_init(RunSpec& spec, dk_init_policy init);
+
 struct RunResult {
   dk_result result{};
   std::vector<double> t, y;

@@ -41,7 +41,7 @@ class ProblemView {
   Eval jacobian_sparse(double t, ConstRef y, Eigen::SparseMatrix<double>& dfdy);  // analytic, in pattern
   Eval dfdt(double t, ConstRef y, Ref df);                              // analytic
   Eval mass(double t, ConstRef y, Eigen::MatrixXd& m);
-  Eval residual(double t, ConstRef y, ConstRef yp, Ref r);
+  Eval residual(double t, ConstRef y, ConstRef yp, Ref r, bool for_jacobian = false);
   // dF/dy + cj dF/dy', analytic (residual-form problems that provide it).
   Eval residual_jacobian(double t, ConstRef y, ConstRef yp, double cj, Eigen::MatrixXd& j);
   bool has_residual_jacobian() const { return p_.vtbl->residual_jacobian != nullptr; }

@@ -32,4 +32,13 @@ void derivative_from_mass(const MassMatrix& mass, const ProblemView& problem, co
 InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
                                  Eigen::VectorXd& y0);
 
+// The same service for F(t, y, y') = 0 (residual-only problems, time- or state-
+// dependent mass matrices). `check` evaluates F(t0, y0, y'0); `fix_algebraic`
+// solves F = 0 for y' of the differential and y of the algebraic components
+// (IDACalcIC's YA_YDP), then, for what remains (constraints of index 2 and more),
+// for the smallest tolerance-weighted change of y. An empty yp0 is "not given":
+// `check` refuses it, `fix_algebraic` starts from zero.
+InitialisationOutcome initialise_residual(ProblemView& problem, const SolveRequest& request, Eigen::VectorXd& y0,
+                                          Eigen::VectorXd& yp0);
+
 }  // namespace daekit

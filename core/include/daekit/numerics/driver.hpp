@@ -46,6 +46,7 @@ struct DriverLimits {
   int max_consecutive_rejections = 50;  // error-test failures in a row before giving up
   int max_consecutive_failures = 10;    // recoverable model failures / singular matrices in a row
   double failure_shrink = 0.25;         // step reduction after such a failure
+  double first_rejection_cut = 0.1;     // cut after a rejected first step; 0: ask the controller
 };
 
 namespace detail {
@@ -152,7 +153,8 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
         return finish(Status::error_test_failures, m.str());
       }
       // A rejected first step means the automatic estimate was far off: cut hard, as RODAS does.
-      h *= stats.accepted == 0 ? 0.1 : controller.rejected(std::abs(h), a.error);
+      h *= stats.accepted == 0 && limits.first_rejection_cut > 0.0 ? limits.first_rejection_cut
+                                                                   : controller.rejected(std::abs(h), a.error);
       last_rejected = true;
       continue;
     }

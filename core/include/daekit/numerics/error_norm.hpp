@@ -19,7 +19,9 @@ class ErrorNorm {
   ErrorNorm(const Eigen::VectorXd& rtol, const Eigen::VectorXd& atol, std::vector<int> index,
             std::vector<bool> included, bool index_scaling);
 
-  static ErrorNorm for_request(const SolveRequest& request, const ProblemView& problem);
+  // `error_test` false: the norm of a Newton iteration, which keeps the components
+  // the error test suppresses.
+  static ErrorNorm for_request(const SolveRequest& request, const ProblemView& problem, bool error_test = true);
 
   // Root mean square over the included components.
   double rms(const Eigen::VectorXd& err, const Eigen::VectorXd& y_old, const Eigen::VectorXd& y_new,

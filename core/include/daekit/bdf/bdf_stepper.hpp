@@ -1,0 +1,133 @@
+// Variable-order (1-5), variable-step BDF in fixed-leading-coefficient form, the
+// formulation of DASSL and IDA (Brenan, Campbell & Petzold, "Numerical Solution of
+// Initial-Value Problems in DAEs", ch. 5): the history is kept as modified divided
+// differences phi_j, every step predicts y and y' from the interpolating polynomial
+// and solves the corrector
+//     F(t, y, y'_pred + cj (y - y_pred)) = 0,   cj = -alpha_s / h,  alpha_s = -sum_{j<=k} 1/j,
+// by a modified Newton iteration whose matrix dF/dy + cj dF/dy' is kept while it
+// converges. The local error at orders k-1, k, k+1 chooses the next order and step.
+//
+// With `ndf` the corrector's leading coefficient becomes (1 - kappa_k) alpha_s: the
+// numerical differentiation formulas of Klopfenstein and Shampine (MATLAB's ode15s),
+// more stable at the same error constant gain, with the kappas of Shampine & Reichelt.
+#pragma once
+
+#include <Eigen/Dense>
+#include <array>
+#include <string>
+
+#include "daekit/numerics/driver.hpp"
+#include "daekit/numerics/error_norm.hpp"
+#include "daekit/numerics/implicit_system.hpp"
+
+namespace daekit {
+
+struct BdfSettings {
+  int max_order = 5;
+  bool ndf = false;
+  int max_newton = 4;         // DASSL's MAXIT
+  double newton_tol = 0.33;   // converged when rate / (1 - rate) * |delta| <= newton_tol
+  double fixed_step = 0.0;    // > 0: constant steps of this size without error control (order tests)
+};
+
+class BdfStepper {
+ public:
+  static constexpr int kMaxOrder = 5;
+
+  BdfStepper(ImplicitSystem& system, const SolveRequest& request, const ErrorNorm& norm, BdfSettings settings);
+
+  // History from consistent y(t0), y'(t0).
+  void start(double t0, const Eigen::VectorXd& y0, const Eigen::VectorXd& yp0);
+  // DASSL's first step: 0.001 of the span, or less so that |h y'| <= 1/2 in the error norm.
+  double initial_step() const;
+
+  // The driver's interface (numerics/driver.hpp).
+  StepAttempt attempt(double t, double h, const Eigen::VectorXd& y);
+  const Eigen::VectorXd& y_new() const { return y_; }
+  void accept();
+  void interpolate(double theta, Eigen::VectorXd& out) const;
+  int order() const { return order_; }
+
+  // Step-size factors chosen together with the order (read by BdfController).
+  double accepted_factor() const { return accepted_factor_; }
+  double rejected_factor() const { return rejected_factor_; }
+
+ private:
+  using Coefficients = std::array<double, kMaxOrder + 3>;  // 1-based, as in the formulas
+
+  void restart_history(double h);
+  void compute_coefficients(double h);
+  StepAttempt newton(double t_new);
+  StepAttempt error_test(double h);
+  void choose_after_success(double h);
+  double lte_factor(int k) const;  // NDF's error constant relative to BDF's at order k
+  double norm(const Eigen::VectorXd& v, double h) const { return norm_.rms(v, y_n_, y_n_, h); }
+  // Newton's convergence test: every component, also those the error test leaves out
+  // (as IDA's suppressalg does), with the index scaling of the error test: an error
+  // d lambda in an index-2 multiplier moves the solution by about h d lambda. (Unscaled,
+  // the iteration cannot converge at small h: the matrix's condition grows like h^-2,
+  // and Fekete failed at t0 from 1e-9 on, as plain IDA does.)
+  double newton_norm(const Eigen::VectorXd& v) const { return newton_norm_.rms(v, y_n_, y_n_, h_attempt_); }
+
+  ImplicitSystem& system_;
+  const SolveRequest& request_;
+  const ErrorNorm& norm_;
+  ErrorNorm newton_norm_;
+  BdfSettings settings_;
+  Eigen::Index n_;
+  int max_order_;
+
+  // Committed history after the last accepted step.
+  Eigen::MatrixXd phi_;        // column j = phi_j, j = 1 .. max_order + 2 (column 0 unused)
+  Coefficients psi_{};         // psi_j = t_n - t_{n-j}
+  double t_ = 0.0;             // time of the last accepted point
+  Eigen::VectorXd y_n_;        // y at t_: the error weights of the next step
+  double h_old_ = 0.0;         // last accepted step
+  int order_ = 1;              // order for the next attempt
+  int order_old_ = 0;          // order of the last accepted step (0: none since the (re)start)
+  int constant_steps_ = 0;     // DASSL's NS: steps taken with the present h and order
+  bool initial_phase_ = true;  // raise the order and double h until something fails
+  bool fresh_start_ = true;    // no step accepted since the (re)start
+  std::size_t next_tstop_ = 0;
+  Eigen::VectorXd yp_start_;
+
+  // The attempt in progress.
+  Coefficients alpha_{}, beta_{}, sigma_{}, gamma_{}, psi_trial_{};
+  int constant_steps_trial_ = 0;
+  double cj_ = 0.0, error_constant_ = 0.0;
+  Eigen::MatrixXd phi_star_;  // beta-scaled phi of this attempt
+  Eigen::VectorXd y_, yp_, y_pred_, yp_pred_, e_, delta_, r_, work_;
+  double y_pred_norm_ = 0.0;
+  double h_attempt_ = 0.0, t_new_ = 0.0;
+
+  // Newton state carried across steps (DASSL's S and JCALC).
+  double rate_factor_ = 100.0;
+  bool matrix_valid_ = false;     // a factorisation exists
+  bool need_new_jacobian_ = true;
+  bool jacobian_fresh_ = false;   // the Jacobian was evaluated during this attempt
+
+  // Error estimates of the attempt, for the order selection.
+  double est_ = 0.0, terk_ = 0.0, terkm1_ = 0.0, erkm1_ = 0.0;
+  int order_new_ = 1;  // k-1 when the estimates ask for a lower order
+  int error_failures_ = 0;
+
+  double accepted_factor_ = 1.0, rejected_factor_ = 0.25;
+};
+
+// Hands the driver the step-size factors the BDF stepper chose with its order.
+class BdfController : public StepController {
+ public:
+  explicit BdfController(const BdfStepper& stepper) : StepController(1.0), stepper_(stepper) {}
+  double accepted(double, double) override { return stepper_.accepted_factor(); }
+  double rejected(double, double) override { return stepper_.rejected_factor(); }
+
+ private:
+  const BdfStepper& stepper_;
+};
+
+// The whole BDF/NDF solve: initialisation (core's consistency service), error norm,
+// stepper and the shared driver.
+SolveOutcome solve_bdf(ProblemView& problem, const SolveRequest& request, OutputSink& sink,
+                       const BdfSettings& settings);
+
+}  // namespace daekit

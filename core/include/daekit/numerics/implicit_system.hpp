@@ -1,0 +1,63 @@
+// Any problem as the residual F(t, y, y') = 0 that multistep methods iterate on,
+// with the Newton matrix dF/dy + cj dF/dy'. Two ways to get there:
+//  * constant mass matrix (identity, diagonal, dense): F = M y' - f, and the
+//    matrix is the core's IterationMatrix W = cj M - J (analytic or finite-
+//    difference J, dense or sparse), so a new cj needs a new LU but not a new J;
+//  * time- or state-dependent mass, or a residual-only problem: the problem's own
+//    residual, and the matrix from its residual Jacobian or by differences of F
+//    along (e_j, cj e_j), dense. Here the matrix depends on cj itself.
+#pragma once
+
+#include <Eigen/Dense>
+
+#include "daekit/numerics/dense_lu.hpp"
+#include "daekit/numerics/iteration_matrix.hpp"
+#include "daekit/numerics/mass_matrix.hpp"
+#include "daekit/solve_request.hpp"
+#include "daekit/status.hpp"
+
+namespace daekit {
+
+class ProblemView;
+
+class ImplicitSystem {
+ public:
+  Eval setup(ProblemView& problem, const SolveRequest& request, bool allow_sparse);
+
+  bool mass_form() const { return mass_form_; }
+  const MassMatrix& mass() const { return mass_; }
+  ProblemView& problem() { return *problem_; }
+
+  Eval residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, Eigen::VectorXd& r);
+
+  // Factorises the Newton matrix for `cj` at (t, y, y'), where `r` = F(t, y, y') was
+  // the last residual evaluated. With `new_jacobian` false and a constant mass
+  // matrix only W = cj M - J is refactorised with the Jacobian already held.
+  // Returns ok or why the model failed; `singular()` tells whether the LU failed.
+  Eval refresh(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const Eigen::VectorXd& r, double cj,
+               bool new_jacobian);
+  bool singular() const { return singular_; }
+  double matrix_cj() const { return cj_; }
+  // A Jacobian that a change of cj alone leaves valid (constant mass matrix).
+  bool jacobian_survives_cj_change() const { return mass_form_; }
+
+  void solve(const Eigen::VectorXd& b, Eigen::VectorXd& x);
+
+ private:
+  Eval difference_matrix(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const Eigen::VectorXd& r,
+                         double cj);
+
+  ProblemView* problem_ = nullptr;
+  bool mass_form_ = true;
+  bool analytic_residual_jacobian_ = false;
+  MassMatrix mass_;
+  IterationMatrix matrix_;
+  Eigen::VectorXd f_, y_work_, yp_work_, r_work_;
+  Eigen::MatrixXd w_;
+  DenseLU lu_;
+  Eigen::VectorXd rtol_, atol_;
+  double cj_ = 0.0;
+  bool singular_ = false;
+};
+
+}  // namespace daekit

@@ -1,0 +1,56 @@
+// The multistep plugin: `bdf` (variable-order fixed-leading-coefficient BDF, as
+// DASSL and IDA) and `ndf` (the same machinery with the Klopfenstein-Shampine
+// kappas, as MATLAB's ode15s), on the core's BdfStepper. Both take any problem
+// form: M y' = f with constant, time- or state-dependent M, and F(t, y, y') = 0.
+#include <daekit/bdf/bdf_stepper.hpp>
+#include <daekit/sdk/export_solver.hpp>
+
+namespace {
+
+using namespace daekit;
+
+template <bool Ndf>
+class MultistepSolver : public Solver {
+ public:
+  static SolverDescription describe() {
+    SolverDescription d;
+    d.capabilities.max_mass = MassKind::state_dependent;
+    d.capabilities.residual_form = true;
+    d.capabilities.max_dae_index = 3;
+    d.capabilities.dense_output = true;
+    d.capabilities.sparse = true;
+    d.capabilities.order = 5;
+    d.options = {
+        {"max_order", "int", "5", "highest order (1-5)"},
+        {"max_newton", "int", "4", "Newton iterations per step before the step is retried (DASSL's MAXIT)"},
+        {"newton_tol", "real", "0.33", "Newton converged when rate/(1-rate)*|delta| <= this (in the error norm)"},
+        {"fixed_step", "real", "0",
+         "> 0: constant steps of this size at order max_order after a short start-up, no error control "
+         "(for order measurements)"},
+    };
+    return d;
+  }
+
+  SolveOutcome solve(ProblemView& problem, const SolveRequest& request, OutputSink& sink) override {
+    BdfSettings s;
+    s.ndf = Ndf;
+    s.max_order = static_cast<int>(request.extra_int("max_order", s.max_order));
+    s.max_newton = static_cast<int>(request.extra_int("max_newton", s.max_newton));
+    s.newton_tol = request.extra_real("newton_tol", s.newton_tol);
+    s.fixed_step = request.extra_real("fixed_step", s.fixed_step);
+    if (s.max_order < 1 || s.max_order > 5 || s.max_newton < 1 || !(s.newton_tol > 0.0) || !(s.fixed_step >= 0.0))
+      return {Status::invalid_input, "bdf needs 1 <= max_order <= 5, max_newton >= 1, newton_tol > 0, fixed_step >= 0",
+              request.t0};
+    return solve_bdf(problem, request, sink, s);
+  }
+};
+
+using Bdf = MultistepSolver<false>;
+using Ndf = MultistepSolver<true>;
+
+}  // namespace
+
+DAEKIT_EXPORT_SOLVER(Bdf, bdf, "0.1.0",
+                     "variable-order BDF 1-5, fixed-leading-coefficient form (DASSL/IDA): stiff ODEs, DAEs, F(t,y,y')=0")
+DAEKIT_EXPORT_SOLVER(Ndf, ndf, "0.1.0",
+                     "numerical differentiation formulas 1-5 (Klopfenstein-Shampine, ode15s) on the BDF machinery")
