@@ -15,7 +15,8 @@ set_target_properties(daekit PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTAL
 install(TARGETS daekit RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # The in-tree plugins; their libraries find libdaekit_core two folders up.
-foreach(plugin rosenbrock radau sundials fekete hires robertson vdpol)
+get_property(DAEKIT_IN_TREE_PLUGINS GLOBAL PROPERTY DAEKIT_PLUGINS)
+foreach(plugin IN LISTS DAEKIT_IN_TREE_PLUGINS)
   set_target_properties(${plugin} PROPERTIES INSTALL_RPATH "$ORIGIN/../..")
   install(TARGETS ${plugin} LIBRARY DESTINATION ${DAEKIT_INSTALL_PLUGIN_SUBDIR})
 endforeach()

@@ -17,6 +17,9 @@ function(_daekit_plugin_common target)
   endif()
 endfunction()
 
+# Plugins built into the default folder are collected in the global property
+# DAEKIT_PLUGINS (installed, and built before the tests); OUTPUT_DIR ones are not.
+#
 # daekit_add_problem_plugin(NAME <name> SOURCES <files...> [DATA <var>=<file> ...] [OUTPUT_DIR <dir>])
 # Problem plugins need only the header-only SDK. Each DATA entry embeds a text file
 # (e.g. a test set reference) as `inline constexpr char <var>_text[]` in "<var>.inc".
@@ -27,6 +30,8 @@ function(daekit_add_problem_plugin)
   _daekit_plugin_common(${ARG_NAME})
   if(ARG_OUTPUT_DIR)
     set_target_properties(${ARG_NAME} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIR})
+  else()
+    set_property(GLOBAL APPEND PROPERTY DAEKIT_PLUGINS ${ARG_NAME})
   endif()
   set(gen_dir ${CMAKE_CURRENT_BINARY_DIR}/${ARG_NAME}_generated)
   foreach(item IN LISTS ARG_DATA)
@@ -52,5 +57,7 @@ function(daekit_add_solver_plugin)
   _daekit_plugin_common(${ARG_NAME})
   if(ARG_OUTPUT_DIR)
     set_target_properties(${ARG_NAME} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIR})
+  else()
+    set_property(GLOBAL APPEND PROPERTY DAEKIT_PLUGINS ${ARG_NAME})
   endif()
 endfunction()

@@ -66,6 +66,11 @@ TEST_CASE("analytic Jacobians agree with finite differences", "[conformance][pro
   check_jacobian("rober_dae");
   check_jacobian("hires");
   check_jacobian("vdpol");
+  check_jacobian("vdpolm");
+  check_jacobian("orego");
+  check_jacobian("e5");
+  check_jacobian("chemakzo");
+  check_jacobian("caraxis");
 }
 
 TEST_CASE("Fekete's initial values satisfy the constraints and the hidden constraint", "[conformance][problems]") {
@@ -96,7 +101,9 @@ TEST_CASE("the embedded references are the test set's data, with the right size"
   };
   for (const Case& c : {Case{"fekete", "fekete.ref", 160}, Case{"rober", "rober.ref", 3},
                         Case{"rober_dae", "rober.ref", 3}, Case{"hires", "hires.ref", 8}, Case{"vdpol", "vdpol.ref", 2},
-                        Case{"crank", "crank.ref", 24}}) {
+                        Case{"crank", "crank.ref", 24}, Case{"vdpolm", "vdpolm.ref", 2},
+                        Case{"orego", "orego.ref", 3}, Case{"e5", "e5.ref", 4}, Case{"chemakzo", "chemakzo.ref", 6},
+                        Case{"andrews", "andrews.ref", 27}, Case{"caraxis", "caraxis.ref", 10}}) {
     loader::ProblemInstance problem(*test::registry().find(c.problem), {});
     std::vector<double> ref;
     REQUIRE(problem.reference(ref));
