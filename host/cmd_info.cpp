@@ -75,7 +75,7 @@ void print_problem(const loader::Plugin& plugin, const std::map<std::string, std
   if (p.has_reference) {
     std::cout << "reference   at t = " << p.reference_t << ": " << p.reference_source << "\n";
     std::size_t scored = 0;
-    for (std::size_t i = 0; i < p.n; ++i) scored += p.scored[i];
+    for (std::size_t i = 0; i < p.n; ++i) scored += p.scored[i] != DK_SCORED_NO;
     std::cout << "scored      " << scored << " of " << p.n << " components enter scd\n";
   } else {
     std::cout << "reference   none for these parameters\n";
@@ -86,7 +86,8 @@ void print_problem(const loader::Plugin& plugin, const std::map<std::string, std
     std::cout << "  " << std::right << std::setw(3) << i + 1 << "  " << std::left << std::setw(12)
               << component_name(p, i) << " "
               << std::setw(13) << (p.differential[i] ? "differential" : "algebraic") << " " << int(p.index[i]);
-    if (p.has_reference) std::cout << "      " << (p.scored[i] ? "yes" : "no");
+    if (p.has_reference)
+      std::cout << "      " << (p.scored[i] == DK_SCORED_ABSOLUTE ? "absolute" : p.scored[i] ? "yes" : "no");
     std::cout << "\n";
   }
 }

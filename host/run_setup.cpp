@@ -120,6 +120,9 @@ std::string scored_components_text(const dk_problem_info& info) {
   std::size_t first = info.n, last = 0, count = 0;
   for (std::size_t i = 0; i < info.n; ++i)
     if (!info.scored || info.scored[i]) first = std::min(first, i), last = i, ++count;
+  bool absolute = false;
+  for (std::size_t i = 0; info.scored && i < info.n; ++i) absolute |= info.scored[i] == DK_SCORED_ABSOLUTE;
+  if (absolute) return count == info.n ? "all components, absolute error" : std::to_string(count) + " components";
   if (count == info.n) return "all components";
   if (count == last - first + 1) return "components " + std::to_string(first + 1) + "-" + std::to_string(last + 1);
   return std::to_string(count) + " scored components";

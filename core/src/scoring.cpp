@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+
+#include "daekit/abi.h"
 
 namespace daekit {
 
@@ -14,8 +17,13 @@ Accuracy score(const Eigen::VectorXd& y, const Eigen::VectorXd& yref, const std:
     a.max_abs_error = std::max(a.max_abs_error, err);
     const double r = rtol[i] > 0.0 ? rtol[i] : 1.0;
     mixed = std::max(mixed, err / (atol[i] / r + std::abs(yref[i])));
-    if ((scored && !scored[i]) || std::abs(yref[i]) < 1e-200) continue;
-    rel = std::max(rel, err / std::abs(yref[i]));
+    if (scored && scored[i] == DK_SCORED_NO) continue;
+    if (scored && scored[i] == DK_SCORED_ABSOLUTE) {
+      rel = std::max(rel, err);
+    } else {
+      if (std::abs(yref[i]) < 1e-200) continue;
+      rel = std::max(rel, err / std::abs(yref[i]));
+    }
     ++a.scored_components;
   }
   // NaN must not score as accurate.

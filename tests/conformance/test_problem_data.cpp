@@ -74,6 +74,8 @@ TEST_CASE("analytic Jacobians agree with finite differences", "[conformance][pro
   check_jacobian("transamp");
   check_jacobian("pollu");
   check_jacobian("brusselator", {{"N", "5"}});
+  check_jacobian("plei");
+  check_jacobian("medakzo");
 }
 
 TEST_CASE("Fekete's initial values satisfy the constraints and the hidden constraint", "[conformance][problems]") {
@@ -107,7 +109,8 @@ TEST_CASE("the embedded references are the test set's data, with the right size"
                         Case{"crank", "crank.ref", 24}, Case{"vdpolm", "vdpolm.ref", 2},
                         Case{"orego", "orego.ref", 3}, Case{"e5", "e5.ref", 4}, Case{"chemakzo", "chemakzo.ref", 6},
                         Case{"andrews", "andrews.ref", 27}, Case{"caraxis", "caraxis.ref", 10},
-                        Case{"transamp", "transamp.ref", 8}, Case{"pollu", "pollu.ref", 20}}) {
+                        Case{"transamp", "transamp.ref", 8}, Case{"pollu", "pollu.ref", 20},
+                        Case{"plei", "plei.ref", 28}, Case{"medakzo", "medakzo.ref", 400}}) {
     loader::ProblemInstance problem(*test::registry().find(c.problem), {});
     std::vector<double> ref;
     REQUIRE(problem.reference(ref));

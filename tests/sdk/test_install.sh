@@ -18,7 +18,9 @@ cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 ls "$prefix"/lib/libdaekit_core.so.* > /dev/null || fail "no versioned core library"
 [ -f "$prefix/lib/cmake/daekit/daekitConfig.cmake" ] || fail "no CMake package"
 [ -f "$prefix/lib/pkgconfig/daekit.pc" ] || fail "no pkg-config file"
-"$prefix/bin/daekit" list | grep -q rodas5p || fail "the installed host does not find the installed plugins"
+# (Captured first: with pipefail, grep -q closing the pipe early would fail the host on SIGPIPE.)
+listing=$("$prefix/bin/daekit" list)
+grep -q rodas5p <<<"$listing" || fail "the installed host does not find the installed plugins"
 
 for example in pendulum_problem ros2_solver; do
   cmake -S "$source/docs/examples/$example" -B "$work/$example" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
@@ -40,7 +42,8 @@ unset DAEKIT_PLUGIN_PATH
 # By path.
 out=$("$prefix/bin/daekit" run --plugin "$pendulum" --plugin "$ros2" --problem rober --solver ros2 --rtol 1e-5)
 grep -q "status     success" <<<"$out" || fail "ros2 by path: $out"
-"$prefix/bin/daekit" info --plugin "$pendulum" pendulum | grep -q "lambda" || fail "info pendulum"
+info=$("$prefix/bin/daekit" info --plugin "$pendulum" pendulum)
+grep -q "lambda" <<<"$info" || fail "info pendulum"
 
 # Conformance checks.
 "$prefix/bin/daekit" check "$pendulum" > "$work/check-pendulum.txt" || { cat "$work/check-pendulum.txt"; fail "check pendulum"; }

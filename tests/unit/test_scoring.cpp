@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <daekit/abi.h>
 #include <daekit/scoring.hpp>
 
 using namespace daekit;
@@ -26,4 +27,15 @@ TEST_CASE("scd follows the test set's conventions at the edges", "[unit][scoring
   CHECK(exact.mescd == Approx(3.0));
   y[0] = std::nan("");
   CHECK(std::isinf(score(y, ref, all, tol, tol).scd));
+}
+
+TEST_CASE("components marked absolute enter scd with their absolute error", "[unit][scoring]") {
+  Eigen::VectorXd yref(3), y(3), tol = Eigen::VectorXd::Constant(3, 1e-6);
+  yref << 1e-150, 2.0, 1.0;
+  y << 1e-150 + 1e-7, 2.0 + 2e-6, 1.0;
+  const std::uint8_t marks[3] = {DK_SCORED_ABSOLUTE, DK_SCORED_ABSOLUTE, DK_SCORED_NO};
+  const Accuracy a = score(y, yref, marks, tol, tol);
+  // Relative, the first component would count 1e143; absolute: max(1e-7, 2e-6) = 2e-6.
+  CHECK(a.scd == Approx(-std::log10(2e-6)));
+  CHECK(a.scored_components == 2);
 }

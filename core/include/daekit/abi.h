@@ -90,6 +90,11 @@ typedef enum {
 #define DK_PROBLEM_HAS_YP0 (1u << 5)         /* initial_values also fills y'(t0) */
 #define DK_PROBLEM_ANALYTIC_RESIDUAL_JACOBIAN (1u << 6)
 
+/* Values of dk_problem_info.scored[i]. */
+#define DK_SCORED_NO 0u
+#define DK_SCORED_RELATIVE 1u
+#define DK_SCORED_ABSOLUTE 2u
+
 /* Compressed sparse column pattern of an n x n matrix (0-based). */
 typedef struct dk_sparsity {
   size_t nnz;
@@ -125,7 +130,8 @@ typedef struct dk_problem_info {
   const double* tstops;         /* breakpoints where integrators should restart */
   uint32_t has_reference;
   double reference_t;
-  const uint8_t* scored;        /* n entries: 1 if the component counts in scd */
+  const uint8_t* scored;        /* n entries: 0 not in scd, 1 relative error (the test set's rule),
+                                   DK_SCORED_ABSOLUTE absolute error (as the test set scores medakzo) */
   const char* reference_source; /* provenance of the reference solution */
   dk_sparsity jac_pattern;      /* valid with DK_PROBLEM_SPARSE_JACOBIAN */
 } dk_problem_info;

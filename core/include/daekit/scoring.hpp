@@ -3,6 +3,7 @@
 //   mescd = -log10 max_i |y_i - yref_i| / (atol_i / rtol_i + |yref_i|)   over all components
 // Components with |yref_i| < 1e-200 are left out of scd, and an exact match counts
 // as an error of 1e-16 (so both are capped at 16), as the test set's report.f does.
+// Components marked DK_SCORED_ABSOLUTE enter scd with their absolute error.
 #pragma once
 
 #include <Eigen/Core>

@@ -55,7 +55,8 @@ struct ProblemInfo {
   // Reference solution at reference_t (usually tend) and its provenance.
   std::vector<double> reference;   // empty = none
   double reference_t = 0.0;
-  std::vector<std::uint8_t> scored;  // components entering scd; empty = all
+  // Per component DK_SCORED_NO / _RELATIVE / _ABSOLUTE (abi.h); empty = all relative.
+  std::vector<std::uint8_t> scored;
   std::string reference_source;
 
   // Sparse Jacobian pattern (CSC, 0-based); empty = dense.
