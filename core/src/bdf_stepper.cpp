@@ -314,7 +314,7 @@ void BdfStepper::accept() {
     at_tstop = true;
     ++next_tstop_;
   }
-  if (at_tstop && settings_.fixed_step <= 0.0) {
+  if (at_tstop && settings_.fixed_step <= 0.0 && settings_.restart_at_tstops) {
     fresh_start_ = true;
     initial_phase_ = true;
     yp_start_ = yp_;

@@ -27,6 +27,8 @@ class MultistepSolver : public Solver {
         {"max_order", "int", "5", "highest order (1-5)"},
         {"max_newton", "int", "4", "Newton iterations per step before the step is retried (DASSL's MAXIT)"},
         {"newton_tol", "real", "0.33", "Newton converged when rate/(1-rate)*|delta| <= this (in the error norm)"},
+        {"restart_at_tstops", "bool", "true",
+         "restart at order 1 at every breakpoint (tstop), as the test set's drivers do; false: only land on them"},
         {"fixed_step", "real", "0",
          "> 0: constant steps of this size at order max_order after a short start-up, no error control "
          "(for order measurements)"},
@@ -41,6 +43,7 @@ class MultistepSolver : public Solver {
     s.max_newton = static_cast<int>(request.extra_int("max_newton", s.max_newton));
     s.newton_tol = request.extra_real("newton_tol", s.newton_tol);
     s.fixed_step = request.extra_real("fixed_step", s.fixed_step);
+    s.restart_at_tstops = request.extra_bool("restart_at_tstops", s.restart_at_tstops);
     if (s.max_order < 1 || s.max_order > 5 || s.max_newton < 1 || !(s.newton_tol > 0.0) || !(s.fixed_step >= 0.0))
       return {Status::invalid_input, "bdf needs 1 <= max_order <= 5, max_newton >= 1, newton_tol > 0, fixed_step >= 0",
               request.t0};

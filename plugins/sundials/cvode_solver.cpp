@@ -102,11 +102,14 @@ class Cvode {
   }
   Eigen::Map<Eigen::VectorXd> state() { return y_.map(); }
   void set_stop_time(double t) { CVodeSetStopTime(mem_, t); }
-  int restart(double t) { return CVodeReInit(mem_, t, y_); }
+  int restart(double t) {
+    carried_ += counters();
+    return CVodeReInit(mem_, t, y_);
+  }
   long steps() const {
     long n = 0;
     CVodeGetNumSteps(mem_, &n);
-    return n;
+    return carried_.steps + n;
   }
   double last_step() const {
     double h = 0;
@@ -124,6 +127,16 @@ class Cvode {
   std::string message() const { return last_message(model_.errors, model_.problem); }
 
   void add_stats(Stats& s) const {
+    Counters c = counters();
+    c += carried_;
+    CVodeGetLastOrder(mem_, &c.order);
+    c.h_last = last_step();
+    add_counters(s, c, model_.use_matrix);
+  }
+
+ private:
+  // CVODE's counters since the last (re)initialisation.
+  Counters counters() const {
     Counters c;
     CVodeGetNumSteps(mem_, &c.steps);
     CVodeGetNumErrTestFails(mem_, &c.error_test_failures);
@@ -132,10 +145,12 @@ class Cvode {
     CVodeGetNumLinRhsEvals(mem_, &c.difference_evaluations);
     CVodeGetNumLinSolvSetups(mem_, &c.setups);
     CVodeGetNumNonlinSolvIters(mem_, &c.newton_iterations);
-    CVodeGetLastOrder(mem_, &c.order);
-    c.h_last = last_step();
-    add_counters(s, c, model_.use_matrix);
+    return c;
   }
+
+  Counters carried_;  // the segments before the last restart at a breakpoint
+
+ public:
 
 
  private:

@@ -145,11 +145,14 @@ class Ida {
   }
   Eigen::Map<Eigen::VectorXd> state() { return yy_.map(); }
   void set_stop_time(double t) { IDASetStopTime(mem_, t); }
-  int restart(double t) { return IDAReInit(mem_, t, yy_, yp_); }
+  int restart(double t) {
+    carried_ += counters();
+    return IDAReInit(mem_, t, yy_, yp_);
+  }
   long steps() const {
     long n = 0;
     IDAGetNumSteps(mem_, &n);
-    return n;
+    return carried_.steps + n;
   }
   double last_step() const {
     double h = 0;
@@ -168,14 +171,8 @@ class Ida {
 
   // Jacobian evaluations made through our IterationMatrix are counted there already.
   void add_stats(Stats& s) const {
-    Counters c;
-    IDAGetNumSteps(mem_, &c.steps);
-    IDAGetNumErrTestFails(mem_, &c.error_test_failures);
-    IDAGetNumNonlinSolvConvFails(mem_, &c.convergence_failures);
-    IDAGetNumJacEvals(mem_, &c.jacobians);
-    IDAGetNumLinResEvals(mem_, &c.difference_evaluations);
-    IDAGetNumLinSolvSetups(mem_, &c.setups);
-    IDAGetNumNonlinSolvIters(mem_, &c.newton_iterations);
+    Counters c = counters();
+    c += carried_;
     IDAGetLastOrder(mem_, &c.order);
     c.h_last = last_step();
     add_counters(s, c, model_.use_matrix);
@@ -187,6 +184,20 @@ class Ida {
     if (flag < 0) throw std::runtime_error(std::string(what) + " failed: " + flag_name(flag) + " " + model_.errors.last);
   }
 
+  // IDA's counters since the last (re)initialisation.
+  Counters counters() const {
+    Counters c;
+    IDAGetNumSteps(mem_, &c.steps);
+    IDAGetNumErrTestFails(mem_, &c.error_test_failures);
+    IDAGetNumNonlinSolvConvFails(mem_, &c.convergence_failures);
+    IDAGetNumJacEvals(mem_, &c.jacobians);
+    IDAGetNumLinResEvals(mem_, &c.difference_evaluations);
+    IDAGetNumLinSolvSetups(mem_, &c.setups);
+    IDAGetNumNonlinSolvIters(mem_, &c.newton_iterations);
+    return c;
+  }
+
+  Counters carried_;  // the segments before the last restart at a breakpoint
   Model& model_;
   Context ctx_;
   Vector yy_, yp_, id_, dky_;  // dky_: interpolated output

@@ -83,6 +83,15 @@ struct Counters {
        setups = 0, newton_iterations = 0;
   int order = 0;
   double h_last = 0.0;
+
+  // A restart (IDAReInit, CVodeReInit) zeroes SUNDIALS' counters: the adapters carry
+  // the earlier segments' sums and add them.
+  Counters& operator+=(const Counters& o) {
+    steps += o.steps, error_test_failures += o.error_test_failures, convergence_failures += o.convergence_failures;
+    jacobians += o.jacobians, difference_evaluations += o.difference_evaluations, setups += o.setups;
+    newton_iterations += o.newton_iterations;
+    return *this;
+  }
 };
 
 // jacobians_counted: our IterationMatrix evaluated (and counted) the Jacobians already.

@@ -1,0 +1,157 @@
+// The NAND gate (IVP Test Set `nand`): a CMOS-like NAND gate of two enhancement and
+// one depletion MOSFET (Shichman-Hodges model with bulk diodes) in charge-oriented
+// network form, C(y) y' = f(t, y), with a voltage-dependent capacitance matrix C(y),
+// 14 node potentials, on [0, 80]. The two inputs are trapezoidal pulses whose kinks
+// at multiples of 5 are breakpoints. Given as a residual F(t, y, y') = C(y) y' - f.
+#include <cmath>
+#include <daekit/sdk/export_problem.hpp>
+#include <daekit/sdk/testset.hpp>
+
+#include "nand_initial.inc"
+#include "nand_reference.inc"
+
+namespace {
+
+// Circuit data of the test set's driver.
+constexpr double rgs = 4.0, rgd = 4.0, rbs = 10.0, rbd = 10.0, cgs = 0.6e-4, cgd = 0.6e-4, cbd = 2.4e-5,
+                 c9 = 0.5e-4, delta = 0.2e-1, curis = 1e-14, vth = 25.85, vdd = 5.0, vbb = -2.5;
+
+struct Mosfet {
+  double vt0, gamma, phi, beta_forward, beta_reverse;
+};
+// Depletion type (1) and enhancement type (2). The source uses beta = 1.748e-3 for the
+// enhancement transistor's forward and 1.748e-4 for its reverse current; the
+// reference was computed with exactly that, so it is kept.
+constexpr Mosfet depletion{-2.43, 0.2, 1.28, 5.35e-4, 5.35e-4};
+constexpr Mosfet enhancement{0.2, 0.035, 1.01, 1.748e-3, 1.748e-4};
+
+// Drain-source current; false where the square root of phi - v_bulk is undefined.
+bool drain_current(const Mosfet& m, double vds, double vgs, double vbs, double vgd, double vbd, double& ids) {
+  ids = 0.0;
+  if (vds == 0.0) return true;
+  const bool forward = vds > 0.0;
+  const double vg = forward ? vgs : vgd, vb = forward ? vbs : vbd, beta = forward ? m.beta_forward : m.beta_reverse;
+  if (m.phi - vb < 0.0) return false;
+  const double vte = m.vt0 + m.gamma * (std::sqrt(m.phi - vb) - std::sqrt(m.phi));
+  const double over = vg - vte;
+  if (over <= 0.0) return true;
+  if (forward) {
+    ids = over <= vds ? -beta * over * over * (1.0 + delta * vds) : -beta * vds * (2.0 * over - vds) * (1.0 + delta * vds);
+  } else {
+    ids = over <= -vds ? beta * over * over * (1.0 - delta * vds) : -beta * vds * (2.0 * over + vds) * (1.0 - delta * vds);
+  }
+  return true;
+}
+
+// Bulk-source and bulk-drain pn junctions, and their voltage-dependent capacitance.
+double junction(double v) { return v <= 0.0 ? -curis * (std::exp(v / vth) - 1.0) : 0.0; }
+double junction_capacitance(double v) {
+  constexpr double phib = 0.87;
+  return v <= 0.0 ? cbd / std::sqrt(1.0 - v / phib) : cbd * (1.0 + v / (2.0 * phib));
+}
+
+// A trapezoidal pulse: low until `delay`, ramp over t1, high for t2, ramp down over t3.
+void pulse(double t, double delay, double t1, double t2, double t3, double period, double& v, double& dv) {
+  constexpr double low = 0.0, high = 5.0;
+  const double time = std::fmod(t, period);
+  v = low, dv = 0.0;
+  if (time > delay + t1 + t2 + t3) return;
+  if (time > delay + t1 + t2) {
+    v = (high - low) / t3 * (delay + t1 + t2 + t3 - time) + low, dv = -(high - low) / t3;
+  } else if (time > delay + t1) {
+    v = high;
+  } else if (time > delay) {
+    v = (high - low) / t1 * (time - delay) + low, dv = (high - low) / t1;
+  }
+}
+
+class NandGate : public daekit::Problem {
+ public:
+  static std::vector<daekit::ParamDesc> parameters() { return {}; }
+
+  explicit NandGate(const daekit::Params&) {
+    info_.name = "nand";
+    info_.title = "NAND gate: MOS circuit with voltage-dependent capacitances, C(y) y' = f (residual form)";
+    info_.n = 14;
+    info_.tend = 80.0;
+    info_.form = daekit::Form::residual_only;
+    info_.consistent_y0 = true;
+    info_.has_yp0 = true;
+    info_.component_names = daekit::numbered_names("V", 14);
+    for (int k = 1; k <= 15; ++k) info_.tstops.push_back(5.0 * k);
+    daekit::use_testset_reference(info_, nand_reference_text, "nand.ref");
+    info_.scored.assign(14, DK_SCORED_NO);
+    info_.scored[4] = DK_SCORED_RELATIVE;  // the gate's output, node 5
+    y0_ = daekit::testset_data(nand_initial_text, "nand.y0", 14).values;
+  }
+
+  void initial_values(daekit::Vector y, daekit::Vector yp) override {
+    for (int i = 0; i < 14; ++i) y[i] = y0_[i];
+    yp.setZero();  // the source's consistent y'(0)
+  }
+
+  daekit::Eval rhs(double, daekit::ConstVector, daekit::Vector) override { return daekit::Eval::not_provided; }
+
+  daekit::Eval residual(double t, daekit::ConstVector y, daekit::ConstVector yp, daekit::Vector r) override {
+    Eigen::Matrix<double, 14, 1> f;
+    if (!currents(t, y, f)) return daekit::Eval::recoverable;
+    capacitances(y);
+    r = c_ * yp - f;
+    return daekit::Eval::ok;
+  }
+
+ private:
+  bool currents(double t, daekit::ConstVector y, Eigen::Matrix<double, 14, 1>& f) const {
+    double v1, v1d, v2, v2d;
+    pulse(t, 5.0, 5.0, 5.0, 5.0, 20.0, v1, v1d);
+    pulse(t, 15.0, 5.0, 15.0, 5.0, 40.0, v2, v2d);
+    double i1, i2, i3;
+    if (!drain_current(depletion, y[1] - y[0], y[4] - y[0], y[2] - y[4], y[4] - y[1], y[3] - vdd, i1)) return false;
+    if (!drain_current(enhancement, y[6] - y[5], v1 - y[5], y[7] - y[9], v1 - y[6], y[8] - y[4], i2)) return false;
+    if (!drain_current(enhancement, y[11] - y[10], v2 - y[10], y[12], v2 - y[11], y[13] - y[9], i3)) return false;
+    f[0] = -(y[0] - y[4]) / rgs - i1;
+    f[1] = -(y[1] - vdd) / rgd + i1;
+    f[2] = -(y[2] - vbb) / rbs + junction(y[2] - y[4]);
+    f[3] = -(y[3] - vbb) / rbd + junction(y[3] - vdd);
+    f[4] = -(y[4] - y[0]) / rgs - junction(y[2] - y[4]) - (y[4] - y[6]) / rgd - junction(y[8] - y[4]);
+    f[5] = cgs * v1d - (y[5] - y[9]) / rgs - i2;
+    f[6] = cgd * v1d - (y[6] - y[4]) / rgd + i2;
+    f[7] = -(y[7] - vbb) / rbs + junction(y[7] - y[9]);
+    f[8] = -(y[8] - vbb) / rbd + junction(y[8] - y[4]);
+    f[9] = -(y[9] - y[5]) / rgs - junction(y[7] - y[9]) - (y[9] - y[11]) / rgd - junction(y[13] - y[9]);
+    f[10] = cgs * v2d - y[10] / rgs - i3;
+    f[11] = cgd * v2d - (y[11] - y[9]) / rgd + i3;
+    f[12] = -(y[12] - vbb) / rbs + junction(y[12]);
+    f[13] = -(y[13] - vbb) / rbd + junction(y[13] - y[9]);
+    return true;
+  }
+
+  void capacitances(daekit::ConstVector y) {
+    auto& m = c_;
+    m.setZero();
+    const double c35 = junction_capacitance(y[2] - y[4]), c95 = junction_capacitance(y[8] - y[4]);
+    const double c810 = junction_capacitance(y[7] - y[9]), c1410 = junction_capacitance(y[13] - y[9]);
+    m(0, 0) = cgs, m(0, 4) = -cgs;
+    m(1, 1) = cgd, m(1, 4) = -cgd;
+    m(2, 2) = c35, m(2, 4) = -c35;
+    m(3, 3) = junction_capacitance(y[3] - vdd);
+    m(4, 0) = -cgs, m(4, 1) = -cgd, m(4, 2) = -c35;
+    m(4, 4) = cgs + cgd + c35 + c95 + c9, m(4, 8) = -c95;
+    m(5, 5) = cgs;
+    m(6, 6) = cgd;
+    m(7, 7) = c810, m(7, 9) = -c810;
+    m(8, 4) = -c95, m(8, 8) = c95;
+    m(9, 7) = -c810, m(9, 9) = c810 + c1410 + c9, m(9, 13) = -c1410;
+    m(10, 10) = cgs;
+    m(11, 11) = cgd;
+    m(12, 12) = junction_capacitance(y[12]);
+    m(13, 9) = -c1410, m(13, 13) = c1410;
+  }
+
+  std::vector<double> y0_;
+  Eigen::Matrix<double, 14, 14> c_;
+};
+
+}  // namespace
+
+DAEKIT_EXPORT_PROBLEM(NandGate, nand, "0.1.0", "NAND gate, C(y) y' = f in residual form: n=14 (IVP Test Set)")
