@@ -82,6 +82,8 @@ RunResult run(const RunSpec& spec) {
   o.nsaveat = spec.saveat.size();
   o.saveat = spec.saveat.data();
   o.index_scaling = 1;
+  o.ntstops = info.ntstops;  // the breakpoints the problem names, as the host passes them
+  o.tstops = info.tstops;
   std::vector<dk_keyval> extra;
   for (const auto& [k, v] : spec.solver_options) extra.push_back({k.c_str(), v.c_str()});
   o.nextra = extra.size();
