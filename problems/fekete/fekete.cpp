@@ -148,7 +148,7 @@ class Fekete : public daekit::Problem {
     return daekit::Eval::ok;
   }
 
- private:
+ protected:
   void place(daekit::Vector& y, int i, double a, double b) {
     y[3 * i + 0] = std::cos(a) * std::cos(b);
     y[3 * i + 1] = std::sin(a) * std::cos(b);
@@ -177,4 +177,67 @@ class Fekete : public daekit::Problem {
 
 }  // namespace
 
+// The original index-3 formulation (`fekete3`): positions p, velocities q and the
+// multipliers lambda of the position constraint, 7N unknowns,
+//   p_i' = q_i,   q_i' = -alpha q_i + 2 lambda_i p_i + sum_j (p_i - p_j)/|p_i - p_j|^2,
+//   0 = |p_i|^2 - 1,
+// with q of index 2 and lambda of index 3. It is the stabilised form without mu (mu is
+// zero on the exact solution), so f and df/dy are the 8N problem's at mu = 0 with
+// the velocity constraint left out, and its reference is the first 7N values of
+// Fekete's.
+class Fekete3 : public Fekete {
+ public:
+  explicit Fekete3(const daekit::Params& params) : Fekete(params), N_(static_cast<int>(params.integer("N"))) {
+    auto& in = info_;
+    const std::size_t n = 7 * static_cast<std::size_t>(N_);
+    in.name = "fekete3";
+    in.title = "Fekete points on the sphere, N=" + std::to_string(N_) + " (index-3 formulation)";
+    in.n = n;
+    in.index.resize(n);
+    in.differential.resize(n);
+    in.component_names.resize(n);
+    for (std::size_t i = 3 * N_; i < 6 * static_cast<std::size_t>(N_); ++i) in.index[i] = 2;
+    for (std::size_t i = 6 * N_; i < n; ++i) in.index[i] = 3;
+    if (!in.reference.empty()) {
+      in.reference.resize(n);
+      in.scored.resize(n);
+      in.reference_source += "; the 7N values of the index-2 formulation's reference without mu";
+    }
+    y8_.setZero(8 * N_);
+    f8_.setZero(8 * N_);
+    j8_.setZero(8 * N_, 8 * N_);
+  }
+
+  void initial_values(daekit::Vector y, daekit::Vector yp) override {
+    Fekete::initial_values(daekit::Vector(y8_.data(), y8_.size()), daekit::Vector(f8_.data(), f8_.size()));
+    y = y8_.head(7 * N_);
+    yp = f8_.head(7 * N_);
+  }
+
+  daekit::Eval rhs(double t, daekit::ConstVector y, daekit::Vector f) override {
+    y8_.head(7 * N_) = y;
+    y8_.tail(N_).setZero();
+    const daekit::Eval e = Fekete::rhs(t, daekit::ConstVector(y8_.data(), y8_.size()), daekit::Vector(f8_.data(), f8_.size()));
+    f = f8_.head(7 * N_);
+    return e;
+  }
+
+  daekit::Eval jacobian(double t, daekit::ConstVector y, daekit::MatrixView j) override {
+    y8_.head(7 * N_) = y;
+    y8_.tail(N_).setZero();
+    j8_.setZero();
+    daekit::MatrixView j8(j8_.data(), j8_.rows(), j8_.cols(), Eigen::OuterStride<>(j8_.rows()));
+    const daekit::Eval e = Fekete::jacobian(t, daekit::ConstVector(y8_.data(), y8_.size()), j8);
+    j = j8_.topLeftCorner(7 * N_, 7 * N_);
+    return e;
+  }
+
+ private:
+  int N_;
+  Eigen::VectorXd y8_, f8_;
+  Eigen::MatrixXd j8_;
+};
+
 DAEKIT_EXPORT_PROBLEM(Fekete, fekete, "0.1.0", "Fekete points on the sphere: stabilised index-2 DAE, 8N variables (IVP Test Set)")
+DAEKIT_EXPORT_PROBLEM(Fekete3, fekete3, "0.1.0",
+                      "Fekete points, original index-3 formulation: 7N variables, multipliers of index 3")

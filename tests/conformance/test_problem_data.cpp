@@ -76,6 +76,8 @@ TEST_CASE("analytic Jacobians agree with finite differences", "[conformance][pro
   check_jacobian("brusselator", {{"N", "5"}});
   check_jacobian("plei");
   check_jacobian("medakzo");
+  check_jacobian("fekete3");
+  check_jacobian("fekete3", {{"N", "6"}});
 }
 
 TEST_CASE("Fekete's initial values satisfy the constraints and the hidden constraint", "[conformance][problems]") {
