@@ -56,7 +56,7 @@ std::vector<double> parse_tolerances(const std::string& spec) {
 int command_wpd(int argc, char** argv) {
   PluginOptions plugins;
   std::vector<std::string> problems, solver_opts, params;
-  std::string solvers, tols = "1e-4:1e-8", error = "final", out_dir, reference_solver = "rodas5p", cache_dir;
+  std::string init = "check", solvers, tols = "1e-4:1e-8", error = "final", out_dir, reference_solver = "rodas5p", cache_dir;
   double atol_scale = 0, timeout = 0, reference_tol = 1e-12, target_scd = 0;
   int runs = 1, jobs = 1;
   std::int64_t max_steps = 1000000;
@@ -78,6 +78,8 @@ int command_wpd(int argc, char** argv) {
       "reference-tol", po::value(&reference_tol), "tolerance of the L2 reference trajectory (default 1e-12)")(
       "cache-dir", po::value(&cache_dir), "where reference trajectories are cached (default OUT/cache)")(
       "target-scd", po::value(&target_scd), "scd of the summary table (default: the best every solver reached)")(
+      "init", po::value(&init),
+      "initial values: check (default), fix (compute consistent ones), trust; for every run and the reference")(
       "quiet,q", "no progress bar");
   add_plugin_options(desc, plugins);
   po::variables_map vm;
@@ -89,6 +91,7 @@ int command_wpd(int argc, char** argv) {
   if (error != "final" && error != "l2" && error != "both") throw UsageError("--error must be final, l2 or both");
   if (runs < 1 || jobs < 1) throw UsageError("--runs and --jobs must be at least 1");
   if (timeout < 0) throw UsageError("--timeout-per-run must not be negative");
+  if (init != "check" && init != "fix" && init != "trust") throw UsageError("--init must be check, fix or trust");
 
   loader::Registry registry = discover_plugins(plugins);
   const auto solver_names = split(solvers, ',');
@@ -119,6 +122,7 @@ int command_wpd(int argc, char** argv) {
         p.settings.rtol = tol;
         if (atol_scale > 0) p.settings.atol = atol_scale * tol;
         p.settings.max_steps = max_steps;
+        p.settings.init = init;
         p.settings.solver_options = per_solver[solver];
         try {
           loader::ProblemInstance pi(*registry.find(problem), p.params);
@@ -151,7 +155,7 @@ int command_wpd(int argc, char** argv) {
     for (const auto& problem : problems) {
       loader::ProblemInstance pi(*registry.find(problem), problem_params);
       wpd::ReferenceSpec spec{problem, reference_solver, problem_params, reference_tol,
-                              wpd::l2_grid(pi.info().t0, pi.info().tend)};
+                              wpd::l2_grid(pi.info().t0, pi.info().tend), init};
       bool cached = false;
       references[problem] = wpd::reference_trajectory(registry, spec, cache_dir, &cached);
       if (!options.quiet)
@@ -159,6 +163,34 @@ int command_wpd(int argc, char** argv) {
                   << " (" << reference_solver << " at " << reference_tol << ")\n";
     }
     reference_text << reference_solver << " at tol " << reference_tol << ", " << 100 << " times";
+  }
+
+  // Problems without a reference of their own at tend are scored against the reference
+  // solver's y(tend) when a reference solver is named (or computed anyway for --error l2).
+  std::ostringstream final_reference_text;
+  if (vm.count("reference-solver") || options.l2) {
+    require_plugin(registry, reference_solver, DK_KIND_SOLVER);
+    for (const auto& problem : problems) {
+      loader::ProblemInstance pi(*registry.find(problem), problem_params);
+      const auto& pinfo = pi.info();
+      if (pinfo.has_reference && pinfo.reference_t == pinfo.tend) continue;
+      Trajectory trajectory;
+      if (auto it = references.find(problem); it != references.end()) {
+        trajectory = it->second;
+      } else {
+        wpd::ReferenceSpec spec{problem, reference_solver, problem_params, reference_tol, {pinfo.tend}, init};
+        bool cached = false;
+        trajectory = wpd::reference_trajectory(registry, spec, cache_dir, &cached);
+        if (!options.quiet)
+          std::cerr << "daekit wpd: final reference for " << problem << " " << (cached ? "read from the cache" : "computed")
+                    << " (" << reference_solver << " at " << reference_tol << ")\n";
+      }
+      const std::vector<double> y_end(trajectory.y.end() - static_cast<std::ptrdiff_t>(pinfo.n), trajectory.y.end());
+      for (auto& p : points)
+        if (p.problem == problem) p.final_reference = y_end;
+      final_reference_text << (final_reference_text.tellp() > 0 ? "; " : "") << problem << ": " << reference_solver
+                           << " at tol " << reference_tol << " (the problem has no reference of its own)";
+    }
   }
 
   const auto results = wpd::run_sweep(registry, points, options, references);
@@ -172,6 +204,7 @@ int command_wpd(int argc, char** argv) {
   info.jobs = jobs;
   info.target_scd = target_scd;
   info.reference = reference_text.str();
+  info.final_reference = final_reference_text.str();
   const auto dir = std::filesystem::path(out_dir);
   wpd::write_csv((dir / "results.csv").string(), results);
   wpd::write_json((dir / "results.json").string(), results, info, registry);

@@ -106,6 +106,12 @@ std::optional<Accuracy> final_accuracy(const loader::ProblemInstance& problem, c
   const dk_problem_info& info = problem.info();
   std::vector<double> yref;
   if (!info.has_reference || t_end != info.reference_t || !problem.reference(yref)) return std::nullopt;
+  return accuracy_against(problem, run, yref, y_end);
+}
+
+Accuracy accuracy_against(const loader::ProblemInstance& problem, const PreparedRun& run,
+                          const std::vector<double>& yref, const double* y_end) {
+  const dk_problem_info& info = problem.info();
   const auto n = static_cast<Eigen::Index>(info.n);
   Eigen::VectorXd rt(n), at(n);
   for (Eigen::Index i = 0; i < n; ++i) {

@@ -57,6 +57,9 @@ class PreparedRun {
 // when the problem has one at the time the run ended.
 std::optional<Accuracy> final_accuracy(const loader::ProblemInstance& problem, const PreparedRun& run, double t_end,
                                        const double* y_end);
+// The same score against another reference (a reference solver's y(tend)).
+Accuracy accuracy_against(const loader::ProblemInstance& problem, const PreparedRun& run,
+                          const std::vector<double>& yref, const double* y_end);
 
 // "components 1-60", "all components", "3 scored components".
 std::string scored_components_text(const dk_problem_info& info);

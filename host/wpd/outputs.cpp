@@ -98,6 +98,7 @@ void write_json(const std::string& file, const std::vector<PointResult>& rows, c
   meta["jobs"] = info.jobs;
   meta["timings_comparable"] = info.jobs <= 1;
   if (!info.reference.empty()) meta["l2_reference"] = info.reference;
+  if (!info.final_reference.empty()) meta["final_reference"] = info.final_reference;
   json plugins = json::array();
   std::set<std::string> used(info.solvers.begin(), info.solvers.end());
   used.insert(info.problems.begin(), info.problems.end());

@@ -20,6 +20,7 @@ struct SweepInfo {
   int runs = 1, jobs = 1;
   double target_scd = 0;   // 0: chosen per problem
   std::string reference;   // L2 reference solver and tolerance, in words
+  std::string final_reference;  // for problems without their own: the solver whose y(tend) scored
 };
 
 void write_csv(const std::string& file, const std::vector<PointResult>& rows);

@@ -44,7 +44,8 @@ Trajectory reference_trajectory(const loader::Registry& registry, const Referenc
   key.precision(17);
   key << "problem=" << spec.problem << "@" << problem_plugin->manifest.version << ";params=";
   for (const auto& [k, v] : spec.params) key << k << "=" << v << ",";
-  key << ";solver=" << spec.solver << "@" << solver_plugin->manifest.version << ";tol=" << spec.tol
+  key << ";solver=" << spec.solver << "@" << solver_plugin->manifest.version << ";init=" << spec.init
+      << ";tol=" << spec.tol
       << ";grid=" << spec.grid.size() << ":" << spec.grid.front() << ":" << spec.grid.back();
   std::ostringstream name;
   name << "reference-" << spec.problem << "-" << std::hex << fnv1a(key.str()) << ".json";
@@ -68,6 +69,7 @@ Trajectory reference_trajectory(const loader::Registry& registry, const Referenc
   settings.rtol = spec.tol;
   if (!problem.info().atol_scale) settings.atol = spec.tol;
   settings.max_steps = 10000000;
+  settings.init = spec.init;
   settings.output = DK_OUTPUT_SAVEAT;
   settings.saveat = spec.grid;
   PreparedRun prepared(problem, solver, settings);

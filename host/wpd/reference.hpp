@@ -18,6 +18,7 @@ struct ReferenceSpec {
   std::map<std::string, std::string> params;
   double tol = 1e-12;
   std::vector<double> grid;
+  std::string init = "check";  // the initial-value policy (check, fix, trust), as for the sweep
 };
 
 // 100 times over the span: logarithmically spaced when the span starts at 0 and is long

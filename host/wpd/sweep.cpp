@@ -62,7 +62,11 @@ json measure(const loader::Registry& registry, const Point& p, const SweepOption
     if (is_success(static_cast<Status>(result.status)) && !trajectory.t.empty()) {
       const std::size_t n = problem.info().n;
       const double t_end = trajectory.t.back();
-      if (auto a = final_accuracy(problem, prepared, t_end, trajectory.y.data() + (trajectory.t.size() - 1) * n)) {
+      const double* y_end = trajectory.y.data() + (trajectory.t.size() - 1) * n;
+      auto a = final_accuracy(problem, prepared, t_end, y_end);
+      if (!a && p.final_reference.size() == n && t_end == problem.info().tend)
+        a = accuracy_against(problem, prepared, p.final_reference, y_end);
+      if (a) {
         out["scd"] = a->scd;
         out["mescd"] = a->mescd;
         out["final_error"] = a->max_rel_error;

@@ -19,6 +19,9 @@ struct Point {
   double rtol = 0, atol = 0;
   RunSettings settings;  // tolerances filled in
   std::string refused;   // why the solver cannot take this problem at all (recorded, not run)
+  // For a problem without a reference of its own: the reference solver's y(tend), to
+  // score scd/mescd against (empty: the problem's reference, if any).
+  std::vector<double> final_reference;
 };
 
 struct PointResult {

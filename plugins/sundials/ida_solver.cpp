@@ -257,16 +257,20 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
     out.message = problem.last_message();
     return out;
   }
+  // The core's service first (also with --init fix: it meets constraints of index 2,
+  // such as the slider crank's velocity constraints, by moving differential components,
+  // which IDACalcIC's YA_YDP mode cannot); IDACalcIC then computes y'.
   std::string init_note;
-  if (req.init != InitPolicy::fix_algebraic && constant_mass) {
+  if (req.init != InitPolicy::trust && constant_mass) {
     InitialisationOutcome init = initialise(problem, req, model.mass, y0);
     if (init.status != Status::success) {
       out.status = init.status;
       out.message = init.message;
       return out;
     }
+    if (!init.message.empty()) init_note = init.message + "; ";
   }
-  if (req.yp0.size() == n) {
+  if (req.yp0.size() == n && y0 == req.y0) {
     yp0 = req.yp0;
   } else if (constant_mass) {
     Eigen::VectorXd f(n);
@@ -351,22 +355,39 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
   Stats& stats = problem.stats();
   std::string retries;
   double used_h0 = 0.0;
-  for (std::size_t attempt = 0; attempt < h0s.size(); ++attempt) {
+  bool use_calc_ic = req.init == InitPolicy::fix_algebraic && !constant_mass;
+  for (std::size_t attempt = 0; attempt < h0s.size();) {
     model.errors.last.clear();
     Ida ida(model, y0, yp0, h0s[attempt], solver_choice, max_order, max_nonlinear);
     ida.set_suppress(suppress);
-    if (req.init == InitPolicy::fix_algebraic) {
+    // A constant mass matrix: the core's service has made y consistent and y' follows
+    // from M y' = f (algebraic y' do not enter F = M y' - f). IDACalcIC is for the
+    // other forms; it cannot meet index-2 constraints (its Newton matrix is singular there).
+    if (use_calc_ic) {
       const double tout1 = req.t0 + req.direction() * std::max(std::abs(req.tend - req.t0) * 1e-6, 1e-12);
       const int flag = ida.calc_ic(tout1, req.extra_bool("calcic_line_search", false));
       if (flag < 0) {
+        // The core's residual-form service also moves y where index-2 constraints ask
+        // for it (the 17-variable slider crank); IDA then starts again from its values.
         ida.add_stats(stats);
-        out.status = Status::inconsistent_initial_values;
-        out.message = "IDACalcIC could not make the initial values consistent: " + ida.flag_name(flag) + ": " +
-                      ida.message();
-        return out;
+        const std::string why = ida.flag_name(flag) + ": " + ida.message();
+        Eigen::VectorXd y1 = req.y0, yp1 = req.yp0.size() == n ? req.yp0 : Eigen::VectorXd();
+        const InitialisationOutcome core = initialise_residual(problem, req, y1, yp1);
+        if (core.status != Status::success) {
+          out.status = Status::inconsistent_initial_values;
+          out.message = "IDACalcIC could not make the initial values consistent: " + why + "; nor could daekit's "
+                        "service: " + core.message;
+          return out;
+        }
+        y0 = y1, yp0 = yp1, use_calc_ic = false;
+        init_note += "IDACalcIC failed (" + why + "); daekit's service: " +
+                     (core.message.empty() ? std::string("the values are consistent within the tolerances")
+                                           : core.message) +
+                     "; ";
+        continue;
       }
       ida.consistent_ic();
-      init_note = "initial values made consistent by IDACalcIC (IDA_YA_YDP_INIT); ";
+      init_note += "initial values made consistent by IDACalcIC (IDA_YA_YDP_INIT); ";
     }
     out = one_step_loop(ida, req, sink, static_cast<long>(req.max_steps - stats.steps));
     ida.add_stats(stats);
@@ -377,6 +398,7 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
     m << (used_h0 == 0 ? std::string("IDA's own first step") : "h0=" + std::to_string(used_h0))
       << " failed at t0 (" << out.message << "); ";
     retries += m.str();
+    ++attempt;
   }
   if (!retries.empty()) {
     std::ostringstream m;

@@ -52,13 +52,15 @@ class Fekete : public daekit::Problem {
         for (const char* axis : axes) in.component_names.push_back(name(stem, i, axis));
     for (const char* stem : {"lambda", "mu"})
       for (int i = 0; i < N_; ++i) in.component_names.push_back(name(stem, i, ""));
+    // The test set scores the positions only (also what a reference solver's y(tend) is
+    // compared on for other N).
+    in.scored.assign(in.n, 0);
+    for (int i = 0; i < 3 * N_; ++i) in.scored[i] = 1;
     if (N_ == 20) {
       auto ref = daekit::parse_data_text(fekete_reference_text, "fekete.ref");
       if (ref.values.size() != in.n) throw std::runtime_error("fekete.ref has the wrong length");
       in.reference = ref.values;
       in.reference_t = 1000.0;
-      in.scored.assign(in.n, 0);
-      for (int i = 0; i < 3 * N_; ++i) in.scored[i] = 1;  // the test set scores the positions only
       in.reference_source = "IVP Test Set 2.4 (" + ref.comment_field("reference computed with") + ")";
     }
   }
@@ -198,9 +200,9 @@ class Fekete3 : public Fekete {
     in.component_names.resize(n);
     for (std::size_t i = 3 * N_; i < 6 * static_cast<std::size_t>(N_); ++i) in.index[i] = 2;
     for (std::size_t i = 6 * N_; i < n; ++i) in.index[i] = 3;
+    in.scored.resize(n);
     if (!in.reference.empty()) {
       in.reference.resize(n);
-      in.scored.resize(n);
       in.reference_source += "; the 7N values of the index-2 formulation's reference without mu";
     }
     y8_.setZero(8 * N_);

@@ -1,0 +1,20 @@
+set logscale xy
+set grid
+set key outside right top
+set format x "10^{%L}"
+set xlabel "error at tend (max relative, scored components)"
+set ylabel "f evaluations"
+set title "crank: work-precision, tol 1e-4:1e-10" noenhanced
+set terminal svg size 1000,600 dynamic enhanced font "sans,12" background rgb "white"
+set output "crank-final-nfev.svg"
+plot "crank-final-nfev.dat" index 0 with linespoints pointsize 1.3 linewidth 2 title "radau5" noenhanced, \
+     "crank-final-nfev.dat" index 1 with linespoints pointsize 1.3 linewidth 2 title "rodas5p" noenhanced, \
+     "crank-final-nfev.dat" index 2 with linespoints pointsize 1.3 linewidth 2 title "rodas4p2" noenhanced, \
+     "crank-final-nfev.dat" index 3 with linespoints pointsize 1.3 linewidth 2 title "rodas4p" noenhanced, \
+     "crank-final-nfev.dat" index 4 with linespoints pointsize 1.3 linewidth 2 title "rodas5" noenhanced, \
+     "crank-final-nfev.dat" index 5 with linespoints pointsize 1.3 linewidth 2 title "bdf" noenhanced, \
+     "crank-final-nfev.dat" index 6 with linespoints pointsize 1.3 linewidth 2 title "ndf" noenhanced, \
+     "crank-final-nfev.dat" index 7 with linespoints pointsize 1.3 linewidth 2 title "ida (failed at tol 1e-07, 1e-10: convergence_failures)" noenhanced
+set terminal pngcairo size 1000,600 enhanced font "sans,11" background rgb "white"
+set output "crank-final-nfev.png"
+replot
