@@ -78,6 +78,7 @@ TEST_CASE("analytic Jacobians agree with finite differences", "[conformance][pro
   check_jacobian("medakzo");
   check_jacobian("fekete3");
   check_jacobian("fekete3", {{"N", "6"}});
+  check_jacobian("ringmod");
 }
 
 TEST_CASE("Fekete's initial values satisfy the constraints and the hidden constraint", "[conformance][problems]") {
@@ -113,7 +114,7 @@ TEST_CASE("the embedded references are the test set's data, with the right size"
                         Case{"andrews", "andrews.ref", 27}, Case{"caraxis", "caraxis.ref", 10},
                         Case{"transamp", "transamp.ref", 8}, Case{"pollu", "pollu.ref", 20},
                         Case{"plei", "plei.ref", 28}, Case{"medakzo", "medakzo.ref", 400},
-                        Case{"nand", "nand.ref", 14}}) {
+                        Case{"nand", "nand.ref", 14}, Case{"ringmod", "ringmod.ref", 15}}) {
     loader::ProblemInstance problem(*test::registry().find(c.problem), {});
     std::vector<double> ref;
     REQUIRE(problem.reference(ref));
