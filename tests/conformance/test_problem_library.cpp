@@ -38,14 +38,18 @@ TEST_CASE("the test set's ODEs reach the test set's accuracy", "[conformance][pr
   // Measured scd / mescd: orego radau5 7.69/7.69, vdpolm radau5 5.92/8.28, pollu rodas5p
   // 6.37/8.51, e5 bdf (atol 1.7e-26) 3.09/7.38 (the test set scores e5 by mescd), plei
   // radau5 5.37/5.94, medakzo rodas5p 6.82/6.83 (absolute error, the test set's rule),
-  // ringmod rodas5p 4.94/5.62 (81205 steps: the diode ring's fast oscillation is resolved).
+  // ringmod rodas5p 4.94/5.62 (81205 steps: the diode ring's fast oscillation is resolved),
+  // beam rodas5p 5.09/4.39 and radau5 4.00/3.77 (bdf: 4.89 but 45387 steps, its orders 3-5
+  // are unstable on the beam's undamped oscillations).
   for (const LibraryCase& c : {LibraryCase{"orego", "radau5", 1e-8, 1e-8, 7.0, 7.0},
                                LibraryCase{"vdpolm", "radau5", 1e-8, 1e-8, 5.3, 7.5},
                                LibraryCase{"pollu", "rodas5p", 1e-8, 1e-8, 5.8, 8.0},
                                LibraryCase{"e5", "bdf", 1e-8, 1.7e-26, 2.5, 6.8},
                                LibraryCase{"plei", "radau5", 1e-8, 1e-8, 4.8, 5.4},
                                LibraryCase{"medakzo", "rodas5p", 1e-7, 1e-7, 6.3, 6.3},
-                               LibraryCase{"ringmod", "rodas5p", 1e-7, 1e-7, 4.4, 5.1}})
+                               LibraryCase{"ringmod", "rodas5p", 1e-7, 1e-7, 4.4, 5.1},
+                               LibraryCase{"beam", "rodas5p", 1e-6, 1e-6, 4.5, 3.8},
+                               LibraryCase{"beam", "radau5", 1e-6, 1e-6, 3.5, 3.2}})
     check_case(c);
 }
 
