@@ -56,11 +56,13 @@ TEST_CASE("the test set's ODEs reach the test set's accuracy", "[conformance][pr
 TEST_CASE("the test set's DAEs reach the test set's accuracy", "[conformance][problems][dae]") {
   // Measured scd / mescd: chemakzo radau5 6.22/8.50, transamp radau5 7.60/7.88, andrews
   // radau5 (index 3) 5.38/0.45 (mescd counts the accelerations ~1e5), caraxis radau5
-  // (index 3) 2.70/5.41: its positions have 8 digits, the index-3 multipliers 3.
+  // (index 3) 2.70/5.41: its positions have 8 digits, the index-3 multipliers 3; water
+  // rodas5p with the test set's atol (1e6 atol for the pressures) 6.39/8.95.
   for (const LibraryCase& c : {LibraryCase{"chemakzo", "radau5", 1e-7, 1e-7, 5.5, 7.8},
                                LibraryCase{"transamp", "radau5", 1e-8, 1e-8, 7.0, 7.3},
                                LibraryCase{"andrews", "radau5", 1e-8, 1e-8, 4.8, 0.0},
-                               LibraryCase{"caraxis", "radau5", 1e-10, 1e-10, 2.3, 4.9}})
+                               LibraryCase{"caraxis", "radau5", 1e-10, 1e-10, 2.3, 4.9},
+                               LibraryCase{"water", "rodas5p", 1e-10, -1.0, 5.8, 8.3}})
     check_case(c);
 }
 

@@ -69,14 +69,21 @@ RunResult run(const RunSpec& spec) {
   out.n = info.n;
   std::vector<double> y0, yp0;
   out.problem->initial_values(y0, yp0);
-  double rtol = spec.rtol, atol = spec.atol < 0 ? spec.rtol : spec.atol;
+  // atol as the host sets it: given, else the problem's suggested scale times rtol, else rtol.
+  double rtol = spec.rtol;
+  std::vector<double> atol(1, spec.atol < 0 ? spec.rtol : spec.atol);
+  if (spec.atol < 0 && info.atol_scale) {
+    atol.resize(info.n);
+    for (std::size_t i = 0; i < info.n; ++i) atol[i] = info.atol_scale[i] * rtol;
+  }
   dk_solve_options o{};
   o.struct_size = sizeof o;
   o.t0 = info.t0;
   o.tend = info.tend;
-  o.nrtol = o.natol = 1;
+  o.nrtol = 1;
+  o.natol = atol.size();
   o.rtol = &rtol;
-  o.atol = &atol;
+  o.atol = atol.data();
   o.max_steps = 100000;
   o.output_mode = spec.output;
   o.nsaveat = spec.saveat.size();

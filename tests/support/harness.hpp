@@ -26,7 +26,7 @@ struct RunSpec {
   std::string problem;
   std::string solver = "rodas5p";
   double rtol = 1e-6;
-  double atol = -1.0;  // < 0: rtol
+  double atol = -1.0;  // < 0: the problem's atol scale times rtol (as the host), else rtol
   std::map<std::string, std::string> params, solver_options;
   dk_output_mode output = DK_OUTPUT_END;
   std::vector<double> saveat;
