@@ -2,6 +2,7 @@
 // structure of Hairer & Wanner's RADAU5, on the core's Radau5Stepper.
 #include <daekit/numerics/one_step_solve.hpp>
 #include <daekit/radau/radau5_stepper.hpp>
+#include <daekit/radau/radau_iia_stepper.hpp>
 #include <daekit/sdk/export_solver.hpp>
 
 namespace {
@@ -48,7 +49,54 @@ class Radau5Solver : public Solver {
   }
 };
 
+// Radau IIA with 3, 5 and 7 stages, the order chosen during the run (RADAU's strategy).
+class RadauIIASolver : public Solver {
+ public:
+  static SolverDescription describe() {
+    SolverDescription d;
+    d.capabilities.max_mass = MassKind::constant;
+    d.capabilities.max_dae_index = 3;
+    d.capabilities.dense_output = true;
+    d.capabilities.order = 13;
+    d.options = {
+        {"min_stages", "int", "3", "fewest stages (3, 5 or 7: orders 5, 9, 13)"},
+        {"max_stages", "int", "7", "most stages"},
+        {"start_stages", "int", "3", "stages of the first step"},
+        {"max_newton", "int", "7", "Newton iterations for 3 stages (2.5 more per extra stage)"},
+        {"jacobian_reuse", "real", "0.01", "keep the Jacobian after a step whose Newton rate was below this"},
+        {"raise_rate", "real", "0.002", "raise the order when Newton's rate is below this (RADAU's VITU)"},
+        {"lower_rate", "real", "0.8", "lower the order when Newton's rate is above this (RADAU's VITD)"},
+    };
+    return d;
+  }
+
+  SolveOutcome solve(ProblemView& problem, const SolveRequest& request, OutputSink& sink) override {
+    RadauIIASettings s;
+    s.min_stages = static_cast<int>(request.extra_int("min_stages", s.min_stages));
+    s.max_stages = static_cast<int>(request.extra_int("max_stages", s.max_stages));
+    s.start_stages = static_cast<int>(request.extra_int("start_stages", s.start_stages));
+    s.max_newton = static_cast<int>(request.extra_int("max_newton", s.max_newton));
+    s.jacobian_reuse = request.extra_real("jacobian_reuse", s.jacobian_reuse);
+    s.raise_rate = request.extra_real("raise_rate", s.raise_rate);
+    s.lower_rate = request.extra_real("lower_rate", s.lower_rate);
+    auto valid = [](int k) { return k == 3 || k == 5 || k == 7; };
+    if (!valid(s.min_stages) || !valid(s.max_stages) || !valid(s.start_stages) || s.min_stages > s.max_stages ||
+        s.start_stages < s.min_stages || s.start_stages > s.max_stages || s.max_newton < 1)
+      return {Status::invalid_input,
+              "radauiia needs stages of 3, 5 or 7 with min_stages <= start_stages <= max_stages, and max_newton >= 1",
+              request.t0};
+    return solve_one_step(
+        problem, request, sink, 2 * s.start_stages - 1, /*allow_sparse=*/false,
+        [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm&) {
+          return std::make_unique<RadauIIAStepper>(problem, request, mass, matrix, s);
+        },
+        [](const RadauIIAStepper& stepper) { return std::make_unique<RadauIIAController>(stepper); });
+  }
+};
+
 }  // namespace
 
 DAEKIT_EXPORT_SOLVER(Radau5Solver, radau5, "0.1.0",
                      "Radau IIA, 3 stages, order 5 (RADAU5's structure): stiff ODEs and DAEs up to index 3")
+DAEKIT_EXPORT_SOLVER(RadauIIASolver, radauiia, "0.1.0",
+                     "Radau IIA with 3/5/7 stages (orders 5/9/13), order chosen from Newton's convergence (RADAU)")

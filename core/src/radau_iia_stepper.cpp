@@ -1,0 +1,333 @@
+#include "daekit/radau/radau_iia_stepper.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace daekit {
+namespace {
+constexpr double uround = std::numeric_limits<double>::epsilon();
+}
+
+RadauIIAStepper::RadauIIAStepper(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
+                                 IterationMatrix& matrix, RadauIIASettings settings)
+    : problem_(problem), request_(request), mass_(mass), matrix_(matrix), settings_(settings) {
+  const Eigen::Index n = problem.size();
+  index_.resize(n);
+  controlled_.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    index_[i] = request.index_scaling ? std::max(1, problem.index_of(i)) : 1;
+    controlled_[i] = !(request.suppress_algebraic && problem.is_algebraic(i));
+    controlled_count_ += controlled_[i] ? 1 : 0;
+  }
+  for (auto* v : {&f0_, &y_new_, &y_start_, &scal_, &work_, &work2_, &stage_, &err_, &cont_y0_}) v->setZero(n);
+  shifted_.resize(n, n);
+  rhs_c_.resize(n);
+  sol_c_.resize(n);
+  basis_.resize(7);
+  use_stages(std::clamp(settings_.start_stages, settings_.min_stages, settings_.max_stages));
+}
+
+// Switches the method: tableau, Newton limit, transformed tolerances, storage.
+void RadauIIAStepper::use_stages(int s) {
+  const Eigen::Index n = problem_.size();
+  tab_ = &radau_tableau(s);
+  stages_ = s;
+  nit_ = settings_.max_newton + (5 * (s - 3)) / 2;
+  // As RADAU5's rtol' = 0.1 rtol^(2/3) for 3 stages: the estimate has order s, the
+  // method 2s - 1, so rtol' = 0.1 rtol^((s+1)/(2s)) asks the estimate for what the
+  // user's tolerance means for the method.
+  const double expm = (s + 1.0) / (2.0 * s);
+  rtol_.resize(n);
+  atol_.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double r = request_.rtol[i] > 0 ? request_.rtol[i] : 1e-16;
+    rtol_[i] = 0.1 * std::pow(r, expm);
+    atol_[i] = rtol_[i] * (request_.atol[i] / r);
+  }
+  fnewt_ = std::max(10.0 * uround / rtol_.minCoeff(), std::min(0.03, std::sqrt(rtol_.minCoeff())));
+  for (auto* v : {&z_, &w_, &fz_, &mw_}) v->assign(static_cast<std::size_t>(s), Eigen::VectorXd::Zero(n));
+  complex_lu_.resize(static_cast<std::size_t>((s - 1) / 2));
+  factored_h_ = 0.0;  // the new shifts need new factorisations
+  steps_at_order_ = 0;
+}
+
+Eval RadauIIAStepper::start(double t0, const Eigen::VectorXd& y0) {
+  Eval e = problem_.rhs(t0, y0, f0_);
+  have_f0_ = e == Eval::ok;
+  return e;
+}
+
+StepAttempt RadauIIAStepper::failure(StepAttempt::Kind kind, std::string message, double shrink) const {
+  StepAttempt a;
+  a.kind = kind;
+  a.message = std::move(message);
+  a.shrink = shrink;
+  return a;
+}
+
+void RadauIIAStepper::scale(const Eigen::VectorXd& y, double h) {
+  const double ah = std::abs(h);
+  for (Eigen::Index i = 0; i < y.size(); ++i) {
+    scal_[i] = atol_[i] + rtol_[i] * std::abs(y[i]);
+    if (index_[i] == 2) scal_[i] /= ah;
+    if (index_[i] == 3) scal_[i] /= ah * ah;
+  }
+}
+
+double RadauIIAStepper::norm(const Eigen::VectorXd& v) const {
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < v.size(); ++i)
+    if (controlled_[i]) sum += (v[i] / scal_[i]) * (v[i] / scal_[i]);
+  return std::sqrt(sum / std::max(1, controlled_count_));
+}
+
+void RadauIIAStepper::to_stages() {
+  for (int i = 0; i < stages_; ++i) {
+    z_[i].setZero();
+    for (int j = 0; j < stages_; ++j) z_[i] += tab_->t(i, j) * w_[j];
+  }
+}
+
+void RadauIIAStepper::to_transformed() {
+  for (int i = 0; i < stages_; ++i) {
+    w_[i].setZero();
+    for (int j = 0; j < stages_; ++j) w_[i] += tab_->t_inv(i, j) * z_[j];
+  }
+}
+
+// E1 = (gamma/h) M - J (real) and E_k = ((alpha_k + i beta_k)/h) M - J (complex).
+bool RadauIIAStepper::factorise(double h) {
+  if (!matrix_.factor(tab_->gamma / h)) return false;
+  const Eigen::Index n = problem_.size();
+  for (std::size_t k = 0; k < complex_lu_.size(); ++k) {
+    const std::complex<double> shift(tab_->alpha[k] / h, tab_->beta[k] / h);
+    shifted_ = -matrix_.dense_jacobian().cast<std::complex<double>>();
+    for (Eigen::Index j = 0; j < n; ++j)
+      for (Eigen::Index i = 0; i < n; ++i) {
+        const double m = mass_.entry(i, j);
+        if (m != 0.0) shifted_(i, j) += shift * m;
+      }
+    complex_lu_[k].compute(shifted_);
+    const auto& lu = complex_lu_[k].matrixLU();
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (lu(i, i) == 0.0 || !std::isfinite(std::abs(lu(i, i)))) return false;
+  }
+  factored_h_ = h;
+  return true;
+}
+
+StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& y) {
+  const Eigen::Index n = problem_.size();
+  const int s = stages_;
+  stages_used_ = s;
+  retry_ = t == last_t_;
+  last_t_ = t;
+  y_start_ = y;
+  auto model_failure = [&](Eval e) {
+    return failure(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
+                   problem_.last_message(), 0.5);
+  };
+  if (!have_f0_) {
+    const Eval e = problem_.rhs(t, y, f0_);
+    if (e != Eval::ok) return model_failure(e);
+    have_f0_ = true;
+  }
+  if (retry_ && !jac_current_) have_jac_ = false;
+  bool new_matrix = false;
+  if (!have_jac_) {
+    const Eval e = matrix_.evaluate_jacobian(t, y, f0_);
+    if (e != Eval::ok) return model_failure(e);
+    have_jac_ = jac_current_ = true;
+    new_matrix = true;
+  }
+  if (new_matrix || h != factored_h_) {
+    if (!factorise(h)) {
+      ++problem_.stats().nsingular;
+      factored_h_ = 0.0;
+      return failure(StepAttempt::Kind::singular, "the iteration matrices of the Radau stages are singular", 0.5);
+    }
+  }
+  h_ = h;
+  scale(y, h);
+
+  // Starting values: the last step's collocation polynomial (of whatever order) at the
+  // new nodes, else zero.
+  if (first_ || !cont_tab_) {
+    for (int i = 0; i < s; ++i) z_[i].setZero(), w_[i].setZero();
+  } else {
+    const int s_old = cont_tab_->stages;
+    for (int i = 0; i < s; ++i) {
+      cont_tab_->basis(1.0 + tab_->c[i] * h / hold_, basis_.data());
+      z_[i] = -cont_z_[s_old - 1];
+      for (int j = 0; j < s_old; ++j) z_[i] += basis_[j] * cont_z_[j];
+    }
+    to_transformed();
+  }
+
+  const double gamma_h = tab_->gamma / h;
+  faccon_ = std::pow(std::max(faccon_, uround), 0.8);
+  theta_ = std::abs(settings_.jacobian_reuse);
+  double dynold = 0.0, thqold = 0.0;
+  newton_ = 0;
+  Stats& stats = problem_.stats();
+  const double exponent_order = s + 1.0;
+  while (true) {
+    if (newton_ >= nit_) {
+      newton_failed_ = true;
+      return failure(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages did not converge", 0.5);
+    }
+    for (int i = 0; i < s; ++i) {
+      stage_ = y + z_[i];
+      const Eval e = problem_.rhs(t + tab_->c[i] * h, stage_, fz_[i]);
+      if (e != Eval::ok) return model_failure(e);
+    }
+    // Right-hand sides of the transformed Newton systems, into z_.
+    for (int a = 0; a < s; ++a) {
+      z_[a].setZero();
+      for (int j = 0; j < s; ++j) z_[a] += tab_->t_inv(a, j) * fz_[j];
+      mass_.apply(w_[a], mw_[a]);
+    }
+    z_[0] -= gamma_h * mw_[0];
+    for (std::size_t k = 0; k < complex_lu_.size(); ++k) {
+      const int a = 1 + 2 * static_cast<int>(k), b = a + 1;
+      const double al = tab_->alpha[k] / h, be = tab_->beta[k] / h;
+      z_[a] += -al * mw_[a] + be * mw_[b];
+      z_[b] += -al * mw_[b] - be * mw_[a];
+    }
+    matrix_.solve(z_[0], work_);
+    z_[0] = work_;
+    for (std::size_t k = 0; k < complex_lu_.size(); ++k) {
+      const int a = 1 + 2 * static_cast<int>(k), b = a + 1;
+      rhs_c_.real() = z_[a];
+      rhs_c_.imag() = z_[b];
+      sol_c_.noalias() = complex_lu_[k].solve(rhs_c_);
+      ++stats.nsolve;
+      z_[a] = sol_c_.real();
+      z_[b] = sol_c_.imag();
+    }
+    ++newton_;
+    ++stats.nnewton;
+    double sum = 0.0;
+    for (int a = 0; a < s; ++a)
+      for (Eigen::Index i = 0; i < n; ++i) sum += (z_[a][i] / scal_[i]) * (z_[a][i] / scal_[i]);
+    const double dyno = std::sqrt(sum / (s * static_cast<double>(n)));
+    if (!std::isfinite(dyno)) {
+      newton_failed_ = true;
+      return failure(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages diverged", 0.5);
+    }
+    if (newton_ > 1 && newton_ < nit_) {
+      const double thq = dyno / dynold;
+      theta_ = newton_ == 2 ? thq : std::sqrt(thq * thqold);
+      thqold = thq;
+      if (theta_ < 0.99) {
+        faccon_ = theta_ / (1.0 - theta_);
+        const double dyth = faccon_ * dyno * std::pow(theta_, nit_ - 1 - newton_) / fnewt_;
+        if (dyth >= 1.0) {
+          ++stats.nnewton_fail;
+          newton_failed_ = true;
+          const double qnewt = std::max(1e-4, std::min(20.0, dyth));
+          const double hhfac = 0.8 * std::pow(qnewt, -1.0 / (exponent_order + nit_ - 1 - newton_));
+          return failure(StepAttempt::Kind::convergence,
+                         "the Newton iteration of the Radau stages converges too slowly", hhfac);
+        }
+      } else {
+        ++stats.nnewton_fail;
+        newton_failed_ = true;
+        return failure(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages diverged", 0.5);
+      }
+    }
+    dynold = std::max(dyno, uround);
+    for (int a = 0; a < s; ++a) w_[a] += z_[a];
+    to_stages();
+    if (faccon_ * dyno <= fnewt_) break;
+  }
+
+  // The embedded estimate, filtered through E1; after a rejected first step once more
+  // with f at y + err (RADAU5's rule).
+  work_.setZero();
+  for (int j = 0; j < s; ++j) work_ += (tab_->error_weights[j] / h) * z_[j];
+  mass_.apply(work_, work2_);
+  stage_ = work2_ + f0_;
+  matrix_.solve(stage_, err_);
+  double err = std::max(norm(err_), 1e-10);
+  if (err >= 1.0 && (first_ || retry_)) {
+    stage_ = y + err_;
+    if (problem_.rhs(t, stage_, work_) == Eval::ok) {
+      stage_ = work_ + work2_;
+      matrix_.solve(stage_, err_);
+      err = std::max(norm(err_), 1e-10);
+    }
+  }
+  y_new_ = y + z_[s - 1];
+  StepAttempt a;
+  a.error = err;
+  return a;
+}
+
+void RadauIIAStepper::accept() {
+  // The collocation polynomial of this step, for dense output and the next start.
+  cont_tab_ = tab_;
+  cont_y0_ = y_start_;
+  if (cont_z_.size() != z_.size()) cont_z_.assign(z_.size(), Eigen::VectorXd());
+  for (std::size_t i = 0; i < z_.size(); ++i) cont_z_[i] = z_[i];
+  const double ratio = hold_ > 0.0 ? h_ / hold_ : 1.0;
+  first_ = false;
+  hold_ = h_;
+  have_f0_ = false;
+  have_jac_ = theta_ <= settings_.jacobian_reuse;
+  jac_current_ = false;
+  last_t_ = std::numeric_limits<double>::quiet_NaN();
+
+  // The order for the next step.
+  ++steps_at_order_;
+  const int s = stages_;
+  if (s + 2 <= settings_.max_stages && theta_ <= settings_.raise_rate &&
+      steps_at_order_ >= settings_.steps_before_raise && ratio >= settings_.steady_low &&
+      ratio <= settings_.steady_high) {
+    use_stages(s + 2);
+    ++stage_changes_;
+  } else if (s - 2 >= settings_.min_stages && (theta_ >= settings_.lower_rate || newton_failed_)) {
+    use_stages(s - 2);
+    ++stage_changes_;
+  }
+  newton_failed_ = false;
+}
+
+void RadauIIAStepper::interpolate(double theta, Eigen::VectorXd& out) const {
+  double b[7];
+  cont_tab_->basis(theta, b);
+  out = cont_y0_;
+  for (int j = 0; j < cont_tab_->stages; ++j) out += b[j] * cont_z_[j];
+}
+
+double RadauIIAController::quotient(double err) const {
+  const int nit = stepper_.max_newton();
+  const double cfac = limits_.safety * (1 + 2 * nit);
+  const double fac = std::min(limits_.safety, cfac / (stepper_.last_newton() + 2 * nit));
+  const double exponent = 1.0 / (stepper_.error_stages() + 1.0);
+  return std::max(1.0 / limits_.fac_max, std::min(1.0 / limits_.fac_min, std::pow(err, exponent) / fac));
+}
+
+double RadauIIAController::accepted(double h, double err) {
+  double quot = quotient(err);
+  const int s = stepper_.error_stages();
+  if (h_acc_ != 0.0 && stages_acc_ == s) {  // Gustafsson's prediction within one order
+    const double exponent = 1.0 / (s + 1.0);
+    double facgus = (h_acc_ / h) * std::pow(err * err / err_acc_, exponent) / limits_.safety;
+    facgus = std::max(1.0 / limits_.fac_max, std::min(1.0 / limits_.fac_min, facgus));
+    quot = std::max(quot, facgus);
+  }
+  h_acc_ = h;
+  err_acc_ = std::max(1e-2, err);
+  stages_acc_ = s;
+  const double ratio = 1.0 / quot;
+  const auto& st = stepper_.settings();
+  if (stepper_.stages() == s && stepper_.last_theta() <= st.jacobian_reuse && ratio >= st.keep_step_low &&
+      ratio <= st.keep_step_high)
+    return 1.0;
+  return ratio;
+}
+
+double RadauIIAController::rejected(double, double err) { return std::min(1.0, 1.0 / quotient(err)); }
+
+}  // namespace daekit
