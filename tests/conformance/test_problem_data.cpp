@@ -116,7 +116,7 @@ TEST_CASE("the embedded references are the test set's data, with the right size"
                         Case{"plei", "plei.ref", 28}, Case{"medakzo", "medakzo.ref", 400},
                         Case{"nand", "nand.ref", 14}, Case{"ringmod", "ringmod.ref", 15},
                         Case{"beam", "beam.ref", 80}, Case{"water", "water.ref", 49},
-                        Case{"wheel", "wheel.ref", 17}}) {
+                        Case{"wheel", "wheel.ref", 17}, Case{"pump", "pump.ref", 9}}) {
     loader::ProblemInstance problem(*test::registry().find(c.problem), {});
     std::vector<double> ref;
     REQUIRE(problem.reference(ref));

@@ -57,12 +57,17 @@ TEST_CASE("the test set's DAEs reach the test set's accuracy", "[conformance][pr
   // Measured scd / mescd: chemakzo radau5 6.22/8.50, transamp radau5 7.60/7.88, andrews
   // radau5 (index 3) 5.38/0.45 (mescd counts the accelerations ~1e5), caraxis radau5
   // (index 3) 2.70/5.41: its positions have 8 digits, the index-3 multipliers 3; water
-  // rodas5p with the test set's atol (1e6 atol for the pressures) 6.39/8.95.
+  // rodas5p with the test set's atol (1e6 atol for the pressures) 6.39/8.95; pump with
+  // the test set's atol (1e-6 tol for the charges): rodas5p 15.4/9.31 at 1e-5, bdf
+  // 14.1/6.19 at 1e-7 (radau5, radauiia and IDA fail at 50 ns, where the input starts
+  // rising and the transistor switches on: "many solvers fail", says the test set).
   for (const LibraryCase& c : {LibraryCase{"chemakzo", "radau5", 1e-7, 1e-7, 5.5, 7.8},
                                LibraryCase{"transamp", "radau5", 1e-8, 1e-8, 7.0, 7.3},
                                LibraryCase{"andrews", "radau5", 1e-8, 1e-8, 4.8, 0.0},
                                LibraryCase{"caraxis", "radau5", 1e-10, 1e-10, 2.3, 4.9},
-                               LibraryCase{"water", "rodas5p", 1e-10, -1.0, 5.8, 8.3}})
+                               LibraryCase{"water", "rodas5p", 1e-10, -1.0, 5.8, 8.3},
+                               LibraryCase{"pump", "rodas5p", 1e-5, -1.0, 10.0, 0.0},
+                               LibraryCase{"pump", "bdf", 1e-7, -1.0, 10.0, 0.0}})
     check_case(c);
 }
 
