@@ -101,6 +101,22 @@ TEST_CASE("Fekete's initial values satisfy the constraints and the hidden constr
   }
 }
 
+TEST_CASE("tba starts in the steady state the test set gives: q(0) = g(U0), q'(0) = i(0, U0) = 0",
+          "[conformance][problems]") {
+  loader::ProblemInstance problem(*test::registry().find("tba"), {});
+  std::vector<double> y0, yp0;
+  problem.initial_values(y0, yp0);
+  REQUIRE(y0.size() == 350);
+  const Eigen::VectorXd f = Evaluator{problem.handle()}.f(Eigen::Map<Eigen::VectorXd>(y0.data(), 350));
+  // U0 is a DC operating point: every node's currents balance. A wrong wiring or device
+  // law leaves O(1) imbalances; measured max |i| 4.1e-7, in the conducting channels
+  // (currents ~15 there: the operating point is accurate to ~3e-8 relative).
+  CHECK(f.head(175).cwiseAbs().maxCoeff() < 1e-6);
+  CHECK(f.tail(175).cwiseAbs().maxCoeff() == 0.0);
+  CHECK(y0[175 + 48] == 0.204040692499482);  // U49, the output S0
+  for (double v : yp0) CHECK(v == 0.0);
+}
+
 TEST_CASE("the embedded references are the test set's data, with the right size", "[conformance][problems]") {
   struct Case {
     const char* problem;
@@ -116,7 +132,8 @@ TEST_CASE("the embedded references are the test set's data, with the right size"
                         Case{"plei", "plei.ref", 28}, Case{"medakzo", "medakzo.ref", 400},
                         Case{"nand", "nand.ref", 14}, Case{"ringmod", "ringmod.ref", 15},
                         Case{"beam", "beam.ref", 80}, Case{"water", "water.ref", 49},
-                        Case{"wheel", "wheel.ref", 17}, Case{"pump", "pump.ref", 9}}) {
+                        Case{"wheel", "wheel.ref", 17}, Case{"pump", "pump.ref", 9},
+                        Case{"tba", "tba.ref", 350}}) {
     loader::ProblemInstance problem(*test::registry().find(c.problem), {});
     std::vector<double> ref;
     REQUIRE(problem.reference(ref));
