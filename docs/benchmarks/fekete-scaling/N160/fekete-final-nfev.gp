@@ -1,0 +1,18 @@
+set logscale xy
+set grid
+set key outside right top
+set format x "10^{%L}"
+set xlabel "error at tend (max relative, scored components)"
+set ylabel "f evaluations"
+set title "fekete: work-precision, tol 1e-5:1e-8" noenhanced
+set terminal svg size 1000,600 dynamic enhanced font "sans,12" background rgb "white"
+set output "fekete-final-nfev.svg"
+plot "fekete-final-nfev.dat" index 0 with linespoints pointsize 1.3 linewidth 2 title "bdf" noenhanced, \
+     "fekete-final-nfev.dat" index 1 with linespoints pointsize 1.3 linewidth 2 title "ndf" noenhanced, \
+     "fekete-final-nfev.dat" index 2 with linespoints pointsize 1.3 linewidth 2 title "rodas5p" noenhanced, \
+     "fekete-final-nfev.dat" index 3 with linespoints pointsize 1.3 linewidth 2 title "rodas4p2" noenhanced, \
+     "fekete-final-nfev.dat" index 4 with linespoints pointsize 1.3 linewidth 2 title "radau5 (failed at tol 1e-08: timeout)" noenhanced, \
+     "fekete-final-nfev.dat" index 5 with linespoints pointsize 1.3 linewidth 2 title "ida" noenhanced
+set terminal pngcairo size 1000,600 enhanced font "sans,11" background rgb "white"
+set output "fekete-final-nfev.png"
+replot
