@@ -1,5 +1,5 @@
-// SUNDIALS linear solvers for the adapters: dense LU, or KLU when the problem
-// gives a sparsity pattern; and the copies of our assembled matrices into
+// SUNDIALS linear solvers for the adapters: SUNDIALS' dense LU or the core's (Eigen),
+// or KLU when the problem gives a sparsity pattern; and the copies of our assembled matrices into
 // SUNDIALS' matrix types.
 #pragma once
 
@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core_dense_solver.hpp"
 #include "sundials_support.hpp"
 
 namespace daekit::plugins::sundials {
@@ -35,16 +36,16 @@ inline void copy_sparse(const Eigen::SparseMatrix<double>& from, SUNMatrix to) {
   }
 }
 
-// choice: "auto", "dense" or "klu"; sparse_pattern: the assembled W (or J) when the problem has one.
+// choice: "auto", "dense", "core" or "klu"; sparse_pattern: the assembled W (or J) when the problem has one.
 inline void make_linear_solver(LinearAlgebra& la, N_Vector y, const std::string& choice,
                                const Eigen::SparseMatrix<double>* sparse_pattern, SUNContext ctx) {
   const sunindextype n = N_VGetLength(y);
-  if (sparse_pattern && choice != "dense") {
+  if (sparse_pattern && choice != "dense" && choice != "core") {
     la.matrix = SUNSparseMatrix(n, n, sparse_pattern->nonZeros(), CSC_MAT, ctx);
     la.solver = SUNLinSol_KLU(y, la.matrix, ctx);
   } else {
     la.matrix = SUNDenseMatrix(n, n, ctx);
-    la.solver = SUNLinSol_Dense(y, la.matrix, ctx);
+    la.solver = choice == "core" ? CoreDenseSolver::create(n, ctx) : SUNLinSol_Dense(y, la.matrix, ctx);
   }
   if (!la.matrix || !la.solver) throw std::runtime_error("cannot create the SUNDIALS linear solver");
 }
