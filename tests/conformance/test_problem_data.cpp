@@ -79,6 +79,7 @@ TEST_CASE("analytic Jacobians agree with finite differences", "[conformance][pro
   check_jacobian("fekete3");
   check_jacobian("fekete3", {{"N", "6"}});
   check_jacobian("ringmod");
+  check_jacobian("emep");  // by automatic differentiation of the same equations
 }
 
 TEST_CASE("Fekete's initial values satisfy the constraints and the hidden constraint", "[conformance][problems]") {
@@ -133,7 +134,7 @@ TEST_CASE("the embedded references are the test set's data, with the right size"
                         Case{"nand", "nand.ref", 14}, Case{"ringmod", "ringmod.ref", 15},
                         Case{"beam", "beam.ref", 80}, Case{"water", "water.ref", 49},
                         Case{"wheel", "wheel.ref", 17}, Case{"pump", "pump.ref", 9},
-                        Case{"tba", "tba.ref", 350}}) {
+                        Case{"tba", "tba.ref", 350}, Case{"emep", "emep.ref", 66}}) {
     loader::ProblemInstance problem(*test::registry().find(c.problem), {});
     std::vector<double> ref;
     REQUIRE(problem.reference(ref));
