@@ -1,6 +1,7 @@
 // The `daekit` command as users and scripts meet it: exit codes, messages, and
 // the `--report json` keys that scripts rely on.
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -19,6 +20,33 @@ TEST_CASE("daekit list shows the solvers and problems with their files", "[cli]"
   REQUIRE(run_command(daekit_cmd("list"), &out) == 0);
   for (const char* name : {"rodas5p", "fekete", "rober", "rober_dae", "rosenbrock.so", "fekete.so"})
     CHECK_THAT(out, Catch::Contains(name));
+}
+
+TEST_CASE("daekit list shows every problem of the library and every solver", "[cli][problems]") {
+  std::string out;
+  REQUIRE(run_command(daekit_cmd("list"), &out) == 0);
+  for (const char* name :
+       {"hires", "pollu", "ringmod", "medakzo", "emep", "plei", "beam", "vdpol", "vdpolm", "orego", "e5", "rober",
+        "chemakzo", "andrews", "transamp", "pump", "tba", "caraxis", "fekete", "crank", "water", "nand", "wheel",
+        "crank17", "fekete3", "brusselator", "bdf", "ndf", "radau5", "radauiia", "rodas5p", "ida", "cvode"})
+  {
+    char entry[64];
+    std::snprintf(entry, sizeof entry, "  %s ", name);
+    CHECK_THAT(out, Catch::Contains(entry));
+  }
+}
+
+TEST_CASE("daekit info crank shows its 24 components with names, index and the reference's provenance", "[cli][problems]") {
+  std::string out;
+  REQUIRE(run_command(daekit_cmd("info crank"), &out) == 0);
+  CHECK_THAT(out, Catch::Contains("n = 24") && Catch::Contains("MEBDFI") && Catch::Contains("phi1") &&
+                      Catch::Contains("lambda3") && Catch::Contains("scored      10 of 24"));
+  // One line per component: its number, name, kind, index.
+  for (int i = 1; i <= 24; ++i) {
+    char row[16];
+    std::snprintf(row, sizeof row, "\n%5d  ", i);
+    CHECK_THAT(out, Catch::Contains(row));
+  }
 }
 
 TEST_CASE("daekit refuses a file that is not a plugin, naming it, without crashing", "[cli][abi]") {
