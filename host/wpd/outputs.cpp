@@ -211,9 +211,12 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
   bool ok = true;
   for (const auto& s : scripts) {
     const std::string cmd = "cd '" + dir + "' && gnuplot '" + s + "' 2> '" + s + ".log'";
+    const fs::path messages = fs::path(dir) / (s + ".log");
     if (std::system(cmd.c_str()) != 0) {
       log << "daekit wpd: gnuplot failed on " << (fs::path(dir) / s).string() << " (see " << s << ".log)\n";
       ok = false;
+    } else if (std::error_code ec; fs::is_empty(messages, ec) && !ec) {
+      fs::remove(messages, ec);  // keep the log only when gnuplot had something to say
     }
   }
   return ok;
