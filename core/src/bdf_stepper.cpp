@@ -146,12 +146,9 @@ StepAttempt BdfStepper::newton(double t_new) {
   const bool refresh = !matrix_valid_ || need_new_jacobian_ || ratio < 0.6 || ratio > 1.0 / 0.6;
 
   auto model_failure = [&](Eval e) {
-    StepAttempt a;
-    a.message = system_.problem().last_message();
-    a.kind = e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable;
-    a.shrink = 0.25;
     need_new_jacobian_ = true;
-    return a;
+    return StepAttempt::failed(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
+                               system_.problem().last_message(), 0.25);
   };
 
   double old_norm = 0.0;
@@ -166,13 +163,10 @@ StepAttempt BdfStepper::newton(double t_new) {
       matrix_valid_ = !system_.singular();
       rate_factor_ = 100.0;
       if (system_.singular()) {
-        StepAttempt a;
-        a.kind = StepAttempt::Kind::singular;
-        a.message = "the iteration matrix dF/dy + cj dF/dy' is singular";
         // With an old Jacobian, first retry the same step with a new one.
-        a.shrink = jacobian_fresh_ ? 0.25 : 1.0;
         need_new_jacobian_ = true;
-        return a;
+        return StepAttempt::failed(StepAttempt::Kind::singular, "the iteration matrix dF/dy + cj dF/dy' is singular",
+                                   jacobian_fresh_ ? 0.25 : 1.0);
       }
     }
     ++stats.nnewton;
@@ -196,13 +190,10 @@ StepAttempt BdfStepper::newton(double t_new) {
     if (rate_factor_ * delta_norm <= settings_.newton_tol) return {};
   }
   ++stats.nnewton_fail;
-  StepAttempt a;
-  a.kind = StepAttempt::Kind::convergence;
-  a.message = "the Newton iteration did not converge";
   // An old matrix may be the reason: retry the same step with a new one first.
-  a.shrink = jacobian_fresh_ ? 0.25 : 1.0;
   need_new_jacobian_ = true;
-  return a;
+  return StepAttempt::failed(StepAttempt::Kind::convergence, "the Newton iteration did not converge",
+                             jacobian_fresh_ ? 0.25 : 1.0);
 }
 
 StepAttempt BdfStepper::error_test(double h) {

@@ -31,26 +31,13 @@ constexpr double uround = std::numeric_limits<double>::epsilon();
 
 Radau5Stepper::Radau5Stepper(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
                              IterationMatrix& matrix, Radau5Settings settings)
-    : problem_(problem), request_(request), mass_(mass), matrix_(matrix), settings_(settings) {
+    : problem_(problem), request_(request), mass_(mass), matrix_(matrix), settings_(settings),
+      scale_(problem, request) {
   const Eigen::Index n = problem.size();
   // RADAU5's tolerance transformation: rtol' = 0.1 rtol^(2/3), atol' = rtol' atol / rtol, so that
   // the error estimate (of lower order) matches the accuracy the user asked for.
-  rtol_.resize(n);
-  atol_.resize(n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const double r = request.rtol[i] > 0 ? request.rtol[i] : 1e-16;
-    rtol_[i] = 0.1 * std::pow(r, 2.0 / 3.0);
-    atol_[i] = rtol_[i] * (request.atol[i] / r);
-  }
-  fnewt_ = std::max(10.0 * uround / rtol_.minCoeff(), std::min(0.03, std::sqrt(rtol_.minCoeff())));
-  index_.resize(n);
-  controlled_.resize(n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    index_[i] = request.index_scaling ? std::max(1, problem.index_of(i)) : 1;
-    controlled_[i] = !(request.suppress_algebraic && problem.is_algebraic(i));
-    controlled_count_ += controlled_[i] ? 1 : 0;
-  }
-  for (auto* v : {&f0_, &y_new_, &scal_, &z1_, &z2_, &z3_, &f1_, &f2_, &f3_, &work_, &work2_, &stage_, &fz_, &mf1_,
+  scale_.transform_tolerances(2.0 / 3.0);
+  for (auto* v : {&f0_, &y_new_, &z1_, &z2_, &z3_, &f1_, &f2_, &f3_, &work_, &work2_, &stage_, &fz_, &mf1_,
                   &mf2_, &mf3_, &cont0_, &cont1_, &cont2_, &cont3_})
     v->setZero(n);
   e2_.resize(n, n);
@@ -62,30 +49,6 @@ Eval Radau5Stepper::start(double t0, const Eigen::VectorXd& y0) {
   Eval e = problem_.rhs(t0, y0, f0_);
   have_f0_ = e == Eval::ok;
   return e;
-}
-
-StepAttempt Radau5Stepper::failure(StepAttempt::Kind kind, std::string message, double shrink) const {
-  StepAttempt a;
-  a.kind = kind;
-  a.message = std::move(message);
-  a.shrink = shrink;
-  return a;
-}
-
-void Radau5Stepper::scale(const Eigen::VectorXd& y, double h) {
-  const double ah = std::abs(h);
-  for (Eigen::Index i = 0; i < y.size(); ++i) {
-    scal_[i] = atol_[i] + rtol_[i] * std::abs(y[i]);
-    if (index_[i] == 2) scal_[i] /= ah;
-    if (index_[i] == 3) scal_[i] /= ah * ah;
-  }
-}
-
-double Radau5Stepper::norm(const Eigen::VectorXd& v) const {
-  double sum = 0.0;
-  for (Eigen::Index i = 0; i < v.size(); ++i)
-    if (controlled_[i]) sum += (v[i] / scal_[i]) * (v[i] / scal_[i]);
-  return std::sqrt(sum / std::max(1, controlled_count_));
 }
 
 // E1 = (u1/h) M - J (real) and E2 = ((alph + i beta)/h) M - J (complex).
@@ -114,7 +77,7 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
   if (!have_f0_) {
     Eval e = problem_.rhs(t, y, f0_);
     if (e != Eval::ok)
-      return failure(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
+      return StepAttempt::failed(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
                      problem_.last_message(), 0.5);
     have_f0_ = true;
   }
@@ -124,7 +87,7 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
   if (!have_jac_) {
     Eval e = matrix_.evaluate_jacobian(t, y, f0_);
     if (e != Eval::ok)
-      return failure(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
+      return StepAttempt::failed(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
                      problem_.last_message(), 0.5);
     have_jac_ = jac_current_ = true;
     new_matrix = true;
@@ -132,11 +95,12 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
   if (new_matrix || h != factored_h_) {
     if (!factorise(h)) {
       ++problem_.stats().nsingular;
-      return failure(StepAttempt::Kind::singular, "the iteration matrices of the Radau stages are singular", 0.5);
+      return StepAttempt::failed(StepAttempt::Kind::singular, "the iteration matrices of the Radau stages are singular", 0.5);
     }
   }
   h_ = h;
-  scale(y, h);
+  scale_.update(y, h);
+  const Eigen::VectorXd& scal = scale_.weights();
 
   // Starting values: zero on the first step, else the last accepted step's collocation
   // polynomial extrapolated to the new stages (also when retrying with a smaller h).
@@ -163,7 +127,7 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
   Stats& stats = problem_.stats();
   while (true) {
     if (newton_ >= nit)
-      return failure(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages did not converge", 0.5);
+      return StepAttempt::failed(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages did not converge", 0.5);
     Eval e = Eval::ok;
     for (int s = 0; s < 3 && e == Eval::ok; ++s) {
       const Eigen::VectorXd& z = s == 0 ? z1_ : s == 1 ? z2_ : z3_;
@@ -171,7 +135,7 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
       e = problem_.rhs(t + (s == 0 ? c1 : s == 1 ? c2 : 1.0) * h, stage_, s == 0 ? work_ : s == 1 ? work2_ : fz_);
     }
     if (e != Eval::ok)
-      return failure(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
+      return StepAttempt::failed(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
                      problem_.last_message(), 0.5);
     // Right-hand sides in the transformed variables.
     z1_ = ti11 * work_ + ti12 * work2_ + ti13 * fz_;
@@ -195,12 +159,12 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
     ++stats.nnewton;
     double sum = 0.0;
     for (Eigen::Index i = 0; i < n; ++i) {
-      const double a = z1_[i] / scal_[i], b = z2_[i] / scal_[i], c = z3_[i] / scal_[i];
+      const double a = z1_[i] / scal[i], b = z2_[i] / scal[i], c = z3_[i] / scal[i];
       sum += a * a + b * b + c * c;
     }
     const double dyno = std::sqrt(sum / (3.0 * static_cast<double>(n)));
     if (!std::isfinite(dyno))
-      return failure(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages diverged", 0.5);
+      return StepAttempt::failed(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages diverged", 0.5);
     // Convergence rate: give up early when the predicted error after nit iterations is too large.
     if (newton_ > 1 && newton_ < nit) {
       const double thq = dyno / dynold;
@@ -208,17 +172,17 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
       thqold = thq;
       if (theta_ < 0.99) {
         faccon_ = theta_ / (1.0 - theta_);
-        const double dyth = faccon_ * dyno * std::pow(theta_, nit - 1 - newton_) / fnewt_;
+        const double dyth = faccon_ * dyno * std::pow(theta_, nit - 1 - newton_) / scale_.newton_tolerance();
         if (dyth >= 1.0) {
           ++stats.nnewton_fail;
           const double qnewt = std::max(1e-4, std::min(20.0, dyth));
           const double hhfac = 0.8 * std::pow(qnewt, -1.0 / (4.0 + nit - 1 - newton_));
-          return failure(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages converges too slowly",
+          return StepAttempt::failed(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages converges too slowly",
                          hhfac);
         }
       } else {
         ++stats.nnewton_fail;
-        return failure(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages diverged", 0.5);
+        return StepAttempt::failed(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages diverged", 0.5);
       }
     }
     dynold = std::max(dyno, uround);
@@ -228,7 +192,7 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
     z1_ = t11 * f1_ + t12 * f2_ + t13 * f3_;
     z2_ = t21 * f1_ + t22 * f2_ + t23 * f3_;
     z3_ = t31 * f1_ + f2_;
-    if (faccon_ * dyno <= fnewt_) break;
+    if (faccon_ * dyno <= scale_.newton_tolerance()) break;
   }
 
   // Error estimate, filtered through E1; after a rejected first step, once more with f at y + err.
@@ -237,14 +201,14 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
   apply_mass(work_, work2_);  // M (hee . z)
   stage_ = work2_ + f0_;
   matrix_.solve(stage_, fz_);
-  double err = std::max(norm(fz_), 1e-10);
+  double err = std::max(scale_.norm(fz_), 1e-10);
   if (err >= 1.0 && (first_ || retry_)) {
     stage_ = y + fz_;
     Eval e = problem_.rhs(t, stage_, work_);
     if (e == Eval::ok) {
       stage_ = work_ + work2_;
       matrix_.solve(stage_, fz_);
-      err = std::max(norm(fz_), 1e-10);
+      err = std::max(scale_.norm(fz_), 1e-10);
     }
   }
   y_new_ = y + z3_;

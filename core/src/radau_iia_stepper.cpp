@@ -10,16 +10,10 @@ constexpr double uround = std::numeric_limits<double>::epsilon();
 
 RadauIIAStepper::RadauIIAStepper(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
                                  IterationMatrix& matrix, RadauIIASettings settings)
-    : problem_(problem), request_(request), mass_(mass), matrix_(matrix), settings_(settings) {
+    : problem_(problem), request_(request), mass_(mass), matrix_(matrix), settings_(settings),
+      scale_(problem, request) {
   const Eigen::Index n = problem.size();
-  index_.resize(n);
-  controlled_.resize(n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    index_[i] = request.index_scaling ? std::max(1, problem.index_of(i)) : 1;
-    controlled_[i] = !(request.suppress_algebraic && problem.is_algebraic(i));
-    controlled_count_ += controlled_[i] ? 1 : 0;
-  }
-  for (auto* v : {&f0_, &y_new_, &y_start_, &scal_, &work_, &work2_, &stage_, &err_, &cont_y0_}) v->setZero(n);
+  for (auto* v : {&f0_, &y_new_, &y_start_, &work_, &work2_, &stage_, &err_, &cont_y0_}) v->setZero(n);
   shifted_.resize(n, n);
   rhs_c_.resize(n);
   sol_c_.resize(n);
@@ -36,15 +30,7 @@ void RadauIIAStepper::use_stages(int s) {
   // As RADAU5's rtol' = 0.1 rtol^(2/3) for 3 stages: the estimate has order s, the
   // method 2s - 1, so rtol' = 0.1 rtol^((s+1)/(2s)) asks the estimate for what the
   // user's tolerance means for the method.
-  const double expm = (s + 1.0) / (2.0 * s);
-  rtol_.resize(n);
-  atol_.resize(n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const double r = request_.rtol[i] > 0 ? request_.rtol[i] : 1e-16;
-    rtol_[i] = 0.1 * std::pow(r, expm);
-    atol_[i] = rtol_[i] * (request_.atol[i] / r);
-  }
-  fnewt_ = std::max(10.0 * uround / rtol_.minCoeff(), std::min(0.03, std::sqrt(rtol_.minCoeff())));
+  scale_.transform_tolerances((s + 1.0) / (2.0 * s));
   for (auto* v : {&z_, &w_, &fz_, &mw_}) v->assign(static_cast<std::size_t>(s), Eigen::VectorXd::Zero(n));
   complex_lu_.resize(static_cast<std::size_t>((s - 1) / 2));
   factored_h_ = 0.0;  // the new shifts need new factorisations
@@ -55,30 +41,6 @@ Eval RadauIIAStepper::start(double t0, const Eigen::VectorXd& y0) {
   Eval e = problem_.rhs(t0, y0, f0_);
   have_f0_ = e == Eval::ok;
   return e;
-}
-
-StepAttempt RadauIIAStepper::failure(StepAttempt::Kind kind, std::string message, double shrink) const {
-  StepAttempt a;
-  a.kind = kind;
-  a.message = std::move(message);
-  a.shrink = shrink;
-  return a;
-}
-
-void RadauIIAStepper::scale(const Eigen::VectorXd& y, double h) {
-  const double ah = std::abs(h);
-  for (Eigen::Index i = 0; i < y.size(); ++i) {
-    scal_[i] = atol_[i] + rtol_[i] * std::abs(y[i]);
-    if (index_[i] == 2) scal_[i] /= ah;
-    if (index_[i] == 3) scal_[i] /= ah * ah;
-  }
-}
-
-double RadauIIAStepper::norm(const Eigen::VectorXd& v) const {
-  double sum = 0.0;
-  for (Eigen::Index i = 0; i < v.size(); ++i)
-    if (controlled_[i]) sum += (v[i] / scal_[i]) * (v[i] / scal_[i]);
-  return std::sqrt(sum / std::max(1, controlled_count_));
 }
 
 void RadauIIAStepper::to_stages() {
@@ -124,7 +86,7 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
   last_t_ = t;
   y_start_ = y;
   auto model_failure = [&](Eval e) {
-    return failure(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
+    return StepAttempt::failed(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
                    problem_.last_message(), 0.5);
   };
   if (!have_f0_) {
@@ -144,11 +106,12 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
     if (!factorise(h)) {
       ++problem_.stats().nsingular;
       factored_h_ = 0.0;
-      return failure(StepAttempt::Kind::singular, "the iteration matrices of the Radau stages are singular", 0.5);
+      return StepAttempt::failed(StepAttempt::Kind::singular, "the iteration matrices of the Radau stages are singular", 0.5);
     }
   }
   h_ = h;
-  scale(y, h);
+  scale_.update(y, h);
+  const Eigen::VectorXd& scal = scale_.weights();
 
   // Starting values: the last step's collocation polynomial (of whatever order) at the
   // new nodes, else zero.
@@ -174,7 +137,7 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
   while (true) {
     if (newton_ >= nit_) {
       newton_failed_ = true;
-      return failure(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages did not converge", 0.5);
+      return StepAttempt::failed(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages did not converge", 0.5);
     }
     for (int i = 0; i < s; ++i) {
       stage_ = y + z_[i];
@@ -209,11 +172,11 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
     ++stats.nnewton;
     double sum = 0.0;
     for (int a = 0; a < s; ++a)
-      for (Eigen::Index i = 0; i < n; ++i) sum += (z_[a][i] / scal_[i]) * (z_[a][i] / scal_[i]);
+      for (Eigen::Index i = 0; i < n; ++i) sum += (z_[a][i] / scal[i]) * (z_[a][i] / scal[i]);
     const double dyno = std::sqrt(sum / (s * static_cast<double>(n)));
     if (!std::isfinite(dyno)) {
       newton_failed_ = true;
-      return failure(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages diverged", 0.5);
+      return StepAttempt::failed(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages diverged", 0.5);
     }
     if (newton_ > 1 && newton_ < nit_) {
       const double thq = dyno / dynold;
@@ -221,25 +184,25 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
       thqold = thq;
       if (theta_ < 0.99) {
         faccon_ = theta_ / (1.0 - theta_);
-        const double dyth = faccon_ * dyno * std::pow(theta_, nit_ - 1 - newton_) / fnewt_;
+        const double dyth = faccon_ * dyno * std::pow(theta_, nit_ - 1 - newton_) / scale_.newton_tolerance();
         if (dyth >= 1.0) {
           ++stats.nnewton_fail;
           newton_failed_ = true;
           const double qnewt = std::max(1e-4, std::min(20.0, dyth));
           const double hhfac = 0.8 * std::pow(qnewt, -1.0 / (exponent_order + nit_ - 1 - newton_));
-          return failure(StepAttempt::Kind::convergence,
+          return StepAttempt::failed(StepAttempt::Kind::convergence,
                          "the Newton iteration of the Radau stages converges too slowly", hhfac);
         }
       } else {
         ++stats.nnewton_fail;
         newton_failed_ = true;
-        return failure(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages diverged", 0.5);
+        return StepAttempt::failed(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages diverged", 0.5);
       }
     }
     dynold = std::max(dyno, uround);
     for (int a = 0; a < s; ++a) w_[a] += z_[a];
     to_stages();
-    if (faccon_ * dyno <= fnewt_) break;
+    if (faccon_ * dyno <= scale_.newton_tolerance()) break;
   }
 
   // The embedded estimate, filtered through E1; after a rejected first step once more
@@ -249,13 +212,13 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
   mass_.apply(work_, work2_);
   stage_ = work2_ + f0_;
   matrix_.solve(stage_, err_);
-  double err = std::max(norm(err_), 1e-10);
+  double err = std::max(scale_.norm(err_), 1e-10);
   if (err >= 1.0 && (first_ || retry_)) {
     stage_ = y + err_;
     if (problem_.rhs(t, stage_, work_) == Eval::ok) {
       stage_ = work_ + work2_;
       matrix_.solve(stage_, err_);
-      err = std::max(norm(err_), 1e-10);
+      err = std::max(scale_.norm(err_), 1e-10);
     }
   }
   y_new_ = y + z_[s - 1];

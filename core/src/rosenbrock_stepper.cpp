@@ -29,10 +29,8 @@ Eval RosenbrockStepper::start(double t0, const Eigen::VectorXd& y0) {
 }
 
 StepAttempt RosenbrockStepper::failure(Eval e) const {
-  StepAttempt a;
-  a.kind = e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable;
-  a.message = problem_.last_message();
-  return a;
+  return StepAttempt::failed(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
+                             problem_.last_message());
 }
 
 Eval RosenbrockStepper::time_derivative(double t, const Eigen::VectorXd& y) {

@@ -1,5 +1,6 @@
 // The Radau IIA plugin: `radau5`, the three-stage, order-5 method with the
-// structure of Hairer & Wanner's RADAU5, on the core's Radau5Stepper.
+// structure of Hairer & Wanner's RADAU5 (core Radau5Stepper), and `radauiia`, the
+// same family with 3, 5 or 7 stages chosen during the run (core RadauIIAStepper).
 #include <daekit/numerics/one_step_solve.hpp>
 #include <daekit/radau/radau5_stepper.hpp>
 #include <daekit/radau/radau_iia_stepper.hpp>
@@ -9,14 +10,20 @@ namespace {
 
 using namespace daekit;
 
+// Both: constant mass matrices, DAEs up to index 3, dense output from the collocation polynomial.
+SolverDescription radau_description(int order) {
+  SolverDescription d;
+  d.capabilities.max_mass = MassKind::constant;
+  d.capabilities.max_dae_index = 3;
+  d.capabilities.dense_output = true;
+  d.capabilities.order = order;
+  return d;
+}
+
 class Radau5Solver : public Solver {
  public:
   static SolverDescription describe() {
-    SolverDescription d;
-    d.capabilities.max_mass = MassKind::constant;
-    d.capabilities.max_dae_index = 3;
-    d.capabilities.dense_output = true;
-    d.capabilities.order = 5;
+    SolverDescription d = radau_description(5);
     d.options = {
         {"max_newton", "int", "7", "Newton iterations per step (RADAU5's NIT)"},
         {"jacobian_reuse", "real", "0.001",
@@ -53,11 +60,7 @@ class Radau5Solver : public Solver {
 class RadauIIASolver : public Solver {
  public:
   static SolverDescription describe() {
-    SolverDescription d;
-    d.capabilities.max_mass = MassKind::constant;
-    d.capabilities.max_dae_index = 3;
-    d.capabilities.dense_output = true;
-    d.capabilities.order = 13;
+    SolverDescription d = radau_description(13);
     d.options = {
         {"min_stages", "int", "3", "fewest stages (3, 5 or 7: orders 5, 9, 13)"},
         {"max_stages", "int", "7", "most stages"},

@@ -150,10 +150,6 @@ class Cvode {
 
   Counters carried_;  // the segments before the last restart at a breakpoint
 
- public:
-
-
- private:
   void check(int flag, const char* what) {
     if (flag < 0) throw std::runtime_error(std::string(what) + " failed: " + flag_name(flag) + " " + model_.errors.last);
   }

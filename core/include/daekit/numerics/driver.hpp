@@ -34,6 +34,14 @@ struct StepAttempt {
   double error = 0.0;   // weighted error norm when kind == ok
   std::string message;  // why, when not ok
   double shrink = 0.0;  // step reduction the stepper asks for after a failure (0: the driver's default)
+
+  static StepAttempt failed(Kind kind, std::string message, double shrink = 0.0) {
+    StepAttempt a;
+    a.kind = kind;
+    a.message = std::move(message);
+    a.shrink = shrink;
+    return a;
+  }
 };
 
 struct SolveOutcome {

@@ -18,6 +18,7 @@
 #include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/problem_view.hpp"
+#include "daekit/radau/radau_error_scale.hpp"
 #include "daekit/solve_request.hpp"
 
 namespace daekit {
@@ -51,20 +52,14 @@ class Radau5Stepper {
 
  private:
   bool factorise(double h);
-  void scale(const Eigen::VectorXd& y, double h);
-  double norm(const Eigen::VectorXd& v) const;  // weighted RMS over the error-controlled components
   void apply_mass(const Eigen::VectorXd& x, Eigen::VectorXd& out) const { mass_.apply(x, out); }
-  StepAttempt failure(StepAttempt::Kind kind, std::string message, double shrink) const;
 
   ProblemView& problem_;
   const SolveRequest& request_;
   const MassMatrix& mass_;
   IterationMatrix& matrix_;
   Radau5Settings settings_;
-  Eigen::VectorXd rtol_, atol_;  // RADAU5's transformed tolerances
-  std::vector<int> index_;
-  std::vector<bool> controlled_;
-  double fnewt_ = 0.0;
+  RadauErrorScale scale_;  // RADAU5's transformed tolerances and index-scaled weights
 
   bool have_f0_ = false, have_jac_ = false, jac_current_ = false, first_ = true, retry_ = false;
   double factored_h_ = 0.0, last_t_ = std::numeric_limits<double>::quiet_NaN(), h_ = 0.0, hold_ = 0.0;
@@ -74,10 +69,9 @@ class Radau5Stepper {
   Eigen::PartialPivLU<Eigen::MatrixXcd> complex_lu_;
   Eigen::MatrixXcd e2_;
   Eigen::VectorXcd rhs_c_, sol_c_;
-  Eigen::VectorXd f0_, y_new_, scal_, z1_, z2_, z3_, f1_, f2_, f3_, work_, work2_, stage_, fz_;
+  Eigen::VectorXd f0_, y_new_, z1_, z2_, z3_, f1_, f2_, f3_, work_, work2_, stage_, fz_;
   Eigen::VectorXd mf1_, mf2_, mf3_;
   Eigen::VectorXd cont0_, cont1_, cont2_, cont3_;
-  int controlled_count_ = 0;
 };
 
 // RADAU5's step-size rule: the safety factor falls with the Newton iterations the

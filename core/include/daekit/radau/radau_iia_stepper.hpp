@@ -22,6 +22,7 @@
 #include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/problem_view.hpp"
+#include "daekit/radau/radau_error_scale.hpp"
 #include "daekit/radau/radau_tableau.hpp"
 #include "daekit/solve_request.hpp"
 
@@ -66,9 +67,6 @@ class RadauIIAStepper {
  private:
   void use_stages(int s);
   bool factorise(double h);
-  void scale(const Eigen::VectorXd& y, double h);
-  double norm(const Eigen::VectorXd& v) const;
-  StepAttempt failure(StepAttempt::Kind kind, std::string message, double shrink) const;
   void to_stages();      // Z = (T x I) W
   void to_transformed(); // W = (T^-1 x I) Z
 
@@ -79,11 +77,7 @@ class RadauIIAStepper {
   RadauIIASettings settings_;
   const RadauTableau* tab_ = nullptr;
   int stages_ = 3, nit_ = 7;
-  Eigen::VectorXd rtol_, atol_;  // transformed for the present order
-  std::vector<int> index_;
-  std::vector<bool> controlled_;
-  int controlled_count_ = 0;
-  double fnewt_ = 0.0;
+  RadauErrorScale scale_;  // tolerances transformed for the present order, index-scaled weights
 
   bool have_f0_ = false, have_jac_ = false, jac_current_ = false, first_ = true, retry_ = false;
   bool newton_failed_ = false;
@@ -95,7 +89,7 @@ class RadauIIAStepper {
   Eigen::MatrixXcd shifted_;
   Eigen::VectorXcd rhs_c_, sol_c_;
   std::vector<Eigen::VectorXd> z_, w_, fz_, mw_;  // stages, transformed stages, f at the stages, M w
-  Eigen::VectorXd f0_, y_new_, y_start_, scal_, work_, work2_, stage_, err_;
+  Eigen::VectorXd f0_, y_new_, y_start_, work_, work2_, stage_, err_;
 
   // The last accepted step's collocation polynomial (its own stage count).
   const RadauTableau* cont_tab_ = nullptr;

@@ -1,0 +1,49 @@
+#include "daekit/radau/radau_error_scale.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace daekit {
+
+RadauErrorScale::RadauErrorScale(const ProblemView& problem, const SolveRequest& request) : request_(request) {
+  const Eigen::Index n = problem.size();
+  rtol_.setZero(n);
+  atol_.setZero(n);
+  scal_.setZero(n);
+  index_.resize(n);
+  controlled_.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    index_[i] = request.index_scaling ? std::max(1, problem.index_of(i)) : 1;
+    controlled_[i] = !(request.suppress_algebraic && problem.is_algebraic(i));
+    controlled_count_ += controlled_[i] ? 1 : 0;
+  }
+}
+
+void RadauErrorScale::transform_tolerances(double exponent) {
+  constexpr double uround = std::numeric_limits<double>::epsilon();
+  for (Eigen::Index i = 0; i < rtol_.size(); ++i) {
+    const double r = request_.rtol[i] > 0 ? request_.rtol[i] : 1e-16;
+    rtol_[i] = 0.1 * std::pow(r, exponent);
+    atol_[i] = rtol_[i] * (request_.atol[i] / r);
+  }
+  newton_tolerance_ = std::max(10.0 * uround / rtol_.minCoeff(), std::min(0.03, std::sqrt(rtol_.minCoeff())));
+}
+
+void RadauErrorScale::update(const Eigen::VectorXd& y, double h) {
+  const double ah = std::abs(h);
+  for (Eigen::Index i = 0; i < y.size(); ++i) {
+    scal_[i] = atol_[i] + rtol_[i] * std::abs(y[i]);
+    if (index_[i] == 2) scal_[i] /= ah;
+    if (index_[i] == 3) scal_[i] /= ah * ah;
+  }
+}
+
+double RadauErrorScale::norm(const Eigen::VectorXd& v) const {
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < v.size(); ++i)
+    if (controlled_[i]) sum += (v[i] / scal_[i]) * (v[i] / scal_[i]);
+  return std::sqrt(sum / std::max(1, controlled_count_));
+}
+
+}  // namespace daekit
