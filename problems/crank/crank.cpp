@@ -106,11 +106,6 @@ class Crank : public daekit::Problem {
     return daekit::Eval::ok;
   }
 
-  daekit::Eval mass(double, daekit::ConstVector, daekit::MatrixView m) override {
-    for (int i = 0; i < 14; ++i) m(i, i) = 1.0;
-    return daekit::Eval::ok;
-  }
-
  private:
   Model model_;
   long index_;

@@ -145,11 +145,6 @@ class Fekete : public daekit::Problem {
     return daekit::Eval::ok;
   }
 
-  daekit::Eval mass(double, daekit::ConstVector, daekit::MatrixView m) override {
-    for (int i = 0; i < 6 * N_; ++i) m(i, i) = 1.0;
-    return daekit::Eval::ok;
-  }
-
  protected:
   void place(daekit::Vector& y, int i, double a, double b) {
     y[3 * i + 0] = std::cos(a) * std::cos(b);

@@ -61,11 +61,6 @@ class TwoBitAdder : public daekit::Problem {
     return daekit::Eval::ok;
   }
 
-  daekit::Eval mass(double, daekit::ConstVector, daekit::MatrixView mm) override {
-    for (std::size_t k = 0; k < m; ++k) mm(k, k) = 1.0;
-    return daekit::Eval::ok;
-  }
-
  private:
   const tba::Netlist& net_;
   std::vector<double> u0_;

@@ -83,9 +83,15 @@ class Problem {
     return Eval::not_provided;
   }
   virtual Eval dfdt(double /*t*/, ConstVector /*y*/, Vector /*df*/) { return Eval::not_provided; }
-  // Called with m zeroed; the default is the identity.
+  // Called with m zeroed. The default is diag(differential flags): the identity for an
+  // ODE, the unit block over the differential components of a semi-explicit DAE.
   virtual Eval mass(double /*t*/, ConstVector /*y*/, MatrixView m) {
-    m.setIdentity();
+    if (info_.differential.empty()) {
+      m.setIdentity();
+    } else {
+      for (std::size_t i = 0; i < info_.differential.size(); ++i)
+        m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(i)) = info_.differential[i] ? 1.0 : 0.0;
+    }
     return Eval::ok;
   }
 
