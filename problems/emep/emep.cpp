@@ -4,6 +4,7 @@
 // day: the 8 breakpoints where the test set restarts its integrators.
 // Concentrations span 1e-36 to 1e14 molecules / cm^3; the test set runs with atol = 1.
 #include <array>
+#include <limits>
 #include <daekit/sdk/export_problem.hpp>
 #include <daekit/sdk/testset.hpp>
 
@@ -72,13 +73,12 @@ class Emep : public daekit::Problem {
   }
 
   daekit::Eval rhs(double t, daekit::ConstVector y, daekit::Vector f) override {
-    const emep::Coefficients c = emep::coefficients_at(t);
-    emep::rates_of_change(c, y.data(), f.data());
+    emep::rates_of_change(coefficients(t), y.data(), f.data());
     return daekit::Eval::ok;
   }
 
   daekit::Eval jacobian(double t, daekit::ConstVector y, daekit::MatrixView dfdy) override {
-    const emep::Coefficients c = emep::coefficients_at(t);
+    const emep::Coefficients& c = coefficients(t);
     for (int i = 0; i < n; ++i) x_[i] = {y[i], 0.0};
     for (int j = 0; j < n; ++j) {
       x_[j].d = 1.0;
@@ -90,7 +90,16 @@ class Emep : public daekit::Problem {
   }
 
  private:
+  // The coefficients (about 100 exponentials) depend on t only, and solvers evaluate f
+  // many times at one t (stages, differences, the Jacobian): computed once per t.
+  const emep::Coefficients& coefficients(double t) {
+    if (t != coefficients_t_) coefficients_ = emep::coefficients_at(t), coefficients_t_ = t;
+    return coefficients_;
+  }
+
   std::vector<double> y0_;
+  emep::Coefficients coefficients_;
+  double coefficients_t_ = std::numeric_limits<double>::quiet_NaN();
   std::array<Dual, n> x_, r_;
 };
 
