@@ -40,7 +40,7 @@ Radau5Stepper::Radau5Stepper(ProblemView& problem, const SolveRequest& request, 
   for (auto* v : {&f0_, &y_new_, &z1_, &z2_, &z3_, &f1_, &f2_, &f3_, &work_, &work2_, &stage_, &fz_, &mf1_,
                   &mf2_, &mf3_, &cont0_, &cont1_, &cont2_, &cont3_})
     v->setZero(n);
-  e2_.resize(n, n);
+  complex_lu_.matrix().resize(n, n);
   rhs_c_.resize(n);
   sol_c_.resize(n);
 }
@@ -56,16 +56,14 @@ bool Radau5Stepper::factorise(double h) {
   if (!matrix_.factor(u1 / h)) return false;
   const Eigen::Index n = problem_.size();
   const std::complex<double> shift(alph / h, beta / h);
-  e2_ = -matrix_.dense_jacobian().cast<std::complex<double>>();
+  Eigen::MatrixXcd& e2 = complex_lu_.matrix();
+  e2 = -matrix_.dense_jacobian().cast<std::complex<double>>();
   for (Eigen::Index j = 0; j < n; ++j)
     for (Eigen::Index i = 0; i < n; ++i) {
       const double m = mass_.entry(i, j);
-      if (m != 0.0) e2_(i, j) += shift * m;
+      if (m != 0.0) e2(i, j) += shift * m;
     }
-  complex_lu_.compute(e2_);
-  const auto& lu = complex_lu_.matrixLU();
-  for (Eigen::Index i = 0; i < n; ++i)
-    if (lu(i, i) == 0.0 || !std::isfinite(std::abs(lu(i, i)))) return false;
+  if (!complex_lu_.factor()) return false;
   factored_h_ = h;
   return true;
 }
@@ -151,7 +149,7 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
     z1_ = work_;
     rhs_c_.real() = z2_;
     rhs_c_.imag() = z3_;
-    sol_c_.noalias() = complex_lu_.solve(rhs_c_);
+    complex_lu_.solve(rhs_c_, sol_c_);
     ++stats.nsolve;
     z2_ = sol_c_.real();
     z3_ = sol_c_.imag();

@@ -14,7 +14,6 @@ RadauIIAStepper::RadauIIAStepper(ProblemView& problem, const SolveRequest& reque
       scale_(problem, request) {
   const Eigen::Index n = problem.size();
   for (auto* v : {&f0_, &y_new_, &y_start_, &work_, &work2_, &stage_, &err_, &cont_y0_}) v->setZero(n);
-  shifted_.resize(n, n);
   rhs_c_.resize(n);
   sol_c_.resize(n);
   basis_.resize(7);
@@ -63,16 +62,14 @@ bool RadauIIAStepper::factorise(double h) {
   const Eigen::Index n = problem_.size();
   for (std::size_t k = 0; k < complex_lu_.size(); ++k) {
     const std::complex<double> shift(tab_->alpha[k] / h, tab_->beta[k] / h);
-    shifted_ = -matrix_.dense_jacobian().cast<std::complex<double>>();
+    Eigen::MatrixXcd& shifted = complex_lu_[k].matrix();
+    shifted = -matrix_.dense_jacobian().cast<std::complex<double>>();
     for (Eigen::Index j = 0; j < n; ++j)
       for (Eigen::Index i = 0; i < n; ++i) {
         const double m = mass_.entry(i, j);
-        if (m != 0.0) shifted_(i, j) += shift * m;
+        if (m != 0.0) shifted(i, j) += shift * m;
       }
-    complex_lu_[k].compute(shifted_);
-    const auto& lu = complex_lu_[k].matrixLU();
-    for (Eigen::Index i = 0; i < n; ++i)
-      if (lu(i, i) == 0.0 || !std::isfinite(std::abs(lu(i, i)))) return false;
+    if (!complex_lu_[k].factor()) return false;
   }
   factored_h_ = h;
   return true;
@@ -163,7 +160,7 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
       const int a = 1 + 2 * static_cast<int>(k), b = a + 1;
       rhs_c_.real() = z_[a];
       rhs_c_.imag() = z_[b];
-      sol_c_.noalias() = complex_lu_[k].solve(rhs_c_);
+      complex_lu_[k].solve(rhs_c_, sol_c_);
       ++stats.nsolve;
       z_[a] = sol_c_.real();
       z_[b] = sol_c_.imag();

@@ -28,6 +28,28 @@ TEST_CASE("dense LU reports a singular matrix instead of returning nonsense", "[
   CHECK_FALSE(lu.factor(a));
 }
 
+TEST_CASE("complex dense LU solves a shifted system and reports singular ones", "[unit][linalg]") {
+  // The Radau methods' complex systems ((alpha + i beta)/h) M - J.
+  const int n = 40;
+  Eigen::MatrixXcd a = Eigen::MatrixXcd::Random(n, n);
+  a.diagonal().array() += std::complex<double>(3.0, 2.0) * double(n);
+  Eigen::VectorXcd x_true = Eigen::VectorXcd::LinSpaced(n, {-1.0, 2.0}, {1.0, -0.5}), x;
+  ComplexDenseLU lu;
+  lu.matrix() = a;  // filled in place, as the Radau steppers do
+  REQUIRE(lu.factor());
+  lu.solve(a * x_true, x);
+  CHECK((x - x_true).norm() < 1e-12 * x_true.norm());
+  x = a * x_true;
+  lu.solve(x, x);  // in place
+  CHECK((x - x_true).norm() < 1e-12 * x_true.norm());
+
+  a.row(7).setZero();  // exactly singular (getrf, like DEC, flags exact zero pivots)
+  CHECK_FALSE(lu.factor(a));
+  a.setIdentity();
+  a(5, 5) = std::complex<double>(std::nan(""), 0.0);
+  CHECK_FALSE(lu.factor(a));
+}
+
 TEST_CASE("sparse LU agrees with dense LU and reports singular matrices", "[unit][linalg][sparse]") {
   const int n = 50;
   std::vector<Eigen::Triplet<double>> t;

@@ -66,8 +66,7 @@ class Radau5Stepper {
   double faccon_ = 1.0, theta_ = 1.0;
   int newton_ = 0;
 
-  Eigen::PartialPivLU<Eigen::MatrixXcd> complex_lu_;
-  Eigen::MatrixXcd e2_;
+  ComplexDenseLU complex_lu_;  // E2 = ((alph + i beta)/h) M - J
   Eigen::VectorXcd rhs_c_, sol_c_;
   Eigen::VectorXd f0_, y_new_, z1_, z2_, z3_, f1_, f2_, f3_, work_, work2_, stage_, fz_;
   Eigen::VectorXd mf1_, mf2_, mf3_;

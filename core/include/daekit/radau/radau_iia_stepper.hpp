@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "daekit/numerics/controller.hpp"
+#include "daekit/numerics/dense_lu.hpp"
 #include "daekit/numerics/driver.hpp"
 #include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
@@ -85,8 +86,7 @@ class RadauIIAStepper {
   double faccon_ = 1.0, theta_ = 1.0;
   int newton_ = 0, steps_at_order_ = 0, stage_changes_ = 0, stages_used_ = 3;
 
-  std::vector<Eigen::PartialPivLU<Eigen::MatrixXcd>> complex_lu_;
-  Eigen::MatrixXcd shifted_;
+  std::vector<ComplexDenseLU> complex_lu_;
   Eigen::VectorXcd rhs_c_, sol_c_;
   std::vector<Eigen::VectorXd> z_, w_, fz_, mw_;  // stages, transformed stages, f at the stages, M w
   Eigen::VectorXd f0_, y_new_, y_start_, work_, work2_, stage_, err_;
