@@ -39,6 +39,14 @@ void MassMatrix::add_scaled_to(Eigen::MatrixXd& w, double alpha) const {
   }
 }
 
+void MassMatrix::add_scaled_to(Eigen::MatrixXcd& w, std::complex<double> alpha) const {
+  switch (shape_) {
+    case Shape::identity: w.diagonal().array() += alpha; break;
+    case Shape::diagonal: w.diagonal() += alpha * diag_.cast<std::complex<double>>(); break;
+    case Shape::dense: w += alpha * dense_.cast<std::complex<double>>(); break;
+  }
+}
+
 double MassMatrix::entry(Eigen::Index i, Eigen::Index j) const {
   switch (shape_) {
     case Shape::identity: return i == j ? 1.0 : 0.0;

@@ -54,15 +54,10 @@ Eval Radau5Stepper::start(double t0, const Eigen::VectorXd& y0) {
 // E1 = (u1/h) M - J (real) and E2 = ((alph + i beta)/h) M - J (complex).
 bool Radau5Stepper::factorise(double h) {
   if (!matrix_.factor(u1 / h)) return false;
-  const Eigen::Index n = problem_.size();
   const std::complex<double> shift(alph / h, beta / h);
   Eigen::MatrixXcd& e2 = complex_lu_.matrix();
   e2 = -matrix_.dense_jacobian().cast<std::complex<double>>();
-  for (Eigen::Index j = 0; j < n; ++j)
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const double m = mass_.entry(i, j);
-      if (m != 0.0) e2(i, j) += shift * m;
-    }
+  mass_.add_scaled_to(e2, shift);
   if (!complex_lu_.factor()) return false;
   factored_h_ = h;
   return true;

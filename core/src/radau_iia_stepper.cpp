@@ -59,16 +59,11 @@ void RadauIIAStepper::to_transformed() {
 // E1 = (gamma/h) M - J (real) and E_k = ((alpha_k + i beta_k)/h) M - J (complex).
 bool RadauIIAStepper::factorise(double h) {
   if (!matrix_.factor(tab_->gamma / h)) return false;
-  const Eigen::Index n = problem_.size();
   for (std::size_t k = 0; k < complex_lu_.size(); ++k) {
     const std::complex<double> shift(tab_->alpha[k] / h, tab_->beta[k] / h);
     Eigen::MatrixXcd& shifted = complex_lu_[k].matrix();
     shifted = -matrix_.dense_jacobian().cast<std::complex<double>>();
-    for (Eigen::Index j = 0; j < n; ++j)
-      for (Eigen::Index i = 0; i < n; ++i) {
-        const double m = mass_.entry(i, j);
-        if (m != 0.0) shifted(i, j) += shift * m;
-      }
+    mass_.add_scaled_to(shifted, shift);
     if (!complex_lu_[k].factor()) return false;
   }
   factored_h_ = h;
@@ -148,7 +143,7 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
       mass_.apply(w_[a], mw_[a]);
     }
     z_[0] -= gamma_h * mw_[0];
-    for (std::size_t k = 0; k < complex_lu_.size(); ++k) {
+  for (std::size_t k = 0; k < complex_lu_.size(); ++k) {
       const int a = 1 + 2 * static_cast<int>(k), b = a + 1;
       const double al = tab_->alpha[k] / h, be = tab_->beta[k] / h;
       z_[a] += -al * mw_[a] + be * mw_[b];
@@ -156,7 +151,7 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
     }
     matrix_.solve(z_[0], work_);
     z_[0] = work_;
-    for (std::size_t k = 0; k < complex_lu_.size(); ++k) {
+  for (std::size_t k = 0; k < complex_lu_.size(); ++k) {
       const int a = 1 + 2 * static_cast<int>(k), b = a + 1;
       rhs_c_.real() = z_[a];
       rhs_c_.imag() = z_[b];

@@ -20,6 +20,8 @@ SolverDescription radau_description(int order) {
   return d;
 }
 
+bool valid_keep_band(double low, double high) { return low > 0.0 && low <= 1.0 && high >= 1.0; }
+
 class Radau5Solver : public Solver {
  public:
   static SolverDescription describe() {
@@ -31,6 +33,8 @@ class Radau5Solver : public Solver {
         {"safety", "real", "0.9", "safety factor of the step-size controller"},
         {"fac_min", "real", "0.2", "smallest step-size ratio h_new/h"},
         {"fac_max", "real", "8", "largest step-size ratio h_new/h"},
+        {"keep_step_low", "real", "1", "keep h and the factorisations when h_new/h is in [keep_step_low, keep_step_high] (RADAU5's QUOT1)"},
+        {"keep_step_high", "real", "1.2", "upper end of that band (RADAU5's QUOT2; Hairer suggests 0.99 and 2 for large full systems)"},
     };
     return d;
   }
@@ -42,9 +46,14 @@ class Radau5Solver : public Solver {
     settings.safety = request.extra_real("safety", settings.safety);
     settings.fac_min = request.extra_real("fac_min", settings.fac_min);
     settings.fac_max = request.extra_real("fac_max", settings.fac_max);
+    settings.keep_step_low = request.extra_real("keep_step_low", settings.keep_step_low);
+    settings.keep_step_high = request.extra_real("keep_step_high", settings.keep_step_high);
     if (settings.max_newton < 1 || !(settings.safety > 0 && settings.safety <= 1) ||
-        !(settings.fac_min > 0 && settings.fac_min < 1 && settings.fac_max > 1))
-      return {Status::invalid_input, "radau5 needs max_newton >= 1, 0 < safety <= 1, 0 < fac_min < 1 < fac_max",
+        !(settings.fac_min > 0 && settings.fac_min < 1 && settings.fac_max > 1) ||
+        !valid_keep_band(settings.keep_step_low, settings.keep_step_high))
+      return {Status::invalid_input,
+              "radau5 needs max_newton >= 1, 0 < safety <= 1, 0 < fac_min < 1 < fac_max, "
+              "0 < keep_step_low <= 1 <= keep_step_high",
               request.t0};
     // Dense linear algebra only: the complex stage system is factorised densely.
     return solve_one_step(
@@ -66,15 +75,19 @@ class RadauIIASolver : public Solver {
         {"max_stages", "int", "7", "most stages"},
         {"start_stages", "int", "3", "stages of the first step"},
         {"max_newton", "int", "7", "Newton iterations for 3 stages (2.5 more per extra stage)"},
-        {"jacobian_reuse", "real", "0.01", "keep the Jacobian after a step whose Newton rate was below this"},
+        {"jacobian_reuse", "real", "0.01",
+         "keep the Jacobian after a step whose Newton rate was below this (0.03 from n = 50 on)"},
         {"raise_rate", "real", "0.002", "raise the order when Newton's rate is below this (RADAU's VITU)"},
         {"lower_rate", "real", "0.8", "lower the order when Newton's rate is above this (RADAU's VITD)"},
+        {"keep_step_low", "real", "1",
+         "keep h and the factorisations when h_new/h is in [keep_step_low, keep_step_high] (0.99 from n = 50 on)"},
+        {"keep_step_high", "real", "1.2", "upper end of that band (2 from n = 50 on, as Hairer advises for large full systems)"},
     };
     return d;
   }
 
   SolveOutcome solve(ProblemView& problem, const SolveRequest& request, OutputSink& sink) override {
-    RadauIIASettings s;
+    RadauIIASettings s = RadauIIASettings::for_size(problem.size());
     s.min_stages = static_cast<int>(request.extra_int("min_stages", s.min_stages));
     s.max_stages = static_cast<int>(request.extra_int("max_stages", s.max_stages));
     s.start_stages = static_cast<int>(request.extra_int("start_stages", s.start_stages));
@@ -82,11 +95,15 @@ class RadauIIASolver : public Solver {
     s.jacobian_reuse = request.extra_real("jacobian_reuse", s.jacobian_reuse);
     s.raise_rate = request.extra_real("raise_rate", s.raise_rate);
     s.lower_rate = request.extra_real("lower_rate", s.lower_rate);
+    s.keep_step_low = request.extra_real("keep_step_low", s.keep_step_low);
+    s.keep_step_high = request.extra_real("keep_step_high", s.keep_step_high);
     auto valid = [](int k) { return k == 3 || k == 5 || k == 7; };
     if (!valid(s.min_stages) || !valid(s.max_stages) || !valid(s.start_stages) || s.min_stages > s.max_stages ||
-        s.start_stages < s.min_stages || s.start_stages > s.max_stages || s.max_newton < 1)
+        s.start_stages < s.min_stages || s.start_stages > s.max_stages || s.max_newton < 1 ||
+        !valid_keep_band(s.keep_step_low, s.keep_step_high))
       return {Status::invalid_input,
-              "radauiia needs stages of 3, 5 or 7 with min_stages <= start_stages <= max_stages, and max_newton >= 1",
+              "radauiia needs stages of 3, 5 or 7 with min_stages <= start_stages <= max_stages, max_newton >= 1, "
+              "and 0 < keep_step_low <= 1 <= keep_step_high",
               request.t0};
     return solve_one_step(
         problem, request, sink, 2 * s.start_stages - 1, /*allow_sparse=*/false,

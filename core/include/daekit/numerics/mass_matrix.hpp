@@ -4,6 +4,7 @@
 
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
+#include <complex>
 
 #include "daekit/status.hpp"
 
@@ -24,6 +25,7 @@ class MassMatrix {
 
   void apply(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;  // out = M x
   void add_scaled_to(Eigen::MatrixXd& w, double alpha) const;       // w += alpha M
+  void add_scaled_to(Eigen::MatrixXcd& w, std::complex<double> alpha) const;  // Radau's complex shifts
   double entry(Eigen::Index i, Eigen::Index j) const;
 
  private:
