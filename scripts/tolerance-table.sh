@@ -4,6 +4,7 @@
 # host's `--report json`:
 #   scripts/tolerance-table.sh fekete rodas5p 1e-4 1e-6 1e-8 [-- extra daekit run options]
 #   ATOL_SCALE=1e-4 scripts/tolerance-table.sh rober rodas5p 1e-6 1e-8
+#   H0=tol scripts/tolerance-table.sh fekete radau5 1e-4 1e-6   (h0 = tol, as the test set's driver)
 set -euo pipefail
 problem=$1 solver=$2
 shift 2
@@ -18,7 +19,9 @@ echo "| tol | status | scd | mescd | steps | rejected | f evals | Jacobians | LU
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for tol in "${tols[@]}"; do
   atol=$(awk -v t="$tol" -v s="${ATOL_SCALE:-1}" 'BEGIN { printf "%.3g", t * s }')
-  json=$("$daekit" run --problem "$problem" --solver "$solver" --rtol "$tol" --atol "$atol" --report json "$@" 2>/dev/null || true)
+  h0=()
+  [ "${H0:-}" = tol ] && h0=(--h0 "$tol")
+  json=$("$daekit" run --problem "$problem" --solver "$solver" --rtol "$tol" --atol "$atol" "${h0[@]}" --report json "$@" 2>/dev/null || true)
   printf '| %s | %s | %.2f | %.2f | %s | %s | %s | %s | %s | %.3g |\n' "$tol" \
     "$(field status <<<"$json")" "$(field scd <<<"$json" | sed 's/null/nan/')" \
     "$(field mescd <<<"$json" | sed 's/null/nan/')" "$(field steps <<<"$json")" \

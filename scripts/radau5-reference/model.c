@@ -1,0 +1,101 @@
+/* A daekit problem plugin as a compiled model for R's deSolve, so that Hairer's RADAU5
+ * (deSolve's radau is his Fortran code, built by Debian with gfortran -O2) integrates
+ * exactly the f and Jacobian daekit's solvers see. Used by ../radau5-reference.sh.
+ *
+ * The plugin is named by DAEKIT_PLUGIN (its .so) and DAEKIT_ENTRY (its factory alias,
+ * daekit_v1_entry_<problem>). The model_* functions are called from R with .C. */
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "daekit/abi.h"
+
+static dk_problem problem;
+static const dk_problem_info* info;
+
+static void log_message(void* env, int32_t level, const char* message) {
+  (void)env;
+  (void)level;
+  fprintf(stderr, "%s\n", message);
+}
+
+static void die(const char* what, const char* detail) {
+  fprintf(stderr, "radau5-reference: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+  exit(1);
+}
+
+static void load(void) {
+  static dk_host host = {sizeof(dk_host), NULL, log_message};
+  if (info) return;
+  const char* path = getenv("DAEKIT_PLUGIN");
+  const char* entry_name = getenv("DAEKIT_ENTRY");
+  if (!path || !entry_name) die("DAEKIT_PLUGIN and DAEKIT_ENTRY must be set", NULL);
+  void* library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!library) die("cannot load the plugin", dlerror());
+  dk_problem_entry_fn* entry = (dk_problem_entry_fn*)dlsym(library, entry_name);
+  char err[512] = "";
+  if (!entry) die("no such entry", entry_name);
+  if ((*entry)(&host, NULL, 0, &problem, err, sizeof err) != 0) die("the problem did not start", err);
+  info = problem.vtbl->info(problem.self);
+}
+
+void model_info(int* n, double* t0, double* tend, int* has_reference, int* has_jacobian) {
+  load();
+  *n = (int)info->n;
+  *t0 = info->t0;
+  *tend = info->tend;
+  *has_reference = (int)info->has_reference;
+  *has_jacobian = (info->flags & DK_PROBLEM_ANALYTIC_JACOBIAN) != 0;
+}
+
+void model_initial_values(double* y) {
+  load();
+  if (problem.vtbl->initial_values(problem.self, y, NULL) != DK_EVAL_OK) die("initial values failed", NULL);
+}
+
+/* Column-major n x n at (t0, y0); the identity when the problem has none. */
+void model_mass(double* y0, double* m) {
+  load();
+  const size_t n = info->n;
+  for (size_t i = 0; i < n * n; ++i) m[i] = 0.0;
+  if (!problem.vtbl->mass || problem.vtbl->mass(problem.self, info->t0, y0, m, n) == DK_EVAL_NOT_PROVIDED)
+    for (size_t i = 0; i < n; ++i) m[i * n + i] = 1.0;
+}
+
+void model_index(int* index) {
+  load();
+  for (size_t i = 0; i < info->n; ++i) index[i] = info->index ? info->index[i] : 1;
+}
+
+/* The test set's scd (daekit's rule: relative error on scored components, absolute where
+ * the problem says so). */
+void model_scd(double* y, double* scd) {
+  load();
+  double* ref = malloc(sizeof(double) * info->n);
+  double worst = 0.0;
+  if (problem.vtbl->reference(problem.self, ref) != DK_EVAL_OK) die("no reference", NULL);
+  for (size_t i = 0; i < info->n; ++i) {
+    if (info->scored && info->scored[i] == 0) continue;
+    const double err = fabs(y[i] - ref[i]);
+    if (info->scored && info->scored[i] == DK_SCORED_ABSOLUTE) {
+      if (err > worst) worst = err;
+    } else if (fabs(ref[i]) >= 1e-200 && err / fabs(ref[i]) > worst) {
+      worst = err / fabs(ref[i]);
+    }
+  }
+  *scd = -log10(worst > 0.0 ? worst : 1e-16);
+  free(ref);
+}
+
+/* deSolve's compiled-model interface. */
+void derivs(int* neq, double* t, double* y, double* ydot, double* yout, int* ip) {
+  (void)neq, (void)yout, (void)ip;
+  if (problem.vtbl->rhs(problem.self, *t, y, ydot) != DK_EVAL_OK) die("f failed", NULL);
+}
+
+void jac(int* neq, double* t, double* y, int* ml, int* mu, double* pd, int* nrowpd, double* yout, int* ip) {
+  (void)neq, (void)ml, (void)mu, (void)yout, (void)ip;
+  if (problem.vtbl->jacobian(problem.self, *t, y, pd, (size_t)*nrowpd) != DK_EVAL_OK)
+    die("the problem has no analytic Jacobian", NULL);
+}
