@@ -21,6 +21,7 @@ Eval ImplicitSystem::setup(ProblemView& problem, const SolveRequest& request, bo
   }
   analytic_residual_jacobian_ = problem.has_residual_jacobian() && request.jacobian != JacobianSource::finite_difference;
   problem.stats().jacobian_used = analytic_residual_jacobian_ ? DK_JACOBIAN_ANALYTIC : DK_JACOBIAN_FINITE_DIFFERENCE;
+  problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_DENSE;
   y_work_.resize(n);
   yp_work_.resize(n);
   r_work_.resize(n);

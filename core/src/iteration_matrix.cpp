@@ -18,6 +18,7 @@ void IterationMatrix::setup(ProblemView& problem, const SolveRequest& request, c
   const bool has_analytic = sparse_ ? problem.has_sparse_jacobian() : problem.has_analytic_jacobian();
   analytic_ = request.jacobian != JacobianSource::finite_difference && has_analytic;
   problem.stats().jacobian_used = analytic_ ? DK_JACOBIAN_ANALYTIC : DK_JACOBIAN_FINITE_DIFFERENCE;
+  problem.stats().linear_algebra = sparse_ ? DK_LINEAR_ALGEBRA_SPARSE : DK_LINEAR_ALGEBRA_DENSE;
   y_work_.resize(n);
   f_work_.resize(n);
   rtol_ = request.rtol;
@@ -94,17 +95,31 @@ Eval IterationMatrix::finite_difference_sparse(double t, Eigen::Ref<const Eigen:
   });
 }
 
-void IterationMatrix::assemble(double alpha) {
-  if (!sparse_) {
-    w_ = -jac_;
-    mass_->add_scaled_to(w_, alpha);
-    return;
-  }
-  double* w = w_sparse_.valuePtr();
-  std::fill(w, w + w_sparse_.nonZeros(), 0.0);
+template <class Scalar>
+void IterationMatrix::assemble_into(Scalar alpha, Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>& out) const {
+  out = -jac_.cast<Scalar>();
+  mass_->add_scaled_to(out, alpha);
+}
+
+template <class Scalar>
+void IterationMatrix::assemble_into(Scalar alpha, Eigen::SparseMatrix<Scalar>& out) const {
+  Scalar* w = out.valuePtr();
+  std::fill(w, w + out.nonZeros(), Scalar(0.0));
   const double* jv = jac_sparse_.valuePtr();
   for (std::size_t k = 0; k < jac_to_w_.size(); ++k) w[jac_to_w_[k]] -= jv[k];
   for (std::size_t k = 0; k < mass_in_w_.size(); ++k) w[mass_in_w_[k]] += alpha * mass_values_[k];
+}
+
+template void IterationMatrix::assemble_into(double, Eigen::MatrixXd&) const;
+template void IterationMatrix::assemble_into(std::complex<double>, Eigen::MatrixXcd&) const;
+template void IterationMatrix::assemble_into(double, Eigen::SparseMatrix<double>&) const;
+template void IterationMatrix::assemble_into(std::complex<double>, Eigen::SparseMatrix<std::complex<double>>&) const;
+
+void IterationMatrix::assemble(double alpha) {
+  if (sparse_)
+    assemble_into(alpha, w_sparse_);
+  else
+    assemble_into(alpha, w_);
 }
 
 bool IterationMatrix::factor(double alpha) {

@@ -40,7 +40,7 @@ Radau5Stepper::Radau5Stepper(ProblemView& problem, const SolveRequest& request, 
   for (auto* v : {&f0_, &y_new_, &z1_, &z2_, &z3_, &f1_, &f2_, &f3_, &work_, &work2_, &stage_, &fz_, &mf1_,
                   &mf2_, &mf3_, &cont0_, &cont1_, &cont2_, &cont3_})
     v->setZero(n);
-  complex_lu_.matrix().resize(n, n);
+  complex_.setup(matrix);
   rhs_c_.resize(n);
   sol_c_.resize(n);
 }
@@ -55,10 +55,7 @@ Eval Radau5Stepper::start(double t0, const Eigen::VectorXd& y0) {
 bool Radau5Stepper::factorise(double h) {
   if (!matrix_.factor(u1 / h)) return false;
   const std::complex<double> shift(alph / h, beta / h);
-  Eigen::MatrixXcd& e2 = complex_lu_.matrix();
-  e2 = -matrix_.dense_jacobian().cast<std::complex<double>>();
-  mass_.add_scaled_to(e2, shift);
-  if (!complex_lu_.factor()) return false;
+  if (!complex_.factor(shift)) return false;
   factored_h_ = h;
   return true;
 }
@@ -144,7 +141,7 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
     z1_ = work_;
     rhs_c_.real() = z2_;
     rhs_c_.imag() = z3_;
-    complex_lu_.solve(rhs_c_, sol_c_);
+    complex_.solve(rhs_c_, sol_c_);
     ++stats.nsolve;
     z2_ = sol_c_.real();
     z3_ = sol_c_.imag();

@@ -31,7 +31,8 @@ void RadauIIAStepper::use_stages(int s) {
   // user's tolerance means for the method.
   scale_.transform_tolerances((s + 1.0) / (2.0 * s));
   for (auto* v : {&z_, &w_, &fz_, &mw_}) v->assign(static_cast<std::size_t>(s), Eigen::VectorXd::Zero(n));
-  complex_lu_.resize(static_cast<std::size_t>((s - 1) / 2));
+  pairs_ = static_cast<std::size_t>((s - 1) / 2);
+  for (; prepared_ < pairs_; ++prepared_) complex_[prepared_].setup(matrix_);
   factored_h_ = 0.0;  // the new shifts need new factorisations
   steps_at_order_ = 0;
 }
@@ -59,12 +60,9 @@ void RadauIIAStepper::to_transformed() {
 // E1 = (gamma/h) M - J (real) and E_k = ((alpha_k + i beta_k)/h) M - J (complex).
 bool RadauIIAStepper::factorise(double h) {
   if (!matrix_.factor(tab_->gamma / h)) return false;
-  for (std::size_t k = 0; k < complex_lu_.size(); ++k) {
+  for (std::size_t k = 0; k < pairs_; ++k) {
     const std::complex<double> shift(tab_->alpha[k] / h, tab_->beta[k] / h);
-    Eigen::MatrixXcd& shifted = complex_lu_[k].matrix();
-    shifted = -matrix_.dense_jacobian().cast<std::complex<double>>();
-    mass_.add_scaled_to(shifted, shift);
-    if (!complex_lu_[k].factor()) return false;
+    if (!complex_[k].factor(shift)) return false;
   }
   factored_h_ = h;
   return true;
@@ -143,7 +141,7 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
       mass_.apply(w_[a], mw_[a]);
     }
     z_[0] -= gamma_h * mw_[0];
-  for (std::size_t k = 0; k < complex_lu_.size(); ++k) {
+  for (std::size_t k = 0; k < pairs_; ++k) {
       const int a = 1 + 2 * static_cast<int>(k), b = a + 1;
       const double al = tab_->alpha[k] / h, be = tab_->beta[k] / h;
       z_[a] += -al * mw_[a] + be * mw_[b];
@@ -151,11 +149,11 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
     }
     matrix_.solve(z_[0], work_);
     z_[0] = work_;
-  for (std::size_t k = 0; k < complex_lu_.size(); ++k) {
+  for (std::size_t k = 0; k < pairs_; ++k) {
       const int a = 1 + 2 * static_cast<int>(k), b = a + 1;
       rhs_c_.real() = z_[a];
       rhs_c_.imag() = z_[b];
-      complex_lu_[k].solve(rhs_c_, sol_c_);
+      complex_[k].solve(rhs_c_, sol_c_);
       ++stats.nsolve;
       z_[a] = sol_c_.real();
       z_[b] = sol_c_.imag();

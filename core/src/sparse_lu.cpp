@@ -2,15 +2,20 @@
 
 namespace daekit {
 
-void SparseLUSolver::analyze(const Eigen::SparseMatrix<double>& pattern) {
+template <class Scalar>
+void SparseLUOf<Scalar>::analyze(const Matrix& pattern) {
   lu_.analyzePattern(pattern);
   analyzed_ = true;
 }
 
-bool SparseLUSolver::factor(const Eigen::SparseMatrix<double>& a) {
+template <class Scalar>
+bool SparseLUOf<Scalar>::factor(const Matrix& a) {
   if (!analyzed_) analyze(a);
   lu_.factorize(a);
   return lu_.info() == Eigen::Success;
 }
+
+template class SparseLUOf<double>;
+template class SparseLUOf<std::complex<double>>;
 
 }  // namespace daekit

@@ -10,9 +10,11 @@ namespace {
 
 using namespace daekit;
 
-// Both: constant mass matrices, DAEs up to index 3, dense output from the collocation polynomial.
+// Both: constant mass matrices, DAEs up to index 3, dense output from the collocation polynomial,
+// sparse LUs (real and complex) in the problem's pattern when it gives one.
 SolverDescription radau_description(int order) {
   SolverDescription d;
+  d.capabilities.sparse = true;
   d.capabilities.max_mass = MassKind::constant;
   d.capabilities.max_dae_index = 3;
   d.capabilities.dense_output = true;
@@ -21,6 +23,18 @@ SolverDescription radau_description(int order) {
 }
 
 bool valid_keep_band(double low, double high) { return low > 0.0 && low <= 1.0 && high >= 1.0; }
+
+const OptionDesc linear_solver_option{
+    "linear_solver", "choice:auto|dense|sparse", "auto",
+    "auto: sparse LUs (real and complex) in the problem's Jacobian pattern when it gives one, else dense"};
+
+// Whether the LUs are sparse; an empty message when the choice is valid for this problem.
+bool sparse_linear_algebra(const ProblemView& problem, const SolveRequest& request, std::string& error) {
+  const std::string choice = request.extra_text("linear_solver", "auto");
+  const bool has_pattern = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
+  if (choice == "sparse" && !has_pattern) error = "linear_solver=sparse needs a problem with a Jacobian pattern";
+  return choice != "dense" && has_pattern;
+}
 
 class Radau5Solver : public Solver {
  public:
@@ -35,6 +49,7 @@ class Radau5Solver : public Solver {
         {"fac_max", "real", "8", "largest step-size ratio h_new/h"},
         {"keep_step_low", "real", "1", "keep h and the factorisations when h_new/h is in [keep_step_low, keep_step_high] (RADAU5's QUOT1)"},
         {"keep_step_high", "real", "1.2", "upper end of that band (RADAU5's QUOT2; Hairer suggests 0.99 and 2 for large full systems)"},
+        linear_solver_option,
     };
     return d;
   }
@@ -55,9 +70,11 @@ class Radau5Solver : public Solver {
               "radau5 needs max_newton >= 1, 0 < safety <= 1, 0 < fac_min < 1 < fac_max, "
               "0 < keep_step_low <= 1 <= keep_step_high",
               request.t0};
-    // Dense linear algebra only: the complex stage system is factorised densely.
+    std::string error;
+    const bool sparse = sparse_linear_algebra(problem, request, error);
+    if (!error.empty()) return {Status::invalid_input, error, request.t0};
     return solve_one_step(
-        problem, request, sink, 5, /*allow_sparse=*/false,
+        problem, request, sink, 5, sparse,
         [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm&) {
           return std::make_unique<Radau5Stepper>(problem, request, mass, matrix, settings);
         },
@@ -82,6 +99,7 @@ class RadauIIASolver : public Solver {
         {"keep_step_low", "real", "1",
          "keep h and the factorisations when h_new/h is in [keep_step_low, keep_step_high] (0.99 from n = 50 on)"},
         {"keep_step_high", "real", "1.2", "upper end of that band (2 from n = 50 on, as Hairer advises for large full systems)"},
+        linear_solver_option,
     };
     return d;
   }
@@ -105,8 +123,11 @@ class RadauIIASolver : public Solver {
               "radauiia needs stages of 3, 5 or 7 with min_stages <= start_stages <= max_stages, max_newton >= 1, "
               "and 0 < keep_step_low <= 1 <= keep_step_high",
               request.t0};
+    std::string error;
+    const bool sparse = sparse_linear_algebra(problem, request, error);
+    if (!error.empty()) return {Status::invalid_input, error, request.t0};
     return solve_one_step(
-        problem, request, sink, 2 * s.start_stages - 1, /*allow_sparse=*/false,
+        problem, request, sink, 2 * s.start_stages - 1, sparse,
         [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm&) {
           return std::make_unique<RadauIIAStepper>(problem, request, mass, matrix, s);
         },

@@ -26,7 +26,7 @@ extern "C" {
 
 #define DK_ABI_MAGIC 0x4B444144u /* "DADK" in little-endian bytes */
 #define DK_ABI_MAJOR 1u
-#define DK_ABI_MINOR 0u
+#define DK_ABI_MINOR 1u
 
 /* Every manifest is exported (as a Boost.DLL alias) in this ELF section under the
  * name "daekit_v<MAJOR>_manifest_<plugin name>". */
@@ -211,6 +211,7 @@ typedef struct dk_solver_info {
 
 typedef enum { DK_OUTPUT_END = 0, DK_OUTPUT_EVERY_STEP = 1, DK_OUTPUT_SAVEAT = 2 } dk_output_mode;
 typedef enum { DK_JACOBIAN_AUTO = 0, DK_JACOBIAN_ANALYTIC = 1, DK_JACOBIAN_FINITE_DIFFERENCE = 2 } dk_jacobian_source;
+typedef enum { DK_LINEAR_ALGEBRA_UNKNOWN = 0, DK_LINEAR_ALGEBRA_DENSE = 1, DK_LINEAR_ALGEBRA_SPARSE = 2 } dk_linear_algebra;
 typedef enum {
   DK_INIT_CHECK = 0,         /* verify the algebraic equations at t0; fail with a precise message */
   DK_INIT_FIX_ALGEBRAIC = 1, /* compute consistent algebraic components */
@@ -261,6 +262,7 @@ typedef struct dk_stats {
   double h_last;
   double wall_s;
   int64_t njac_reused; /* steps that reused an older Jacobian (W-methods) */
+  int32_t linear_algebra; /* dk_linear_algebra: the LUs the solver used (ABI 1.1) */
 } dk_stats;
 
 typedef struct dk_result {

@@ -35,6 +35,13 @@ class IterationMatrix {
   // W = alpha M - J without factorising, for solvers with a linear solver of their own
   // (IDA's Jacobian of F = M y' - f is exactly W with alpha = cj).
   void assemble(double alpha);
+  // alpha M - J with the last Jacobian, for real or complex alpha, into a dense n x n matrix or
+  // one with W's sparse pattern (sparse_w()'s, e.g. a copy cast to complex): the Radau methods'
+  // complex systems share W's shape.
+  template <class Scalar>
+  void assemble_into(Scalar alpha, Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>& out) const;
+  template <class Scalar>
+  void assemble_into(Scalar alpha, Eigen::SparseMatrix<Scalar>& out) const;
   const Eigen::MatrixXd& dense_w() const { return w_; }
   const Eigen::SparseMatrix<double>& sparse_w() const { return w_sparse_; }
   void solve(const Eigen::VectorXd& b, Eigen::VectorXd& x);
@@ -42,6 +49,7 @@ class IterationMatrix {
   // J x (for methods that need the Jacobian's action).
   void apply_jacobian(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;
   const Eigen::MatrixXd& dense_jacobian() const { return jac_; }
+  ProblemView& problem() const { return *problem_; }
 
  private:
   Eval finite_difference_dense(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0);

@@ -13,7 +13,7 @@
 #include <limits>
 
 #include "daekit/numerics/controller.hpp"
-#include "daekit/numerics/dense_lu.hpp"
+#include "daekit/numerics/complex_iteration_matrix.hpp"
 #include "daekit/numerics/driver.hpp"
 #include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
@@ -66,7 +66,7 @@ class Radau5Stepper {
   double faccon_ = 1.0, theta_ = 1.0;
   int newton_ = 0;
 
-  ComplexDenseLU complex_lu_;  // E2 = ((alph + i beta)/h) M - J
+  ComplexIterationMatrix complex_;  // E2 = ((alph + i beta)/h) M - J
   Eigen::VectorXcd rhs_c_, sol_c_;
   Eigen::VectorXd f0_, y_new_, z1_, z2_, z3_, f1_, f2_, f3_, work_, work2_, stage_, fz_;
   Eigen::VectorXd mf1_, mf2_, mf3_;

@@ -13,12 +13,13 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <array>
 #include <complex>
 #include <limits>
 #include <vector>
 
 #include "daekit/numerics/controller.hpp"
-#include "daekit/numerics/dense_lu.hpp"
+#include "daekit/numerics/complex_iteration_matrix.hpp"
 #include "daekit/numerics/driver.hpp"
 #include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
@@ -101,7 +102,10 @@ class RadauIIAStepper {
   double faccon_ = 1.0, theta_ = 1.0;
   int newton_ = 0, steps_at_order_ = 0, stage_changes_ = 0, stages_used_ = 3;
 
-  std::vector<ComplexDenseLU> complex_lu_;
+  // One per complex eigenvalue pair: pairs_ of them in use, prepared_ set up (on first use,
+  // so that a run at 3 stages holds one n x n complex matrix, not three).
+  std::array<ComplexIterationMatrix, 3> complex_;
+  std::size_t pairs_ = 0, prepared_ = 0;
   Eigen::VectorXcd rhs_c_, sol_c_;
   std::vector<Eigen::VectorXd> z_, w_, fz_, mw_;  // stages, transformed stages, f at the stages, M w
   Eigen::VectorXd f0_, y_new_, y_start_, work_, work2_, stage_, err_;
