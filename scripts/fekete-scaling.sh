@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-docs/benchmarks/fekete-scaling}
 daekit=${DAEKIT:-build/bin/daekit}
-solvers=${SOLVERS:-bdf,ndf,rodas5p,rodas4p2,radau5,ida}
+solvers=${SOLVERS:-bdf,ndf,rodas5p,rodas4p2,radau5,radauiia,ida}
 mkdir -p "$out"
 for N in ${NS:-10 20 40 80 160}; do
   "$daekit" wpd --problem fekete --param N="$N" --solvers "$solvers" --tols 1e-5:1e-8 \

@@ -8,11 +8,13 @@ set title "fekete: work-precision, tol 1e-10:1e-12:2" noenhanced
 set terminal svg size 1000,600 dynamic enhanced font "sans,12" background rgb "white"
 set output "fekete-final.svg"
 plot "fekete-final.dat" index 0 with linespoints pointsize 1.3 linewidth 2 title "radau5" noenhanced, \
-     "fekete-final.dat" index 1 with linespoints pointsize 1.3 linewidth 2 title "rodas5p" noenhanced, \
-     "fekete-final.dat" index 2 with linespoints pointsize 1.3 linewidth 2 title "rodas5" noenhanced, \
-     "fekete-final.dat" index 3 with linespoints pointsize 1.3 linewidth 2 title "rodas4p2" noenhanced, \
-     "fekete-final.dat" index 4 with linespoints pointsize 1.3 linewidth 2 title "rodas4p" noenhanced, \
-     "fekete-final.dat" index 5 with linespoints pointsize 1.3 linewidth 2 title "ida (failed at tol 3.16228e-12, 1e-12: convergence_failures)" noenhanced
+     "fekete-final.dat" index 1 with linespoints pointsize 1.3 linewidth 2 title "radauiia" noenhanced, \
+     "fekete-final.dat" index 2 with linespoints pointsize 1.3 linewidth 2 title "rodas5p" noenhanced, \
+     "fekete-final.dat" index 3 with linespoints pointsize 1.3 linewidth 2 title "rodas5" noenhanced, \
+     "fekete-final.dat" index 4 with linespoints pointsize 1.3 linewidth 2 title "rodas4p2" noenhanced, \
+     "fekete-final.dat" index 5 with linespoints pointsize 1.3 linewidth 2 title "rodas4p" noenhanced, \
+     "fekete-final.dat" index 6 with linespoints pointsize 1.3 linewidth 2 title "bdf" noenhanced, \
+     "fekete-final.dat" index 7 with linespoints pointsize 1.3 linewidth 2 title "ida (failed at tol 3.16228e-12, 1e-12: convergence_failures)" noenhanced
 set terminal pngcairo size 1000,600 enhanced font "sans,11" background rgb "white"
 set output "fekete-final.png"
 replot
