@@ -43,11 +43,12 @@ bool DenseLUOf<Scalar>::factor() {
   if (n == 0) return true;
   use_one_blas_thread();
   pivots_.resize(static_cast<std::size_t>(n));
-  // getrf does not look for NaN: a NaN entry would spread through the factors silently.
-  if (!lu_.allFinite()) return false;
   int info = 0;
   getrf(n, lu_.data(), pivots_.data(), &info);
   if (info != 0) return false;  // info > 0: an exactly zero pivot
+  // A NaN or Inf anywhere in the matrix reaches U's diagonal (through the multipliers or
+  // the updates of the pivot rows), so the diagonal is all that needs a look; the model's
+  // values are checked where they are evaluated (ProblemView).
   for (int i = 0; i < n; ++i)
     if (!finite(lu_(i, i))) return false;
   return true;

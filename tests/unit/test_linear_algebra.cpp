@@ -1,4 +1,6 @@
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <tuple>
 #include <daekit/numerics/dense_lu.hpp>
 #include <daekit/numerics/sparse_lu.hpp>
 
@@ -26,6 +28,14 @@ TEST_CASE("dense LU reports a singular matrix instead of returning nonsense", "[
   CHECK_FALSE(lu.factor(a));
   a(0, 0) = std::nan("");
   CHECK_FALSE(lu.factor(a));
+  // Off the diagonal, below and above it, and an infinity: the factors' diagonal shows it.
+  for (auto [i, j, v] : {std::tuple{7, 3, std::nan("")}, std::tuple{3, 7, std::nan("")},
+                         std::tuple{20, 2, HUGE_VAL}, std::tuple{0, 29, -HUGE_VAL}}) {
+    Eigen::MatrixXd b = Eigen::MatrixXd::Random(30, 30) + 30.0 * Eigen::MatrixXd::Identity(30, 30);
+    b(i, j) = v;
+    INFO("entry (" << i << ", " << j << ") = " << v);
+    CHECK_FALSE(lu.factor(b));
+  }
 }
 
 TEST_CASE("complex dense LU solves a shifted system and reports singular ones", "[unit][linalg]") {
