@@ -11,8 +11,9 @@ plot "fekete-final-nfev.dat" index 0 with linespoints pointsize 1.3 linewidth 2 
      "fekete-final-nfev.dat" index 1 with linespoints pointsize 1.3 linewidth 2 title "ndf" noenhanced, \
      "fekete-final-nfev.dat" index 2 with linespoints pointsize 1.3 linewidth 2 title "rodas5p" noenhanced, \
      "fekete-final-nfev.dat" index 3 with linespoints pointsize 1.3 linewidth 2 title "rodas4p2" noenhanced, \
-     "fekete-final-nfev.dat" index 4 with linespoints pointsize 1.3 linewidth 2 title "radau5 (failed at tol 1e-08: timeout)" noenhanced, \
-     "fekete-final-nfev.dat" index 5 with linespoints pointsize 1.3 linewidth 2 title "ida" noenhanced
+     "fekete-final-nfev.dat" index 4 with linespoints pointsize 1.3 linewidth 2 title "radau5" noenhanced, \
+     "fekete-final-nfev.dat" index 5 with linespoints pointsize 1.3 linewidth 2 title "radauiia" noenhanced, \
+     "fekete-final-nfev.dat" index 6 with linespoints pointsize 1.3 linewidth 2 title "ida" noenhanced
 set terminal pngcairo size 1000,600 enhanced font "sans,11" background rgb "white"
 set output "fekete-final-nfev.png"
 replot

@@ -12,7 +12,8 @@ plot "fekete-final.dat" index 0 with linespoints pointsize 1.3 linewidth 2 title
      "fekete-final.dat" index 2 with linespoints pointsize 1.3 linewidth 2 title "rodas5p" noenhanced, \
      "fekete-final.dat" index 3 with linespoints pointsize 1.3 linewidth 2 title "rodas4p2" noenhanced, \
      "fekete-final.dat" index 4 with linespoints pointsize 1.3 linewidth 2 title "radau5" noenhanced, \
-     "fekete-final.dat" index 5 with linespoints pointsize 1.3 linewidth 2 title "ida" noenhanced
+     "fekete-final.dat" index 5 with linespoints pointsize 1.3 linewidth 2 title "radauiia" noenhanced, \
+     "fekete-final.dat" index 6 with linespoints pointsize 1.3 linewidth 2 title "ida" noenhanced
 set terminal pngcairo size 1000,600 enhanced font "sans,11" background rgb "white"
 set output "fekete-final.png"
 replot
