@@ -13,8 +13,8 @@ namespace daekit::host {
 
 namespace {
 
-// null when the solver did not say (a plugin built for ABI 1.0, or no linear algebra).
-nlohmann::json linear_algebra_name(std::int32_t kind) {
+// nullptr when the solver did not say (a plugin built for ABI 1.0, or no linear algebra).
+const char* linear_algebra_name(std::int32_t kind) {
   if (kind == DK_LINEAR_ALGEBRA_DENSE) return "dense";
   if (kind == DK_LINEAR_ALGEBRA_SPARSE) return "sparse";
   return nullptr;
@@ -35,9 +35,9 @@ void print_text(const RunReport& r, std::ostream& out) {
   out << "t reached  " << r.result.t_reached << "\n"
       << "steps      " << s.steps << " (accepted " << s.accepted << ", rejected " << s.rejected << ")\n"
       << "f evals    " << s.nfev << " (" << s.nfev_jac << " for finite-difference Jacobians)\n"
-      << "jacobians  " << s.njac << "   LU " << s.nlu
-      << (s.linear_algebra == DK_LINEAR_ALGEBRA_SPARSE ? " (sparse)" : s.linear_algebra == DK_LINEAR_ALGEBRA_DENSE ? " (dense)" : "")
-      << "   solves " << s.nsolve;
+      << "jacobians  " << s.njac << "   LU " << s.nlu;
+  if (const char* la = linear_algebra_name(s.linear_algebra)) out << " (" << la << ")";
+  out << "   solves " << s.nsolve;
   if (s.nnewton) out << "   Newton " << s.nnewton << " (" << s.nnewton_fail << " failed)";
   if (s.nsingular) out << "   singular " << s.nsingular;
   out << "\n"
@@ -67,7 +67,8 @@ nlohmann::json to_json(const RunReport& r) {
   j["rtol"] = r.rtol;
   j["atol"] = r.atol;
   j["jacobian"] = r.jacobian;
-  j["linear_algebra"] = linear_algebra_name(s.linear_algebra);
+  const char* linear_algebra = linear_algebra_name(s.linear_algebra);
+  j["linear_algebra"] = linear_algebra ? json(linear_algebra) : json(nullptr);
   j["scd"] = r.accuracy ? number(r.accuracy->scd) : json(nullptr);
   j["mescd"] = r.accuracy ? number(r.accuracy->mescd) : json(nullptr);
   j["max_abs_error"] = r.accuracy ? number(r.accuracy->max_abs_error) : json(nullptr);

@@ -1,7 +1,6 @@
 #include "daekit/numerics/complex_iteration_matrix.hpp"
 
 #include "daekit/numerics/iteration_matrix.hpp"
-#include "daekit/problem_view.hpp"
 
 namespace daekit {
 
@@ -12,8 +11,7 @@ void ComplexIterationMatrix::setup(const IterationMatrix& real) {
     w_sparse_ = real.sparse_w().cast<std::complex<double>>();
     sparse_lu_.analyze(w_sparse_);
   } else {
-    const Eigen::Index n = real.problem().size();
-    dense_lu_.matrix().resize(n, n);
+    dense_lu_.matrix().resize(real.dense_w().rows(), real.dense_w().cols());
   }
 }
 

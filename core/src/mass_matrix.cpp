@@ -31,21 +31,17 @@ void MassMatrix::apply(const Eigen::VectorXd& x, Eigen::VectorXd& out) const {
   }
 }
 
-void MassMatrix::add_scaled_to(Eigen::MatrixXd& w, double alpha) const {
+template <class Scalar>
+void MassMatrix::add_scaled_to(Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>& w, Scalar alpha) const {
   switch (shape_) {
     case Shape::identity: w.diagonal().array() += alpha; break;
-    case Shape::diagonal: w.diagonal() += alpha * diag_; break;
-    case Shape::dense: w += alpha * dense_; break;
+    case Shape::diagonal: w.diagonal() += alpha * diag_.cast<Scalar>(); break;
+    case Shape::dense: w += alpha * dense_.cast<Scalar>(); break;
   }
 }
 
-void MassMatrix::add_scaled_to(Eigen::MatrixXcd& w, std::complex<double> alpha) const {
-  switch (shape_) {
-    case Shape::identity: w.diagonal().array() += alpha; break;
-    case Shape::diagonal: w.diagonal() += alpha * diag_.cast<std::complex<double>>(); break;
-    case Shape::dense: w += alpha * dense_.cast<std::complex<double>>(); break;
-  }
-}
+template void MassMatrix::add_scaled_to(Eigen::MatrixXd&, double) const;
+template void MassMatrix::add_scaled_to(Eigen::MatrixXcd&, std::complex<double>) const;
 
 double MassMatrix::entry(Eigen::Index i, Eigen::Index j) const {
   switch (shape_) {

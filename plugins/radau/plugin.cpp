@@ -22,14 +22,21 @@ SolverDescription radau_description(int order) {
   return d;
 }
 
-bool valid_keep_band(double low, double high) { return low > 0.0 && low <= 1.0 && high >= 1.0; }
-
 const OptionDesc linear_solver_option{
     "linear_solver", "choice:auto|dense|sparse", "auto",
     "auto: sparse LUs (real and complex) in the problem's Jacobian pattern when it gives one, else dense"};
 
-// Whether the LUs are sparse; an empty message when the choice is valid for this problem.
-bool sparse_linear_algebra(const ProblemView& problem, const SolveRequest& request, std::string& error) {
+// The options both solvers read alike: Newton's limit, when to keep J and h (with the LUs),
+// and the linear algebra. Returns whether the LUs are sparse; error says what is invalid.
+template <class Settings>
+bool read_shared_options(const char* solver, const ProblemView& problem, const SolveRequest& request, Settings& s,
+                         std::string& error) {
+  s.max_newton = static_cast<int>(request.extra_int("max_newton", s.max_newton));
+  s.jacobian_reuse = request.extra_real("jacobian_reuse", s.jacobian_reuse);
+  s.keep_step_low = request.extra_real("keep_step_low", s.keep_step_low);
+  s.keep_step_high = request.extra_real("keep_step_high", s.keep_step_high);
+  if (s.max_newton < 1 || !(s.keep_step_low > 0.0 && s.keep_step_low <= 1.0 && s.keep_step_high >= 1.0))
+    error = std::string(solver) + " needs max_newton >= 1 and 0 < keep_step_low <= 1 <= keep_step_high";
   const std::string choice = request.extra_text("linear_solver", "auto");
   const bool has_pattern = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
   if (choice == "sparse" && !has_pattern) error = "linear_solver=sparse needs a problem with a Jacobian pattern";
@@ -56,23 +63,15 @@ class Radau5Solver : public Solver {
 
   SolveOutcome solve(ProblemView& problem, const SolveRequest& request, OutputSink& sink) override {
     Radau5Settings settings;
-    settings.max_newton = static_cast<int>(request.extra_int("max_newton", settings.max_newton));
-    settings.jacobian_reuse = request.extra_real("jacobian_reuse", settings.jacobian_reuse);
+    std::string error;
+    const bool sparse = read_shared_options("radau5", problem, request, settings, error);
+    if (!error.empty()) return {Status::invalid_input, error, request.t0};
     settings.safety = request.extra_real("safety", settings.safety);
     settings.fac_min = request.extra_real("fac_min", settings.fac_min);
     settings.fac_max = request.extra_real("fac_max", settings.fac_max);
-    settings.keep_step_low = request.extra_real("keep_step_low", settings.keep_step_low);
-    settings.keep_step_high = request.extra_real("keep_step_high", settings.keep_step_high);
-    if (settings.max_newton < 1 || !(settings.safety > 0 && settings.safety <= 1) ||
-        !(settings.fac_min > 0 && settings.fac_min < 1 && settings.fac_max > 1) ||
-        !valid_keep_band(settings.keep_step_low, settings.keep_step_high))
-      return {Status::invalid_input,
-              "radau5 needs max_newton >= 1, 0 < safety <= 1, 0 < fac_min < 1 < fac_max, "
-              "0 < keep_step_low <= 1 <= keep_step_high",
-              request.t0};
-    std::string error;
-    const bool sparse = sparse_linear_algebra(problem, request, error);
-    if (!error.empty()) return {Status::invalid_input, error, request.t0};
+    if (!(settings.safety > 0 && settings.safety <= 1) ||
+        !(settings.fac_min > 0 && settings.fac_min < 1 && settings.fac_max > 1))
+      return {Status::invalid_input, "radau5 needs 0 < safety <= 1 and 0 < fac_min < 1 < fac_max", request.t0};
     return solve_one_step(
         problem, request, sink, 5, sparse,
         [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm&) {
@@ -106,26 +105,19 @@ class RadauIIASolver : public Solver {
 
   SolveOutcome solve(ProblemView& problem, const SolveRequest& request, OutputSink& sink) override {
     RadauIIASettings s = RadauIIASettings::for_size(problem.size());
+    std::string error;
+    const bool sparse = read_shared_options("radauiia", problem, request, s, error);
+    if (!error.empty()) return {Status::invalid_input, error, request.t0};
     s.min_stages = static_cast<int>(request.extra_int("min_stages", s.min_stages));
     s.max_stages = static_cast<int>(request.extra_int("max_stages", s.max_stages));
     s.start_stages = static_cast<int>(request.extra_int("start_stages", s.start_stages));
-    s.max_newton = static_cast<int>(request.extra_int("max_newton", s.max_newton));
-    s.jacobian_reuse = request.extra_real("jacobian_reuse", s.jacobian_reuse);
     s.raise_rate = request.extra_real("raise_rate", s.raise_rate);
     s.lower_rate = request.extra_real("lower_rate", s.lower_rate);
-    s.keep_step_low = request.extra_real("keep_step_low", s.keep_step_low);
-    s.keep_step_high = request.extra_real("keep_step_high", s.keep_step_high);
     auto valid = [](int k) { return k == 3 || k == 5 || k == 7; };
     if (!valid(s.min_stages) || !valid(s.max_stages) || !valid(s.start_stages) || s.min_stages > s.max_stages ||
-        s.start_stages < s.min_stages || s.start_stages > s.max_stages || s.max_newton < 1 ||
-        !valid_keep_band(s.keep_step_low, s.keep_step_high))
+        s.start_stages < s.min_stages || s.start_stages > s.max_stages)
       return {Status::invalid_input,
-              "radauiia needs stages of 3, 5 or 7 with min_stages <= start_stages <= max_stages, max_newton >= 1, "
-              "and 0 < keep_step_low <= 1 <= keep_step_high",
-              request.t0};
-    std::string error;
-    const bool sparse = sparse_linear_algebra(problem, request, error);
-    if (!error.empty()) return {Status::invalid_input, error, request.t0};
+              "radauiia needs stages of 3, 5 or 7 with min_stages <= start_stages <= max_stages", request.t0};
     return solve_one_step(
         problem, request, sink, 2 * s.start_stages - 1, sparse,
         [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm&) {

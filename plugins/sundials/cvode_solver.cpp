@@ -197,9 +197,8 @@ SolveOutcome CvodeSolver::solve(ProblemView& problem, const SolveRequest& req, O
   }
   problem.stats().jacobian_used =
       model.use_matrix && model.matrix.analytic() ? DK_JACOBIAN_ANALYTIC : DK_JACOBIAN_FINITE_DIFFERENCE;
-  // KLU when our matrix is sparse, else a dense LU (SUNDIALS' own or the core's).
-  problem.stats().linear_algebra =
-      model.use_matrix && model.matrix.sparse() ? DK_LINEAR_ALGEBRA_SPARSE : DK_LINEAR_ALGEBRA_DENSE;
+  // With our matrix its setup says dense or sparse (KLU); without it SUNDIALS' dense LU runs.
+  if (!model.use_matrix) problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_DENSE;
 
   if (req.output == OutputMode::every_step && !sink.emit(req.t0, req.y0)) return {Status::stopped_by_observer, "", req.t0};
   for (std::size_t k = 0; k < req.saveat.size() && req.saveat[k] == req.t0; ++k)

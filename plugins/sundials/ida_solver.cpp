@@ -319,9 +319,8 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
   problem.stats().jacobian_used =
       (model.use_matrix && model.matrix.analytic()) || model.residual_jacobian ? DK_JACOBIAN_ANALYTIC
                                                                                 : DK_JACOBIAN_FINITE_DIFFERENCE;
-  // KLU when our matrix is sparse, else a dense LU (SUNDIALS' own or the core's).
-  problem.stats().linear_algebra =
-      model.use_matrix && model.matrix.sparse() ? DK_LINEAR_ALGEBRA_SPARSE : DK_LINEAR_ALGEBRA_DENSE;
+  // With our matrix its setup says dense or sparse (KLU); without it SUNDIALS' dense LU runs.
+  if (!model.use_matrix) problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_DENSE;
 
   int max_index = 1;
   for (Eigen::Index i = 0; i < n; ++i) max_index = std::max(max_index, problem.index_of(i));

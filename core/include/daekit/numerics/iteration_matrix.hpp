@@ -49,7 +49,6 @@ class IterationMatrix {
   // J x (for methods that need the Jacobian's action).
   void apply_jacobian(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;
   const Eigen::MatrixXd& dense_jacobian() const { return jac_; }
-  ProblemView& problem() const { return *problem_; }
 
  private:
   Eval finite_difference_dense(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0);

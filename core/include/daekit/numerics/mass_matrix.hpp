@@ -24,8 +24,9 @@ class MassMatrix {
   const Eigen::MatrixXd& dense() const { return dense_; }
 
   void apply(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;  // out = M x
-  void add_scaled_to(Eigen::MatrixXd& w, double alpha) const;       // w += alpha M
-  void add_scaled_to(Eigen::MatrixXcd& w, std::complex<double> alpha) const;  // Radau's complex shifts
+  // w += alpha M, for real W or the Radau methods' complex shifted matrices.
+  template <class Scalar>
+  void add_scaled_to(Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>& w, Scalar alpha) const;
   double entry(Eigen::Index i, Eigen::Index j) const;
 
  private:
