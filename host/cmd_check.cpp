@@ -11,13 +11,15 @@ namespace daekit::host {
 int command_check(int argc, char** argv) {
   PluginOptions plugins;
   std::string file;
+  std::vector<std::string> params;
   po::options_description desc("daekit check options");
-  desc.add_options()("help,h", "show this help")("file", po::value(&file), "the plugin file to check");
+  desc.add_options()("help,h", "show this help")("file", po::value(&file), "the plugin file to check")(
+      "param", po::value(&params)->composing(), "problem parameter key=value for the problems checked (repeatable)");
   add_plugin_options(desc, plugins);
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
-  if (!parse_command_line(argc, argv, desc, &pos, vm, "usage: daekit check PLUGIN.so")) return 0;
+  if (!parse_command_line(argc, argv, desc, &pos, vm, "usage: daekit check PLUGIN.so [--param key=value ...]")) return 0;
   if (file.empty()) throw UsageError("which plugin file? usage: daekit check PLUGIN.so");
 
   std::vector<loader::Plugin> found;
@@ -29,9 +31,10 @@ int command_check(int argc, char** argv) {
   }
   // Standard problems for solver checks come from the usual plugin folders.
   loader::Registry registry = discover_plugins(plugins, false);
+  const auto problem_params = parse_key_values(params, "--param");
   bool all = true;
   for (const auto& plugin : found) {
-    const check::Report report = plugin.manifest.kind == DK_KIND_PROBLEM ? check::check_problem(plugin)
+    const check::Report report = plugin.manifest.kind == DK_KIND_PROBLEM ? check::check_problem(plugin, problem_params)
                                                                          : check::check_solver(plugin, registry);
     check::print(std::cout, report);
     all = all && report.passed();

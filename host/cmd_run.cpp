@@ -126,6 +126,8 @@ int command_run(int argc, char** argv) {
   r.tend = o.tend;
   r.rtol = format_number(prepared.rtol());
   r.atol = prepared.atol_text();
+  r.rtol_value = prepared.rtol();
+  r.atol_values = prepared.atols();
   r.jacobian = r.result.stats.jacobian_used == DK_JACOBIAN_ANALYTIC ? "analytic"
                : r.result.stats.jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE ? "finite differences"
                                                                              : jacobian;

@@ -20,6 +20,13 @@ const char* linear_algebra_name(std::int32_t kind) {
   return nullptr;
 }
 
+// Worth a line of its own only when the problem has components of more than one index.
+bool by_index_differs(const Accuracy& a) {
+  int kinds = 0;
+  for (double v : a.scd_by_index) kinds += std::isnan(v) ? 0 : 1;
+  return kinds > 1;
+}
+
 }  // namespace
 
 void print_text(const RunReport& r, std::ostream& out) {
@@ -46,8 +53,14 @@ void print_text(const RunReport& r, std::ostream& out) {
     const Accuracy& a = *r.accuracy;
     out << std::fixed << std::setprecision(2) << "accuracy   scd " << a.scd << " (" << r.scored_components
         << "), mescd " << a.mescd << std::defaultfloat << std::setprecision(3) << "; max abs error "
-        << a.max_abs_error << ", max rel error " << a.max_rel_error << "\n"
-        << "reference  " << r.reference_source << "\n";
+        << a.max_abs_error << ", max rel error " << a.max_rel_error << "\n";
+    if (by_index_differs(a)) {
+      out << "by index  " << std::fixed << std::setprecision(2);
+      for (int k = 0; k < 3; ++k)
+        if (!std::isnan(a.scd_by_index[k])) out << " scd " << a.scd_by_index[k] << " (index " << k + 1 << ")";
+      out << std::defaultfloat << "\n";
+    }
+    out << "reference  " << r.reference_source << "\n";
   }
 }
 
@@ -64,13 +77,22 @@ nlohmann::json to_json(const RunReport& r) {
   j["n"] = r.n;
   j["t"] = number(r.result.t_reached);
   j["tend"] = r.tend;
-  j["rtol"] = r.rtol;
-  j["atol"] = r.atol;
+  // Numbers, as in wpd's results; atol is an array where it differs per component.
+  j["rtol"] = r.rtol_value;
+  j["atol"] = r.atol_values.size() == 1 ? json(r.atol_values[0]) : json(r.atol_values);
   j["jacobian"] = r.jacobian;
   const char* linear_algebra = linear_algebra_name(s.linear_algebra);
   j["linear_algebra"] = linear_algebra ? json(linear_algebra) : json(nullptr);
   j["scd"] = r.accuracy ? number(r.accuracy->scd) : json(nullptr);
   j["mescd"] = r.accuracy ? number(r.accuracy->mescd) : json(nullptr);
+  if (r.accuracy) {
+    json by_index = json::object();
+    for (int k = 0; k < 3; ++k)
+      if (!std::isnan(r.accuracy->scd_by_index[k])) by_index[std::to_string(k + 1)] = number(r.accuracy->scd_by_index[k]);
+    j["scd_by_index"] = by_index;
+  } else {
+    j["scd_by_index"] = nullptr;
+  }
   j["max_abs_error"] = r.accuracy ? number(r.accuracy->max_abs_error) : json(nullptr);
   j["max_rel_error"] = r.accuracy ? number(r.accuracy->max_rel_error) : json(nullptr);
   j["reference"] = r.reference_source.empty() ? json(nullptr) : json(r.reference_source);

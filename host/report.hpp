@@ -16,6 +16,8 @@ struct RunReport {
   std::size_t n = 0;
   double t0 = 0, tend = 0;
   std::string rtol, atol;  // as used, in words ("1e-08" or "1e-12 * scale")
+  double rtol_value = 0;
+  std::vector<double> atol_values;  // one, or n
   std::string jacobian;
   dk_result result{};
   std::optional<Accuracy> accuracy;  // when the problem has a reference at tend and the run got there

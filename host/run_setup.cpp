@@ -119,7 +119,7 @@ Accuracy accuracy_against(const loader::ProblemInstance& problem, const Prepared
     at[i] = run.atol_at(static_cast<std::size_t>(i));
   }
   return score(Eigen::Map<const Eigen::VectorXd>(y_end, n), Eigen::Map<const Eigen::VectorXd>(yref.data(), n),
-               info.scored, rt, at);
+               info.scored, rt, at, info.index);
 }
 
 std::string scored_components_text(const dk_problem_info& info) {

@@ -43,6 +43,7 @@ class PreparedRun {
   double rtol() const { return rtols_[0]; }
   double atol_at(std::size_t i) const { return atols_[atols_.size() == 1 ? 0 : i]; }
   const std::string& atol_text() const { return atol_text_; }
+  const std::vector<double>& atols() const { return atols_; }
   const std::vector<double>& y0() const { return y0_; }
 
  private:

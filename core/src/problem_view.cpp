@@ -13,13 +13,34 @@ ProblemView::ProblemView(const dk_problem& problem, Stats& stats) : p_(problem),
   if (!info_ || info_->n == 0) throw std::invalid_argument("problem reports no size");
 }
 
-Eval ProblemView::finish(dk_eval code, const char* what, double t, const double* out, Eigen::Index count) {
+std::string ProblemView::component(Eigen::Index i) const {
+  std::string s = std::to_string(i + 1);
+  if (info_->component_names && info_->component_names[i]) s += std::string(" (") + info_->component_names[i] + ")";
+  return s;
+}
+
+std::string ProblemView::entry(Eigen::Index k, Layout layout) const {
+  if (layout == Layout::vector) return "component " + component(k);
+  Eigen::Index row = 0, col = 0;
+  if (layout == Layout::dense_matrix) {
+    row = k % size();
+    col = k / size();
+  } else {
+    const auto& pat = info_->jac_pattern;
+    while (col + 1 < size() && pat.col_ptr[col + 1] <= k) ++col;
+    row = pat.row_idx[k];
+  }
+  return "row " + component(row) + ", column " + component(col);
+}
+
+Eval ProblemView::finish(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,
+                         Layout layout) {
   if (code == DK_EVAL_OK) {
     for (Eigen::Index i = 0; i < count; ++i) {
       if (!std::isfinite(out[i])) {
         std::ostringstream m;
-        m << "the model's " << what << " returned a non-finite value (" << out[i] << ") in entry "
-          << i + 1 << " at t=" << t;
+        m << "the model's " << what << " returned a non-finite value (" << out[i] << ") in "
+          << entry(i, layout) << " at t=" << t;
         message_ = m.str();
         return Eval::recoverable;
       }
@@ -51,14 +72,14 @@ Eval ProblemView::jacobian(double t, ConstRef y, Eigen::MatrixXd& dfdy) {
   if (!p_.vtbl->jacobian) return finish(DK_EVAL_NOT_PROVIDED, "Jacobian", t, nullptr, 0);
   dfdy.resize(size(), size());
   dk_eval code = p_.vtbl->jacobian(p_.self, t, y.data(), dfdy.data(), n());
-  return finish(code, "Jacobian", t, dfdy.data(), dfdy.size());
+  return finish(code, "Jacobian", t, dfdy.data(), dfdy.size(), Layout::dense_matrix);
 }
 
 Eval ProblemView::jacobian_sparse(double t, ConstRef y, Eigen::SparseMatrix<double>& dfdy) {
   if (!p_.vtbl->jacobian_sparse) return finish(DK_EVAL_NOT_PROVIDED, "sparse Jacobian", t, nullptr, 0);
   // dfdy must have been built from sparsity_pattern(): its value array is in pattern order.
   dk_eval code = p_.vtbl->jacobian_sparse(p_.self, t, y.data(), dfdy.valuePtr());
-  return finish(code, "sparse Jacobian", t, dfdy.valuePtr(), dfdy.nonZeros());
+  return finish(code, "sparse Jacobian", t, dfdy.valuePtr(), dfdy.nonZeros(), Layout::sparse_matrix);
 }
 
 Eval ProblemView::dfdt(double t, ConstRef y, Ref df) {
@@ -74,7 +95,8 @@ Eval ProblemView::mass(double t, ConstRef y, Eigen::MatrixXd& m) {
     m.setIdentity();
     return Eval::ok;
   }
-  return finish(p_.vtbl->mass(p_.self, t, y.data(), m.data(), n()), "mass matrix", t, m.data(), m.size());
+  return finish(p_.vtbl->mass(p_.self, t, y.data(), m.data(), n()), "mass matrix", t, m.data(), m.size(),
+                Layout::dense_matrix);
 }
 
 Eval ProblemView::residual(double t, ConstRef y, ConstRef yp, Ref r, bool for_jacobian) {
@@ -88,7 +110,7 @@ Eval ProblemView::residual_jacobian(double t, ConstRef y, ConstRef yp, double cj
   if (!p_.vtbl->residual_jacobian) return finish(DK_EVAL_NOT_PROVIDED, "residual Jacobian", t, nullptr, 0);
   j.resize(size(), size());
   dk_eval code = p_.vtbl->residual_jacobian(p_.self, t, y.data(), yp.data(), cj, j.data(), n());
-  return finish(code, "residual Jacobian", t, j.data(), j.size());
+  return finish(code, "residual Jacobian", t, j.data(), j.size(), Layout::dense_matrix);
 }
 
 Eigen::SparseMatrix<double> ProblemView::sparsity_pattern() const {

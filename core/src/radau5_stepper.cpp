@@ -37,7 +37,7 @@ Radau5Stepper::Radau5Stepper(ProblemView& problem, const SolveRequest& request, 
   // RADAU5's tolerance transformation: rtol' = 0.1 rtol^(2/3), atol' = rtol' atol / rtol, so that
   // the error estimate (of lower order) matches the accuracy the user asked for.
   scale_.transform_tolerances(2.0 / 3.0);
-  for (auto* v : {&f0_, &y_new_, &z1_, &z2_, &z3_, &f1_, &f2_, &f3_, &work_, &work2_, &stage_, &fz_, &mf1_,
+  for (auto* v : {&f0_, &f_new_, &y_new_, &z1_, &z2_, &z3_, &f1_, &f2_, &f3_, &work_, &work2_, &stage_, &fz_, &mf1_,
                   &mf2_, &mf3_, &cont0_, &cont1_, &cont2_, &cont3_})
     v->setZero(n);
   complex_.setup(matrix);
@@ -202,6 +202,12 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
     }
   }
   y_new_ = y + z3_;
+  have_f_new_ = false;
+  if (err <= 1.0) {
+    StepAttempt failure;
+    if (!evaluate_step_end(problem_, t + h, y_new_, f_new_, &failure, 0.5)) return failure;
+    have_f_new_ = true;  // starts the next step
+  }
   StepAttempt a;
   a.error = err;
   return a;
@@ -218,7 +224,8 @@ void Radau5Stepper::accept() {
   cont3_ = cont2_ - work2_;
   first_ = false;
   hold_ = h_;
-  have_f0_ = false;
+  if (have_f_new_) f0_.swap(f_new_);
+  have_f0_ = have_f_new_;
   // Keep the Jacobian when Newton converged fast (RADAU5's THET rule); it no longer belongs to this point.
   have_jac_ = theta_ <= settings_.jacobian_reuse;
   jac_current_ = false;

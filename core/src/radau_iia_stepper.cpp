@@ -13,7 +13,7 @@ RadauIIAStepper::RadauIIAStepper(ProblemView& problem, const SolveRequest& reque
     : problem_(problem), request_(request), mass_(mass), matrix_(matrix), settings_(settings),
       scale_(problem, request) {
   const Eigen::Index n = problem.size();
-  for (auto* v : {&f0_, &y_new_, &y_start_, &work_, &work2_, &stage_, &err_, &cont_y0_}) v->setZero(n);
+  for (auto* v : {&f0_, &f_new_, &y_new_, &y_start_, &work_, &work2_, &stage_, &err_, &cont_y0_}) v->setZero(n);
   rhs_c_.resize(n);
   sol_c_.resize(n);
   basis_.resize(7);
@@ -212,6 +212,12 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
     }
   }
   y_new_ = y + z_[s - 1];
+  have_f_new_ = false;
+  if (err <= 1.0) {
+    StepAttempt failure;
+    if (!evaluate_step_end(problem_, t + h, y_new_, f_new_, &failure, 0.5)) return failure;
+    have_f_new_ = true;  // starts the next step
+  }
   StepAttempt a;
   a.error = err;
   return a;
@@ -226,7 +232,8 @@ void RadauIIAStepper::accept() {
   const double ratio = hold_ > 0.0 ? h_ / hold_ : 1.0;
   first_ = false;
   hold_ = h_;
-  have_f0_ = false;
+  if (have_f_new_) f0_.swap(f_new_);
+  have_f0_ = have_f_new_;
   have_jac_ = theta_ <= settings_.jacobian_reuse;
   jac_current_ = false;
   last_t_ = std::numeric_limits<double>::quiet_NaN();

@@ -109,6 +109,12 @@ StepAttempt RosenbrockStepper::attempt(double t, double h, const Eigen::VectorXd
   a.error = norm_.rms(err_, y, y_new_, h);
   // A W-method whose old Jacobian may be what failed gets a fresh one for the retry.
   if (!(a.error <= 1.0) && jacobian_age_ > 0) have_jac_ = false;
+  have_f_new_ = false;
+  if (a.error <= 1.0) {
+    StepAttempt failure;
+    if (!evaluate_step_end(problem_, t + h, y_new_, f_new_, &failure)) return failure;
+    have_f_new_ = true;  // starts the next step and serves Hermite interpolation
+  }
   return a;
 }
 
@@ -119,8 +125,8 @@ void RosenbrockStepper::accept() {
       if (tab_.H[r][j] != 0.0) dense_[r].noalias() += tab_.H[r][j] * k_[j];
   }
   if (tab_.dense_rows == 0) f_old_ = f0_;
-  have_f0_ = false;
-  have_f_new_ = false;
+  f0_ = f_new_;
+  have_f0_ = have_f_new_;
   // A W-method may keep J (and f_t) for the next steps; then f_t is from an older point too.
   if (++jacobian_age_ >= max_jacobian_age_) have_jac_ = false;
 }
@@ -133,14 +139,6 @@ bool RosenbrockStepper::derivative(const Eigen::VectorXd& f, Eigen::VectorXd& yp
 }
 
 void RosenbrockStepper::hermite(double theta, Eigen::VectorXd& out) {
-  if (!have_f_new_) {
-    have_f_new_ = problem_.rhs(t_last_ + h_last_, y_new_, f_new_) == Eval::ok;
-    if (have_f_new_) {
-      // The same f starts the next step.
-      f0_ = f_new_;
-      have_f0_ = true;
-    }
-  }
   const double t1 = 1.0 - theta;
   out = t1 * y_old_ + theta * y_new_;  // linear: algebraic components, or when f failed
   if (!have_f_new_ || !derivative(f_old_, yp_old_) || !derivative(f_new_, yp_new_)) return;

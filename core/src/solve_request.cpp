@@ -58,6 +58,18 @@ bool parse_int(const std::string& s, long* out) {
   return end != s.c_str() && *end == '\0' && errno == 0;
 }
 
+// Exactly one alternative of "a|b|c"; a substring such as "b|c" or "" is none of them.
+bool is_one_of_choices(const std::string& alternatives, const std::string& value) {
+  std::size_t begin = 0;
+  while (begin <= alternatives.size()) {
+    std::size_t end = alternatives.find('|', begin);
+    if (end == std::string::npos) end = alternatives.size();
+    if (alternatives.compare(begin, end - begin, value) == 0 && !value.empty()) return true;
+    begin = end + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 double SolveRequest::extra_real(const std::string& key, double fallback) const {
@@ -187,8 +199,7 @@ bool check_extra_options(const dk_solver_info& solver, const std::map<std::strin
       bool v;
       ok = parse_bool(value, &v);
     } else if (type.rfind("choice:", 0) == 0) {
-      std::string choices = type.substr(7) + "|";
-      ok = choices.find(value + "|") == 0 || choices.find("|" + value + "|") != std::string::npos;
+      ok = is_one_of_choices(type.substr(7), value);
     }
     if (!ok)
       return fail(why, "option '" + key + "' of solver '" + solver.name + "' expects " + type + ", got '" + value + "'");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <daekit/loader/registry.hpp>
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -24,8 +25,10 @@ struct Report {
   bool passed() const;
 };
 
-// Sizes, flags, initial values, Jacobian against finite differences, consistency, reference.
-Report check_problem(const loader::Plugin& plugin);
+// Sizes, flags, finite values everywhere, every provided derivative (dense and sparse
+// Jacobian, the pattern's coverage, df/dt, the residual Jacobian) against differences,
+// the mass matrix against the differential flags, consistency, the reference.
+Report check_problem(const loader::Plugin& plugin, const std::map<std::string, std::string>& params = {});
 // A few standard problems (those installed) at moderate tolerance, statistics sanity, bad input.
 Report check_solver(const loader::Plugin& plugin, const loader::Registry& registry);
 

@@ -1,3 +1,7 @@
+// `daekit check` on a problem plugin: every function the problem provides is compared
+// with what can be computed from its right-hand side alone (differences), and every
+// value it hands out must be finite. A FAIL line says what was compared, the worst
+// entry (row, column, both values) and the tolerance used.
 #include <Eigen/Dense>
 #include <cmath>
 #include <sstream>
@@ -7,6 +11,10 @@
 namespace daekit::host::check {
 namespace {
 
+// Relative mismatch allowed between a provided derivative and central differences,
+// measured against the largest entry of the difference matrix (at least 1).
+constexpr double derivative_tolerance = 1e-6;
+
 std::string fmt(double v) {
   std::ostringstream s;
   s.precision(3);
@@ -14,39 +22,205 @@ std::string fmt(double v) {
   return s.str();
 }
 
-// f(t0, y) through the C table; false when the model fails or returns non-finite values.
-bool rhs(const dk_problem& p, double t, const Eigen::VectorXd& y, Eigen::VectorXd& f) {
-  f.resize(y.size());
-  return p.vtbl->rhs && p.vtbl->rhs(p.self, t, y.data(), f.data()) == DK_EVAL_OK && f.allFinite();
+class ProblemProbe {
+ public:
+  ProblemProbe(const dk_problem& p, const dk_problem_info& info) : p_(p), info_(info), n_(static_cast<Eigen::Index>(info.n)) {}
+
+  std::string name(Eigen::Index i) const {
+    std::string s = std::to_string(i + 1);
+    if (info_.component_names && info_.component_names[i]) s += std::string(" (") + info_.component_names[i] + ")";
+    return s;
+  }
+
+  // f(t, y); false when the model fails or returns a non-finite value.
+  bool rhs(double t, const Eigen::VectorXd& y, Eigen::VectorXd& f) const {
+    f.resize(n_);
+    return p_.vtbl->rhs && p_.vtbl->rhs(p_.self, t, y.data(), f.data()) == DK_EVAL_OK && f.allFinite();
+  }
+  bool residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, Eigen::VectorXd& r) const {
+    r.resize(n_);
+    return p_.vtbl->residual && p_.vtbl->residual(p_.self, t, y.data(), yp.data(), r.data()) == DK_EVAL_OK &&
+           r.allFinite();
+  }
+
+  // The derivative of g (a function of one component's perturbation) by central
+  // differences, one-sided where one side cannot be evaluated (a model's domain ends at
+  // y, e.g. a concentration at zero). Empty optional message: success.
+  template <class Eval>
+  bool difference_column(Eigen::Index c, double base, Eval&& g, Eigen::VectorXd& column, std::string* why) const {
+    const double d = 1e-6 * std::max(1.0, std::abs(base));
+    Eigen::VectorXd plus, minus;
+    const bool up = g(+d, plus), down = g(-d, minus);
+    if (up && down) {
+      column = (plus - minus) / (2 * d);
+    } else if (up || down) {
+      Eigen::VectorXd center;
+      if (!g(0.0, center)) {
+        *why = "the model cannot be evaluated at the point itself";
+        return false;
+      }
+      column = up ? (plus - center) / d : (center - minus) / d;
+    } else {
+      *why = "the model cannot be evaluated on either side of component " + name(c);
+      return false;
+    }
+    return true;
+  }
+
+  // df/dy by differences of f.
+  bool jacobian_by_differences(double t, const Eigen::VectorXd& y, Eigen::MatrixXd& jf, std::string* why) const {
+    jf.resize(n_, n_);
+    Eigen::VectorXd column;
+    for (Eigen::Index c = 0; c < n_; ++c) {
+      auto g = [&](double d, Eigen::VectorXd& out) {
+        Eigen::VectorXd z = y;
+        z[c] += d;
+        return rhs(t, z, out);
+      };
+      if (!difference_column(c, y[c], g, column, why)) return false;
+      jf.col(c) = column;
+    }
+    return true;
+  }
+
+  // The worst entry of a - b, relative to the largest |b| (at least 1).
+  std::string compare(const char* what, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, bool* ok) const {
+    std::ostringstream m;
+    if (!a.allFinite()) {
+      Eigen::Index r = 0, c = 0;
+      for (Eigen::Index j = 0; j < a.cols(); ++j)
+        for (Eigen::Index i = 0; i < a.rows(); ++i)
+          if (!std::isfinite(a(i, j))) r = i, c = j, j = a.cols(), i = a.rows();
+      m << what << " has a non-finite entry at row " << name(r) << ", column " << name(c) << ": " << a(r, c);
+      *ok = false;
+      return m.str();
+    }
+    Eigen::Index r = 0, c = 0;
+    const double diff = (a - b).cwiseAbs().maxCoeff(&r, &c);
+    const double scale = std::max(1.0, b.cwiseAbs().maxCoeff());
+    *ok = diff <= derivative_tolerance * scale;
+    m << what << " against central differences: worst at row " << name(r) << ", column " << name(c) << ": "
+      << a(r, c) << " against " << b(r, c) << " (difference " << fmt(diff) << ", allowed " << fmt(derivative_tolerance)
+      << " x " << fmt(scale) << ")";
+    return m.str();
+  }
+
+  const dk_problem& p_;
+  const dk_problem_info& info_;
+  Eigen::Index n_;
+};
+
+// States to compare derivatives at: y0 and two deterministic perturbations of it.
+std::vector<std::pair<std::string, Eigen::VectorXd>> probe_states(const Eigen::VectorXd& y0) {
+  std::vector<std::pair<std::string, Eigen::VectorXd>> states{{"y0", y0}};
+  for (int k = 1; k <= 2; ++k) {
+    Eigen::VectorXd y = y0;
+    for (Eigen::Index i = 0; i < y.size(); ++i)
+      y[i] += 0.01 * k * std::sin(1.0 + k * static_cast<double>(i)) * (1.0 + std::abs(y0[i]));
+    states.emplace_back("a perturbed state (" + std::to_string(k) + ")", y);
+  }
+  return states;
 }
 
-// Largest difference between the analytic Jacobian and central differences, relative to the largest entry.
-double jacobian_mismatch(const dk_problem& p, double t, const Eigen::VectorXd& y, std::string* where) {
-  const Eigen::Index n = y.size();
-  Eigen::MatrixXd ja(n, n), jf(n, n);
-  if (p.vtbl->jacobian(p.self, t, y.data(), ja.data(), static_cast<std::size_t>(n)) != DK_EVAL_OK) {
-    *where = "the Jacobian could not be evaluated";
-    return INFINITY;
-  }
-  Eigen::VectorXd fa, fb;
-  for (Eigen::Index c = 0; c < n; ++c) {
-    const double d = 1e-6 * std::max(1.0, std::abs(y[c]));
-    Eigen::VectorXd a = y, b = y;
-    a[c] += d;
-    b[c] -= d;
-    if (!rhs(p, t, a, fa) || !rhs(p, t, b, fb)) {
-      *where = "f failed near y";
-      return INFINITY;
+void check_dense_jacobian(Report& report, const ProblemProbe& probe, double t, const Eigen::VectorXd& y,
+                          const std::string& where) {
+  const dk_problem& p = probe.p_;
+  const Eigen::Index n = probe.n_;
+  Eigen::MatrixXd ja = Eigen::MatrixXd::Zero(n, n), jf;
+  std::string why;
+  const std::string name = "analytic Jacobian agrees with finite differences at " + where;
+  if (p.vtbl->jacobian(p.self, t, y.data(), ja.data(), static_cast<std::size_t>(n)) != DK_EVAL_OK)
+    return report.add(name, false, "the Jacobian could not be evaluated");
+  if (!probe.jacobian_by_differences(t, y, jf, &why)) return report.add(name, false, "differences: " + why);
+  bool ok = false;
+  const std::string detail = probe.compare("df/dy", ja, jf, &ok);
+  report.add(name, ok, detail);
+}
+
+// The sparse Jacobian's values scattered into its pattern, against differences;
+// and the pattern itself: no entry outside it may be non-zero in the differences.
+void check_sparse_jacobian(Report& report, const ProblemProbe& probe, double t, const Eigen::VectorXd& y,
+                           const std::string& where) {
+  const dk_problem& p = probe.p_;
+  const dk_problem_info& info = probe.info_;
+  const Eigen::Index n = probe.n_;
+  const auto& pat = info.jac_pattern;
+  if (!pat.col_ptr || !pat.row_idx || pat.col_ptr[0] != 0 || static_cast<std::size_t>(pat.col_ptr[n]) != pat.nnz)
+    return report.add("sparsity pattern", false, "col_ptr must start at 0 and end at nnz");
+  Eigen::MatrixXd in_pattern = Eigen::MatrixXd::Zero(n, n), ja = Eigen::MatrixXd::Zero(n, n), jf;
+  for (Eigen::Index c = 0; c < n; ++c)
+    for (int32_t k = pat.col_ptr[c]; k < pat.col_ptr[c + 1]; ++k) {
+      if (pat.row_idx[k] < 0 || pat.row_idx[k] >= n)
+        return report.add("sparsity pattern", false, "row index out of range in column " + probe.name(c));
+      in_pattern(pat.row_idx[k], c) = 1.0;
     }
-    jf.col(c) = (fa - fb) / (2 * d);
+  std::string why;
+  if (!probe.jacobian_by_differences(t, y, jf, &why))
+    return report.add("sparse Jacobian at " + where, false, "differences: " + why);
+  // Pattern coverage.
+  Eigen::Index worst_r = -1, worst_c = -1;
+  double worst = 0.0;
+  const double scale = std::max(1.0, jf.cwiseAbs().maxCoeff());
+  for (Eigen::Index c = 0; c < n; ++c)
+    for (Eigen::Index r = 0; r < n; ++r)
+      if (in_pattern(r, c) == 0.0 && std::abs(jf(r, c)) > worst) worst = std::abs(jf(r, c)), worst_r = r, worst_c = c;
+  const bool covered = worst <= derivative_tolerance * scale;
+  report.add("sparsity pattern covers df/dy at " + where, covered,
+             covered ? "no difference entry outside the pattern exceeds " + fmt(derivative_tolerance * scale)
+                     : "df/dy at row " + probe.name(worst_r) + ", column " + probe.name(worst_c) + " is " +
+                           fmt(jf(worst_r, worst_c)) + " by differences, outside the pattern (allowed " +
+                           fmt(derivative_tolerance * scale) + ")");
+  if (!p.vtbl->jacobian_sparse) return;
+  std::vector<double> values(pat.nnz, 0.0);
+  if (p.vtbl->jacobian_sparse(p.self, t, y.data(), values.data()) != DK_EVAL_OK)
+    return report.add("sparse Jacobian at " + where, false, "the sparse Jacobian could not be evaluated");
+  for (Eigen::Index c = 0; c < n; ++c)
+    for (int32_t k = pat.col_ptr[c]; k < pat.col_ptr[c + 1]; ++k) ja(pat.row_idx[k], c) += values[k];
+  bool ok = false;
+  const std::string detail = probe.compare("sparse df/dy", ja, jf, &ok);
+  report.add("sparse Jacobian values at " + where, ok, detail);
+}
+
+void check_dfdt(Report& report, const ProblemProbe& probe, double t, const Eigen::VectorXd& y) {
+  const dk_problem& p = probe.p_;
+  const Eigen::Index n = probe.n_;
+  Eigen::VectorXd fa(n), column;
+  if (p.vtbl->dfdt(p.self, t, y.data(), fa.data()) != DK_EVAL_OK)
+    return report.add("analytic df/dt", false, "df/dt could not be evaluated");
+  std::string why;
+  auto g = [&](double d, Eigen::VectorXd& out) { return probe.rhs(t + d, y, out); };
+  if (!probe.difference_column(0, t, g, column, &why)) return report.add("analytic df/dt", false, why);
+  bool ok = false;
+  std::string detail = probe.compare("df/dt", fa, column, &ok);
+  report.add("analytic df/dt agrees with differences in t", ok, detail);
+}
+
+void check_residual_jacobian(Report& report, const ProblemProbe& probe, double t, const Eigen::VectorXd& y,
+                             const Eigen::VectorXd& yp) {
+  const dk_problem& p = probe.p_;
+  const Eigen::Index n = probe.n_;
+  const double cj = 10.0;  // any value: both parts are checked through their sum
+  Eigen::MatrixXd ja = Eigen::MatrixXd::Zero(n, n), jf(n, n);
+  if (p.vtbl->residual_jacobian(p.self, t, y.data(), yp.data(), cj, ja.data(), static_cast<std::size_t>(n)) !=
+      DK_EVAL_OK)
+    return report.add("residual Jacobian", false, "dF/dy + cj dF/dy' could not be evaluated");
+  Eigen::VectorXd column;
+  std::string why;
+  for (Eigen::Index c = 0; c < n; ++c) {
+    // d/de F(t, y + e u_c, y' + cj e u_c) = dF/dy_c + cj dF/dy'_c.
+    auto g = [&](double d, Eigen::VectorXd& out) {
+      Eigen::VectorXd z = y, zp = yp;
+      z[c] += d;
+      zp[c] += cj * d;
+      return probe.residual(t, z, zp, out);
+    };
+    if (!probe.difference_column(c, std::max(std::abs(y[c]), std::abs(yp[c]) / cj), g, column, &why))
+      return report.add("residual Jacobian", false, "differences: " + why);
+    jf.col(c) = column;
   }
-  Eigen::Index r, c;
-  const double diff = (ja - jf).cwiseAbs().maxCoeff(&r, &c);
-  std::ostringstream m;
-  m << "largest difference at (" << r + 1 << ", " << c + 1 << "): analytic " << ja(r, c) << ", differences "
-    << jf(r, c);
-  *where = m.str();
-  return diff / std::max(1.0, jf.cwiseAbs().maxCoeff());
+  bool ok = false;
+  const std::string detail = probe.compare("dF/dy + 10 dF/dy'", ja, jf, &ok);
+  report.add("residual Jacobian agrees with differences at y0", ok, detail);
 }
 
 }  // namespace
@@ -57,27 +231,31 @@ bool Report::passed() const {
   return !items.empty();
 }
 
-Report check_problem(const loader::Plugin& plugin) {
+Report check_problem(const loader::Plugin& plugin, const std::map<std::string, std::string>& params) {
   Report report;
   report.subject = "problem '" + plugin.manifest.name + "' (" + plugin.file.string() + ")";
   report.add("manifest and ABI", true, "plugin ABI 1." + std::to_string(plugin.manifest.abi_minor) + ", version " +
                                            plugin.manifest.version);
   std::unique_ptr<loader::ProblemInstance> problem;
+  const std::string created = params.empty() ? "created with default parameters" : "created with the given parameters";
   try {
-    problem = std::make_unique<loader::ProblemInstance>(plugin, std::map<std::string, std::string>{});
-    report.add("created with default parameters", true);
+    problem = std::make_unique<loader::ProblemInstance>(plugin, params);
+    report.add(created, true);
   } catch (const std::exception& e) {
-    report.add("created with default parameters", false, e.what());
+    report.add(created, false, e.what());
     return report;
   }
   const dk_problem_info& info = problem->info();
   const dk_problem& p = problem->handle();
   const auto n = static_cast<Eigen::Index>(info.n);
+  const ProblemProbe probe(p, info);
 
   bool flags_ok = info.t0 != info.tend && std::isfinite(info.t0) && std::isfinite(info.tend);
   std::string why = flags_ok ? "" : "the span is empty or not finite";
   for (std::size_t i = 0; i < info.n && flags_ok; ++i)
-    if (info.index[i] < 1 || info.index[i] > 3) flags_ok = false, why = "component " + std::to_string(i + 1) + " has index " + std::to_string(info.index[i]);
+    if (info.index[i] < 1 || info.index[i] > 3)
+      flags_ok = false, why = "component " + probe.name(static_cast<Eigen::Index>(i)) + " has index " +
+                              std::to_string(info.index[i]) + " (1, 2 or 3 expected)";
   report.add("size, span and per-component flags", flags_ok,
              flags_ok ? "n = " + std::to_string(info.n) + ", t in [" + fmt(info.t0) + ", " + fmt(info.tend) + "]" : why);
 
@@ -88,39 +266,54 @@ Report check_problem(const loader::Plugin& plugin) {
     report.add("initial values", false, e.what());
     return report;
   }
-  Eigen::VectorXd y0 = Eigen::Map<Eigen::VectorXd>(y0v.data(), n);
-  report.add("initial values are finite", y0.allFinite());
+  const Eigen::VectorXd y0 = Eigen::Map<Eigen::VectorXd>(y0v.data(), n);
+  // Without a y'(t0) of its own the residual is evaluated at y' = 0: that it can be, and
+  // its Jacobian, are checked all the same.
+  const Eigen::VectorXd yp0 = (info.flags & DK_PROBLEM_HAS_YP0) ? Eigen::VectorXd(Eigen::Map<Eigen::VectorXd>(yp0v.data(), n))
+                                                                : Eigen::VectorXd::Zero(n);
+  auto first_non_finite = [&](const Eigen::VectorXd& v) {
+    for (Eigen::Index i = 0; i < v.size(); ++i)
+      if (!std::isfinite(v[i])) return "component " + probe.name(i) + " is " + fmt(v[i]);
+    return std::string();
+  };
+  const std::string bad_y0 = first_non_finite(y0);
+  report.add("initial values are finite", bad_y0.empty(), bad_y0);
+  if (!bad_y0.empty()) return report;
+  if (info.flags & DK_PROBLEM_HAS_YP0) {
+    const std::string bad = first_non_finite(yp0);
+    report.add("initial derivatives y'(t0) are finite", bad.empty(), bad);
+  }
 
   if (info.form == DK_FORM_RESIDUAL_ONLY) {
-    Eigen::VectorXd yp0 = Eigen::Map<Eigen::VectorXd>(yp0v.data(), n), r(n);
-    const bool ok = p.vtbl->residual && p.vtbl->residual(p.self, info.t0, y0.data(), yp0.data(), r.data()) == DK_EVAL_OK;
-    report.add("residual at the initial values", ok && r.allFinite(),
-               ok ? "|F(t0, y0, y'0)| = " + fmt(r.cwiseAbs().maxCoeff()) : "the residual could not be evaluated");
+    Eigen::VectorXd r(n);
+    const bool ok = probe.residual(info.t0, y0, yp0, r);
+    report.add(info.flags & DK_PROBLEM_HAS_YP0 ? "residual at the initial values" : "residual at y0 and y' = 0", ok,
+               ok ? "|F(t0, y0, y'0)| = " + fmt(r.cwiseAbs().maxCoeff()) : "the residual could not be evaluated or is not finite");
+    if (ok && p.vtbl->residual_jacobian) check_residual_jacobian(report, probe, info.t0, y0, yp0);
     return report;
   }
   Eigen::VectorXd f0;
-  report.add("right-hand side at the initial values", rhs(p, info.t0, y0, f0),
-             "f(t0, y0) must be finite");
-  if (!f0.allFinite() || f0.size() != n) return report;
+  const bool f_ok = probe.rhs(info.t0, y0, f0);
+  report.add("right-hand side at the initial values", f_ok, f_ok ? "" : "f(t0, y0) failed or is not finite");
+  if (!f_ok) return report;
 
   // Mass matrix: finite, and its zero columns are the components flagged algebraic.
   if (info.mass_kind != DK_MASS_IDENTITY) {
     Eigen::MatrixXd m = Eigen::MatrixXd::Zero(n, n);
-    const bool ok = p.vtbl->mass && p.vtbl->mass(p.self, info.t0, y0.data(), m.data(), info.n) == DK_EVAL_OK &&
-                    m.allFinite();
-    std::string detail;
+    const bool evaluated = p.vtbl->mass && p.vtbl->mass(p.self, info.t0, y0.data(), m.data(), info.n) == DK_EVAL_OK;
+    const bool ok = evaluated && m.allFinite();
+    std::string detail = evaluated ? (ok ? "" : "M has non-finite entries") : "M could not be evaluated";
     bool consistent = ok;
     for (Eigen::Index j = 0; j < n && ok; ++j) {
       const bool zero = m.col(j).cwiseAbs().maxCoeff() == 0.0;
       if (zero == (info.differential[j] != 0)) {
         consistent = false;
-        detail = "component " + std::to_string(j + 1) + " is flagged " +
-                 (info.differential[j] ? "differential" : "algebraic") + " but its column of M is " +
-                 (zero ? "zero" : "not zero");
+        detail = "component " + probe.name(j) + " is flagged " + (info.differential[j] ? "differential" : "algebraic") +
+                 " but its column of M is " + (zero ? "zero" : "not zero");
         break;
       }
     }
-    report.add("mass matrix matches the differential flags", consistent, ok ? detail : "M could not be evaluated");
+    report.add("mass matrix matches the differential flags", consistent, detail);
     // Consistency: the rows of M that are zero hold algebraic equations, which y0 must satisfy.
     if (ok && (info.flags & DK_PROBLEM_CONSISTENT_Y0)) {
       double worst = 0.0;
@@ -128,30 +321,37 @@ Report check_problem(const loader::Plugin& plugin) {
       for (Eigen::Index i = 0; i < n; ++i)
         if (m.row(i).cwiseAbs().maxCoeff() == 0.0 && std::abs(f0[i]) > worst) worst = std::abs(f0[i]), row = i;
       report.add("initial values satisfy the algebraic equations (the problem says they do)", worst <= 1e-10,
-                 row < 0 ? "" : "largest residual " + fmt(worst) + " in equation " + std::to_string(row + 1));
+                 row < 0 ? "" : "largest residual " + fmt(worst) + " in equation " + probe.name(row) + " (allowed 1e-10)");
     }
   }
 
+  const auto states = probe_states(y0);
   if (p.vtbl->jacobian) {
-    Eigen::VectorXd perturbed = y0;
-    for (Eigen::Index i = 0; i < n; ++i) perturbed[i] += 0.01 * std::sin(1.0 + static_cast<double>(i)) * (1.0 + std::abs(y0[i]));
-    for (const auto* which : {"the initial values", "a perturbed state"}) {
-      const Eigen::VectorXd& y = std::string(which) == "the initial values" ? y0 : perturbed;
-      std::string where;
-      const double mismatch = jacobian_mismatch(p, info.t0, y, &where);
-      report.add(std::string("analytic Jacobian agrees with finite differences at ") + which, mismatch <= 1e-6,
-                 "relative mismatch " + fmt(mismatch) + "; " + where);
-    }
+    for (const auto& [where, y] : states) check_dense_jacobian(report, probe, info.t0, y, where);
   } else {
     report.add("analytic Jacobian", true, "not provided: solvers will use finite differences");
+  }
+  if (info.flags & DK_PROBLEM_SPARSE_JACOBIAN)
+    for (const auto& [where, y] : states) check_sparse_jacobian(report, probe, info.t0, y, where);
+  if (p.vtbl->dfdt && (info.flags & DK_PROBLEM_ANALYTIC_DFDT)) check_dfdt(report, probe, info.t0, y0);
+  if (info.flags & DK_PROBLEM_AUTONOMOUS) {
+    Eigen::VectorXd f1;
+    const double t1 = info.t0 + 0.5 * (info.tend - info.t0);
+    const bool ok = probe.rhs(t1, y0, f1) && (f1 - f0).cwiseAbs().maxCoeff() == 0.0;
+    report.add("autonomous as declared", ok, ok ? "" : "f(t, y0) changes with t although the problem says it does not");
   }
 
   if (info.has_reference) {
     std::vector<double> ref;
-    const bool ok = problem->reference(ref) && ref.size() == info.n;
-    bool finite = ok;
+    const bool got = problem->reference(ref);
+    const bool sized = got && ref.size() == info.n;
+    bool finite = sized;
     for (double v : ref) finite = finite && std::isfinite(v);
-    report.add("reference solution", finite, "at t = " + fmt(info.reference_t) + ": " + info.reference_source);
+    report.add("reference solution", finite,
+               !got ? "the reference could not be read"
+               : !sized ? "it has " + std::to_string(ref.size()) + " entries for n = " + std::to_string(info.n)
+               : !finite ? "it has non-finite entries"
+                         : "at t = " + fmt(info.reference_t) + ": " + info.reference_source);
   }
   return report;
 }

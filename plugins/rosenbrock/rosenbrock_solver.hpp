@@ -16,7 +16,7 @@ class RosenbrockSolver : public Solver {
   static SolverDescription describe() {
     SolverDescription d;
     d.capabilities.max_mass = MassKind::constant;
-    d.capabilities.max_dae_index = 2;
+    d.capabilities.max_dae_index = Tableau.max_dae_index;
     d.capabilities.dense_output = Tableau.dense_rows > 0;
     d.capabilities.sparse = true;
     d.capabilities.order = Tableau.order;

@@ -28,7 +28,7 @@ TEST_CASE("daekit list shows every problem of the library and every solver", "[c
   for (const char* name :
        {"hires", "pollu", "ringmod", "medakzo", "emep", "plei", "beam", "vdpol", "vdpolm", "orego", "e5", "rober",
         "chemakzo", "andrews", "transamp", "pump", "tba", "caraxis", "fekete", "crank", "water", "nand", "wheel",
-        "crank17", "fekete3", "brusselator", "bdf", "ndf", "radau5", "radauiia", "rodas5p", "ida", "cvode"})
+        "crank17", "fekete3", "brusselator", "heat2d", "prothero_robinson", "pendulum_dae", "bdf", "ndf", "radau5", "radauiia", "rodas5p", "ida", "cvode"})
   {
     char entry[64];
     std::snprintf(entry, sizeof entry, "  %s ", name);
@@ -131,4 +131,79 @@ TEST_CASE("daekit info describes a problem's components and a solver's options",
   REQUIRE(run_command(daekit_cmd("--version"), &out) == 0);
   REQUIRE(run_command(daekit_cmd("run --help"), &out) == 0);
   CHECK_THAT(out, Catch::Contains("--rtol"));
+}
+
+namespace {
+// One problem's section of a `daekit check` report: from its "problem 'name'" line to its verdict.
+std::string check_section(const std::string& report, const std::string& name) {
+  const auto begin = report.find("problem '" + name + "'");
+  if (begin == std::string::npos) return "";
+  const auto end = report.find("  => ", begin);
+  return report.substr(begin, report.find('\n', end) - begin);
+}
+}  // namespace
+
+TEST_CASE("daekit check fails every broken model, each for its defect, and passes the correct one", "[cli][check]") {
+  std::string out;
+  CHECK(run_command(daekit_cmd("check " + fixture("broken/fixture_broken_models.so")), &out) == 1);
+  CHECK_THAT(check_section(out, "chain_ok"), Catch::EndsWith("=> passed"));
+  const std::vector<std::pair<std::string, std::string>> expected{
+      {"jacobian_nan", "[FAIL] analytic Jacobian agrees with finite differences at y0: df/dy has a non-finite entry at row 3, column 1"},
+      {"wrong_dfdt", "[FAIL] analytic df/dt agrees with differences in t"},
+      {"wrong_sparse_values", "[FAIL] sparse Jacobian values at y0: sparse df/dy against central differences: "
+                              "worst at row 2, column 1: 0.5 against 1"},
+      {"pattern_misses_superdiagonal", "[FAIL] sparsity pattern covers df/dy at y0: df/dy at row 3, column 4 is 1"},
+      {"mass_contradicts_flags", "[FAIL] mass matrix matches the differential flags: component 4 is flagged algebraic"},
+      {"nan_initial_value", "[FAIL] initial values are finite: component 4 is inf"},
+      {"not_autonomous", "[FAIL] autonomous as declared"},
+      {"wrong_residual_jacobian", "[FAIL] residual Jacobian agrees with differences at y0"},
+      {"nan_reference", "[FAIL] reference solution: it has non-finite entries"},
+  };
+  for (const auto& [name, line] : expected) {
+    INFO(name);
+    const std::string section = check_section(out, name);
+    CHECK_THAT(section, Catch::Contains(line));
+    CHECK_THAT(section, Catch::EndsWith("=> FAILED"));
+    // Every FAIL line says why.
+    for (std::size_t at = section.find("[FAIL]"); at != std::string::npos; at = section.find("[FAIL]", at + 1)) {
+      const std::string fail_line = section.substr(at, section.find('\n', at) - at);
+      CHECK_THAT(fail_line, Catch::Contains(": "));
+    }
+  }
+}
+
+TEST_CASE("daekit check takes problem parameters", "[cli][check]") {
+  std::string out;
+  CHECK(run_command(daekit_cmd("check " + daekit::test::plugin_dir() + "/heat2d.so --param N=4"), &out) == 0);
+  CHECK_THAT(out, Catch::Contains("n = 36"));
+  CHECK(run_command(daekit_cmd("check " + daekit::test::plugin_dir() + "/heat2d.so --param N=1"), &out) == 1);
+  CHECK_THAT(out, Catch::Contains("N must lie in 2 .. 100"));
+}
+
+TEST_CASE("a solver option of choice type must be one alternative exactly", "[cli][options]") {
+  std::string out;
+  for (const char* bad : {"pi|i", "predictive|pi", "", "p", "pi|"}) {
+    INFO(bad);
+    CHECK(run_command(daekit_cmd(std::string("run --problem vdpol --solver rodas5p --solver-opt 'controller=") + bad + "'"),
+                      &out) == 2);
+    CHECK_THAT(out, Catch::Contains("expects choice:predictive|pi|i"));
+  }
+  CHECK(run_command(daekit_cmd("run --problem vdpol --solver rodas5p --solver-opt controller=pi"), &out) == 0);
+}
+
+TEST_CASE("daekit run reports scd by DAE index, and rtol and atol as numbers", "[cli][report]") {
+  std::string out;
+  REQUIRE(run_command(daekit_cmd("run --problem pendulum_dae --param index=3 --solver radau5 --rtol 1e-6 --atol 1e-6 "
+                                 "--report json 2>/dev/null"),
+                      &out) == 0);
+  const auto j = nlohmann::json::parse(out);
+  CHECK(j["rtol"].get<double>() == 1e-6);
+  CHECK(j["atol"].get<double>() == 1e-6);
+  REQUIRE(j["scd_by_index"].is_object());
+  for (const char* k : {"1", "2", "3"}) CHECK(j["scd_by_index"][k].is_number());
+  // Index-3 components (the multiplier) get less accuracy than positions: reported, not hidden.
+  CHECK(j["scd_by_index"]["3"].get<double>() < j["scd_by_index"]["1"].get<double>());
+  REQUIRE(run_command(daekit_cmd("run --problem pendulum_dae --param index=3 --solver radau5 --rtol 1e-6 --atol 1e-6"),
+                      &out) == 0);
+  CHECK_THAT(out, Catch::Contains("(index 3)"));
 }

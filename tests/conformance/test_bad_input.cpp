@@ -35,7 +35,7 @@ TEST_CASE("a model that returns NaN ends in evaluation_failure with time and com
           "[conformance][badinput]") {
   const auto r = test::run(spec_for("nan_model"));
   CHECK(r.status() == Status::evaluation_failure);
-  CHECK_THAT(r.message(), Catch::Contains("non-finite") && Catch::Contains("entry 2"));
+  CHECK_THAT(r.message(), Catch::Contains("non-finite") && Catch::Contains("component 2"));
   CHECK(r.result.t_reached <= 0.5);
   CHECK(r.result.t_reached > 0.4);
 }

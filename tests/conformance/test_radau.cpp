@@ -166,3 +166,16 @@ TEST_CASE("radauiia at fixed 3 stages is radau5's method, and it solves index-3 
     CHECK_THAT(r.message(), Catch::Contains("keep_step_low"));
   }
 }
+
+TEST_CASE("the Radau solvers reject a step whose end the model cannot evaluate", "[conformance][plugin:radau5]") {
+  // At rtol 1e-1 (atol 1e-5) both used to accept a step to y1 = -9e-4 and then fail on the
+  // point 11 times in a row; now the step is rejected and retried smaller.
+  for (const char* solver : {"radau5", "radauiia"}) {
+    INFO(solver);
+    auto spec = test::spec_for("positive_rober", solver, 1e-1, 1e-5);
+    const auto r = test::run(spec);
+    INFO(status_name(r.status()) << ": " << r.message());
+    CHECK(r.status() == Status::success);
+    CHECK(r.y_end().minCoeff() >= 0.0);
+  }
+}

@@ -40,6 +40,8 @@ TEST_CASE("every Rosenbrock method solves the test set problems at rtol 1e-6", "
     spec.atol = target.atol;
     const auto r = test::run(spec);
     INFO(method << " on " << target.problem << ": " << r.message());
+    // ros34pw2 claims index 1 only (test_capabilities exercises every claim).
+    if (r.status() == Status::unsupported_problem && std::string(method) == "ros34pw2") continue;
     REQUIRE(r.status() == Status::success);
     const Accuracy a = r.accuracy(1e-6, target.atol);
     CHECK(a.scd >= target.min_scd);

@@ -98,4 +98,41 @@ class Oscillator : public Problem {
   }
 };
 
+// Prothero and Robinson's equation y' = L (y - g(t)) + g'(t), g = sin t + cos 2t, exact
+// solution y = g: not autonomous, and as stiff as L (a template parameter: -1e6 stiff,
+// -1 not). Where a Rosenbrock method's time-derivative weights are wrong, its estimate
+// stops tracking the error here while autonomous problems show nothing.
+template <int Log10MinusL>
+class ProtheroRobinson : public Problem {
+ public:
+  static constexpr double L = -[] {
+    double v = 1.0;
+    for (int i = 0; i < Log10MinusL; ++i) v *= 10.0;
+    return v;
+  }();
+  static std::vector<ParamDesc> parameters() { return {}; }
+  explicit ProtheroRobinson(const Params&) {
+    info_.name = "prothero_robinson";
+    info_.n = 1;
+    info_.analytic_jacobian = true;
+    info_.analytic_dfdt = true;
+  }
+  static double g(double t) { return std::sin(t) + std::cos(2.0 * t); }
+  static double dg(double t) { return std::cos(t) - 2.0 * std::sin(2.0 * t); }
+  static Eigen::VectorXd exact(double t) { return Eigen::VectorXd::Constant(1, g(t)); }
+  void initial_values(Vector y, Vector) override { y[0] = g(0.0); }
+  Eval rhs(double t, ConstVector y, Vector f) override {
+    f[0] = L * (y[0] - g(t)) + dg(t);
+    return Eval::ok;
+  }
+  Eval jacobian(double, ConstVector, MatrixView j) override {
+    j(0, 0) = L;
+    return Eval::ok;
+  }
+  Eval dfdt(double t, ConstVector, Vector df) override {
+    df[0] = -L * dg(t) - std::sin(t) - 4.0 * std::cos(2.0 * t);
+    return Eval::ok;
+  }
+};
+
 }  // namespace daekit::test

@@ -41,7 +41,7 @@ Accuracy RunResult::accuracy(double rtol, double atol) const {
   std::vector<double> ref;
   if (!problem->reference(ref)) throw std::runtime_error("problem has no reference");
   Eigen::VectorXd rt = Eigen::VectorXd::Constant(n, rtol), at = Eigen::VectorXd::Constant(n, atol);
-  return score(y_end(), Eigen::Map<const Eigen::VectorXd>(ref.data(), n), problem->info().scored, rt, at);
+  return score(y_end(), Eigen::Map<const Eigen::VectorXd>(ref.data(), n), problem->info().scored, rt, at, problem->info().index);
 }
 
 RunSpec spec_for(const std::string& problem, const std::string& solver, double rtol, double atol) {

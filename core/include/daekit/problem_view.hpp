@@ -53,7 +53,12 @@ class ProblemView {
   const std::string& last_message() const { return message_; }
 
  private:
-  Eval finish(dk_eval code, const char* what, double t, const double* out, Eigen::Index count);
+  // How a result's entries map to components, for messages that name them.
+  enum class Layout { vector, dense_matrix, sparse_matrix };
+  Eval finish(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,
+              Layout layout = Layout::vector);
+  std::string component(Eigen::Index i) const;  // "3 (name)" or "3"
+  std::string entry(Eigen::Index k, Layout layout) const;
 
   dk_problem p_;
   const dk_problem_info* info_;

@@ -4,10 +4,16 @@
 // Components with |yref_i| < 1e-200 are left out of scd, and an exact match counts
 // as an error of 1e-16 (so both are capped at 16), as the test set's report.f does.
 // Components marked DK_SCORED_ABSOLUTE enter scd with their absolute error.
+//
+// scd_by_index splits scd by the components' DAE index: index-2 and -3 components
+// (velocities, multipliers) get errors h^(k-1) times larger than the tolerance asks for
+// from solvers that scale their error test that way, and one scd over all of them hides it.
 #pragma once
 
 #include <Eigen/Core>
+#include <array>
 #include <cstdint>
+#include <limits>
 
 namespace daekit {
 
@@ -17,9 +23,14 @@ struct Accuracy {
   double max_abs_error = 0.0;
   double max_rel_error = 0.0;  // over the scored components
   int scored_components = 0;
+  // scd over the scored components of index 1, 2 and 3 (entries 0-2); NaN where none is scored.
+  std::array<double, 3> scd_by_index{std::numeric_limits<double>::quiet_NaN(),
+                                     std::numeric_limits<double>::quiet_NaN(),
+                                     std::numeric_limits<double>::quiet_NaN()};
 };
 
+// `index`: n entries of the components' DAE index (1-3), or nullptr (all index 1).
 Accuracy score(const Eigen::VectorXd& y, const Eigen::VectorXd& yref, const std::uint8_t* scored,
-               const Eigen::VectorXd& rtol, const Eigen::VectorXd& atol);
+               const Eigen::VectorXd& rtol, const Eigen::VectorXd& atol, const std::uint8_t* index = nullptr);
 
 }  // namespace daekit

@@ -44,6 +44,20 @@ struct StepAttempt {
   }
 };
 
+// The model must be evaluable where a step ends: a point where it is not (a concentration
+// driven below zero) is rejected by the step that produced it, with a smaller step, rather
+// than kept and failed on at every later try. Steppers evaluate f there when the error test
+// passes and start the next step with it, so an accepted step costs nothing more.
+// Returns true with f filled, or false with the failure in *failure.
+inline bool evaluate_step_end(ProblemView& problem, double t, const Eigen::VectorXd& y, Eigen::VectorXd& f,
+                              StepAttempt* failure, double shrink = 0.0) {
+  const Eval e = problem.rhs(t, y, f);
+  if (e == Eval::ok) return true;
+  *failure = StepAttempt::failed(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
+                                 "where the step ends: " + problem.last_message(), shrink);
+  return false;
+}
+
 struct SolveOutcome {
   Status status = Status::internal_error;
   std::string message;

@@ -39,6 +39,8 @@ SolveOutcome solve_one_step(ProblemView& problem, const SolveRequest& request, O
       initial_step(problem, norm, mass, request.t0, y, stepper->f_start(), order, request.hmax, &h0) != Eval::ok)
     return {Status::evaluation_failure, "choosing the initial step: " + problem.last_message(), request.t0};
   auto controller = make_controller(*stepper);
+  // A plugin may be called without the host's option check: an unknown name is refused, not run.
+  if (!controller) return {Status::invalid_input, "unknown step-size controller", request.t0};
   SolveOutcome out = drive(*stepper, problem, request, sink, *controller, h0, y);
   if (!init.message.empty() && is_success(out.status)) out.message = init.message;
   return out;

@@ -61,14 +61,14 @@ class Radau5Stepper {
   Radau5Settings settings_;
   RadauErrorScale scale_;  // RADAU5's transformed tolerances and index-scaled weights
 
-  bool have_f0_ = false, have_jac_ = false, jac_current_ = false, first_ = true, retry_ = false;
+  bool have_f0_ = false, have_f_new_ = false, have_jac_ = false, jac_current_ = false, first_ = true, retry_ = false;
   double factored_h_ = 0.0, last_t_ = std::numeric_limits<double>::quiet_NaN(), h_ = 0.0, hold_ = 0.0;
   double faccon_ = 1.0, theta_ = 1.0;
   int newton_ = 0;
 
   ComplexIterationMatrix complex_;  // E2 = ((alph + i beta)/h) M - J
   Eigen::VectorXcd rhs_c_, sol_c_;
-  Eigen::VectorXd f0_, y_new_, z1_, z2_, z3_, f1_, f2_, f3_, work_, work2_, stage_, fz_;
+  Eigen::VectorXd f0_, f_new_, y_new_, z1_, z2_, z3_, f1_, f2_, f3_, work_, work2_, stage_, fz_;
   Eigen::VectorXd mf1_, mf2_, mf3_;
   Eigen::VectorXd cont0_, cont1_, cont2_, cont3_;
 };

@@ -96,7 +96,7 @@ class RadauIIAStepper {
   int stages_ = 3, nit_ = 7;
   RadauErrorScale scale_;  // tolerances transformed for the present order, index-scaled weights
 
-  bool have_f0_ = false, have_jac_ = false, jac_current_ = false, first_ = true, retry_ = false;
+  bool have_f0_ = false, have_f_new_ = false, have_jac_ = false, jac_current_ = false, first_ = true, retry_ = false;
   bool newton_failed_ = false;
   double factored_h_ = 0.0, last_t_ = std::numeric_limits<double>::quiet_NaN(), h_ = 0.0, hold_ = 0.0;
   double faccon_ = 1.0, theta_ = 1.0;
@@ -108,7 +108,7 @@ class RadauIIAStepper {
   std::size_t pairs_ = 0, prepared_ = 0;
   Eigen::VectorXcd rhs_c_, sol_c_;
   std::vector<Eigen::VectorXd> z_, w_, fz_, mw_;  // stages, transformed stages, f at the stages, M w
-  Eigen::VectorXd f0_, y_new_, y_start_, work_, work2_, stage_, err_;
+  Eigen::VectorXd f0_, f_new_, y_new_, y_start_, work_, work2_, stage_, err_;
 
   // The last accepted step's collocation polynomial (its own stage count).
   const RadauTableau* cont_tab_ = nullptr;

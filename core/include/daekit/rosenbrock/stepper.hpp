@@ -31,8 +31,8 @@ class RosenbrockStepper {
   const Eigen::VectorXd& y_new() const { return y_new_; }
   void accept();
   // On the last accepted step. Methods without a continuous extension of their own use
-  // cubic Hermite interpolation on differential components (one extra f evaluation per
-  // step, reused as the next step's first stage) and linear interpolation on algebraic ones.
+  // cubic Hermite interpolation on differential components (with f at the step's end, which
+  // every accepted step evaluates for the next one) and linear interpolation on algebraic ones.
   void interpolate(double theta, Eigen::VectorXd& out);
   int order() const { return tab_.order; }
   // The controller's exponent order: that of the error estimate plus one.
@@ -54,7 +54,7 @@ class RosenbrockStepper {
   bool have_f0_ = false, have_jac_ = false;  // still valid after a rejected step
   int max_jacobian_age_ = 1, jacobian_age_ = 0;
   double t_last_ = 0.0, h_last_ = 0.0;
-  bool have_f_new_ = false;  // f(t_new, y_new), computed for Hermite interpolation
+  bool have_f_new_ = false;  // f(t_new, y_new): the next step's first stage, and Hermite's end slope
   Eigen::VectorXd f0_, ft_, y_old_, y_new_, u_, fu_, rhs_, sum_, msum_, err_;
   Eigen::VectorXd f_old_, f_new_, yp_old_, yp_new_;  // for Hermite interpolation
   std::array<Eigen::VectorXd, tableaus::max_rosenbrock_stages> k_;

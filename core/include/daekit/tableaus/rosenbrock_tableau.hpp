@@ -33,6 +33,8 @@ struct RosenbrockTableau {
   double btilde[max_rosenbrock_stages];
   int dense_rows;  // 0, 2 or 3 rows of H
   double H[3][max_rosenbrock_stages];
+  // Highest DAE index the method solves, as measured (tests/conformance exercises each claim).
+  int max_dae_index = 2;
 };
 
 }  // namespace daekit::tableaus

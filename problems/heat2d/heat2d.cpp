@@ -1,0 +1,133 @@
+// The heat equation u_t = u_xx + u_yy on the unit square by the method of lines: the
+// 5-point stencil on an (N+2) x (N+2) grid (spacing h = 1/(N+1)) whose boundary values
+// are algebraic components, 0 = u on the boundary. An index-1 DAE with a singular
+// diagonal mass matrix and a sparse Jacobian, linear with constant coefficients.
+//
+// From u(0) = sin(pi x) sin(pi y) the semi-discrete system's exact solution is
+//   u_ij(t) = exp(-2 mu t) sin(pi x_i) sin(pi y_j),   mu = (4 / h^2) sin^2(pi h / 2),
+// since sin(pi x_i) is an eigenvector of the discrete second difference with
+// eigenvalue -mu: the reference at any tend, with no discretisation error to argue about.
+#include <cmath>
+#include <daekit/sdk/export_problem.hpp>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+class Heat2D : public daekit::Problem {
+ public:
+  static std::vector<daekit::ParamDesc> parameters() {
+    return {{"N", "10", "interior grid points per direction (2 .. 100); (N+2)^2 unknowns"},
+            {"tend", "0.1", "end of the span"}};
+  }
+
+  explicit Heat2D(const daekit::Params& params) : N_(static_cast<int>(params.integer("N"))) {
+    if (N_ < 2 || N_ > 100) throw std::invalid_argument("heat2d: N must lie in 2 .. 100");
+    const double tend = params.real("tend");
+    if (!(tend > 0.0) || !std::isfinite(tend)) throw std::invalid_argument("heat2d: tend must be positive");
+    side_ = N_ + 2;
+    h_ = 1.0 / (N_ + 1);
+    const double s = std::sin(std::numbers::pi * h_ / 2.0);
+    mu_ = 4.0 / (h_ * h_) * s * s;
+    auto& in = info_;
+    in.name = "heat2d";
+    in.title = "heat equation on the unit square, N=" + params.text("N") +
+               " (method of lines, boundary values algebraic: index-1 DAE)";
+    in.n = static_cast<std::size_t>(side_) * side_;
+    in.tend = tend;
+    in.mass = daekit::MassKind::constant;
+    in.autonomous = true;
+    in.consistent_y0 = true;
+    in.analytic_jacobian = in.n <= 2500;  // the dense form only where it is affordable
+    for (int j = 0; j < side_; ++j)
+      for (int i = 0; i < side_; ++i) {
+        in.differential.push_back(interior(i, j) ? 1 : 0);
+        std::string name = daekit::numbered("u", static_cast<std::size_t>(i));
+        name += '_';
+        name += std::to_string(j);
+        in.component_names.push_back(std::move(name));
+      }
+    // Column k reaches its own row and, for an interior k, the rows of its interior
+    // neighbours... and every interior row reads its four neighbours, boundary ones too.
+    in.jac_col_ptr.push_back(0);
+    for (int j = 0; j < side_; ++j)
+      for (int i = 0; i < side_; ++i) {
+        // Rows that read u_ij: itself, and each interior neighbour.
+        const int k = at(i, j);
+        for (int r : {at(i, j - 1), at(i - 1, j), k, at(i + 1, j), at(i, j + 1)}) {
+          if (r < 0) continue;
+          if (r != k && !interior(r % side_, r / side_)) continue;
+          in.jac_row_idx.push_back(r);
+        }
+        in.jac_col_ptr.push_back(static_cast<int>(in.jac_row_idx.size()));
+      }
+    in.reference.resize(in.n);
+    exact(tend, in.reference.data());
+    in.reference_t = tend;
+    in.reference_source = "closed form of the semi-discrete system: exp(-2 mu t) sin(pi x) sin(pi y)";
+  }
+
+  void initial_values(daekit::Vector y, daekit::Vector) override { exact(0.0, y.data()); }
+
+  daekit::Eval rhs(double, daekit::ConstVector u, daekit::Vector f) override {
+    const double c = 1.0 / (h_ * h_);
+    for (int j = 0; j < side_; ++j)
+      for (int i = 0; i < side_; ++i) {
+        const int k = at(i, j);
+        if (!interior(i, j)) {
+          f[k] = -u[k];  // 0 = u on the boundary
+          continue;
+        }
+        f[k] = c * (u[at(i - 1, j)] + u[at(i + 1, j)] + u[at(i, j - 1)] + u[at(i, j + 1)] - 4.0 * u[k]);
+      }
+    return daekit::Eval::ok;
+  }
+
+  daekit::Eval jacobian(double, daekit::ConstVector, daekit::MatrixView jac) override {
+    const double c = 1.0 / (h_ * h_);
+    for (int j = 0; j < side_; ++j)
+      for (int i = 0; i < side_; ++i) {
+        const int k = at(i, j);
+        if (!interior(i, j)) {
+          jac(k, k) = -1.0;
+          continue;
+        }
+        jac(k, k) = -4.0 * c;
+        for (int nb : {at(i - 1, j), at(i + 1, j), at(i, j - 1), at(i, j + 1)}) jac(k, nb) = c;
+      }
+    return daekit::Eval::ok;
+  }
+
+  daekit::Eval jacobian_sparse(double, daekit::ConstVector, daekit::Vector values) override {
+    const double c = 1.0 / (h_ * h_);
+    const auto n = static_cast<int>(info_.n);
+    for (int col = 0; col < n; ++col)
+      for (int p = info_.jac_col_ptr[col]; p < info_.jac_col_ptr[col + 1]; ++p) {
+        const int row = info_.jac_row_idx[p];
+        const bool row_interior = interior(row % side_, row / side_);
+        values[p] = row != col ? c : row_interior ? -4.0 * c : -1.0;
+      }
+    return daekit::Eval::ok;
+  }
+
+ private:
+  bool interior(int i, int j) const { return i > 0 && j > 0 && i < side_ - 1 && j < side_ - 1; }
+  // Index of grid point (i, j), or -1 outside the grid.
+  int at(int i, int j) const { return i < 0 || j < 0 || i >= side_ || j >= side_ ? -1 : i + side_ * j; }
+  void exact(double t, double* u) const {
+    const double decay = std::exp(-2.0 * mu_ * t);
+    for (int j = 0; j < side_; ++j)
+      for (int i = 0; i < side_; ++i)
+        u[at(i, j)] = interior(i, j) ? decay * std::sin(std::numbers::pi * i * h_) * std::sin(std::numbers::pi * j * h_)
+                                     : 0.0;
+  }
+
+  int N_, side_;
+  double h_, mu_;
+};
+
+}  // namespace
+
+DAEKIT_EXPORT_PROBLEM(Heat2D, heat2d, "0.1.0",
+                      "Heat equation on the unit square, boundary values algebraic: sparse index-1 DAE, exact solution")
