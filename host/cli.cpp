@@ -2,6 +2,8 @@
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <daekit/sdk/problem.hpp>
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -54,6 +56,40 @@ loader::Registry discover_plugins(const PluginOptions& opts, bool warn_skipped) 
   return registry;
 }
 
+namespace {
+// Levenshtein distance, case-insensitive: small names, a quadratic table is fine.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+}  // namespace
+
+std::vector<std::string> closest_names(const std::string& name, const std::vector<std::string>& candidates) {
+  // Within a third of the name's length (at least 2 edits), the nearest first; prefixes count too.
+  std::vector<std::pair<std::size_t, std::string>> scored;
+  const std::size_t limit = std::max<std::size_t>(2, name.size() / 3);
+  for (const auto& c : candidates) {
+    std::size_t d = edit_distance(name, c);
+    if (c.rfind(name, 0) == 0 && name.size() >= 3) d = std::min<std::size_t>(d, 1);
+    if (d <= limit) scored.emplace_back(d, c);
+  }
+  std::sort(scored.begin(), scored.end());
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < scored.size() && i < 3; ++i) out.push_back(scored[i].second);
+  return out;
+}
+
 const loader::Plugin& require_plugin(const loader::Registry& registry, const std::string& name, dk_kind kind) {
   const loader::Plugin* p = nullptr;
   try {
@@ -63,9 +99,16 @@ const loader::Plugin& require_plugin(const loader::Registry& registry, const std
   }
   if (p && p->manifest.kind == kind) return *p;
   std::string valid;
-  for (const auto& n : registry.names(kind)) valid += (valid.empty() ? "" : ", ") + n;
+  const auto names = registry.names(kind);
+  for (const auto& n : names) valid += (valid.empty() ? "" : ", ") + n;
   std::string msg = std::string("unknown ") + loader::kind_name(kind) + " '" + name + "'";
   if (p) msg += " ('" + name + "' is a " + loader::kind_name(p->manifest.kind) + ")";
+  const auto close = closest_names(name, names);
+  if (!p && !close.empty()) {
+    msg += "; did you mean ";
+    for (std::size_t i = 0; i < close.size(); ++i) msg += (i ? " or '" : "'") + close[i] + "'";
+    msg += "?";
+  }
   msg += valid.empty() ? std::string("; no ") + loader::kind_name(kind) + " plugins were found (see daekit list)"
                        : std::string("; available: ") + valid;
   throw UsageError(msg);
@@ -77,7 +120,11 @@ std::map<std::string, std::string> parse_key_values(const std::vector<std::strin
     auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
       throw UsageError(std::string(option) + " expects key=value, got '" + item + "'");
-    out[item.substr(0, eq)] = item.substr(eq + 1);
+    const std::string key = item.substr(0, eq);
+    if (out.count(key))
+      throw UsageError(std::string(option) + " gives '" + key + "' twice ('" + out[key] + "' and '" +
+                       item.substr(eq + 1) + "'); give it once");
+    out[key] = item.substr(eq + 1);
   }
   return out;
 }
@@ -86,8 +133,11 @@ bool parse_command_line(int argc, char** argv, const po::options_description& de
                         const po::positional_options_description* positional, po::variables_map& vm,
                         const char* usage) {
   try {
+    // Without positional arguments of its own a command refuses stray words
+    // (`daekit run ... 1e-12` must not run with the default tolerance).
+    static const po::positional_options_description none;
     auto parser = po::command_line_parser(argc, argv).options(desc);
-    if (positional) parser.positional(*positional);
+    parser.positional(positional ? *positional : none);
     po::store(parser.run(), vm);
     if (vm.count("help")) {
       std::cout << usage << "\n\n" << desc << "\n";

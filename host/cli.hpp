@@ -30,7 +30,10 @@ void add_plugin_options(po::options_description& desc, PluginOptions& opts);
 // Refusals of explicitly named files and name clashes are UsageErrors.
 loader::Registry discover_plugins(const PluginOptions& opts, bool warn_skipped = true);
 
-// The plugin of that kind, or a UsageError that lists the names that exist.
+// Up to three names nearest to `name` (edit distance within a third of its length), nearest first.
+std::vector<std::string> closest_names(const std::string& name, const std::vector<std::string>& candidates);
+
+// The plugin of that kind, or a UsageError that suggests the closest names and lists all.
 const loader::Plugin& require_plugin(const loader::Registry& registry, const std::string& name, dk_kind kind);
 
 // "k=v" strings into a map; a UsageError names the bad one.

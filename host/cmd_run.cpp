@@ -65,6 +65,10 @@ int command_run(int argc, char** argv) {
                           "usage: daekit run --problem P --solver S [--rtol R --atol A ...]"))
     return 0;
   if (problem_name.empty() || solver_name.empty()) throw UsageError("both --problem and --solver are required");
+  if (vm.count("saveat") && saveat.empty()) throw UsageError("--saveat needs at least one time");
+  if (vm.count("output") && output_file.empty()) throw UsageError("--output needs a file name");
+  // A long run's result must not be lost to an output path that cannot be written.
+  if (!output_file.empty()) check_writable(output_file);
   if (report != "text" && report != "json") throw UsageError("--report must be text or json");
 
   loader::Registry registry = discover_plugins(plugins);
@@ -139,7 +143,8 @@ int command_run(int argc, char** argv) {
       r.scored_components = scored_components_text(info);
     }
   }
-  if (reference_time_added) {
+  // The time added for scoring leaves the written output, if the run got there at all.
+  if (reference_time_added && !collected.t.empty() && collected.t.back() == run_tend) {
     collected.t.pop_back();
     collected.y.resize(collected.y.size() - n);
   }
@@ -147,7 +152,12 @@ int command_run(int argc, char** argv) {
     std::vector<std::string> names;
     for (std::size_t i = 0; i < n; ++i)
       names.push_back(component_name(info, i));
-    write_trajectory(output_file, names, collected.t, collected.y);
+    // A failed run never replaces an existing file: what it reached goes beside it.
+    const std::string target = success ? output_file : output_file + ".partial";
+    write_trajectory(target, names, collected.t, collected.y);
+    if (!success)
+      std::cerr << "daekit run: the run failed; the " << collected.t.size() << " points it reached are in " << target
+                << " (" << output_file << " is left as it was)\n";
   }
   if (report == "json")
     std::cout << to_json(r).dump(2) << "\n";

@@ -1,6 +1,11 @@
 #include "report.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <daekit/status.hpp>
 #include <fstream>
 #include <iomanip>
@@ -105,10 +110,26 @@ nlohmann::json to_json(const RunReport& r) {
   return j;
 }
 
-void write_trajectory(const std::string& file, const std::vector<std::string>& names, const std::vector<double>& t,
-                      const std::vector<double>& y) {
-  std::ofstream out(file);
-  if (!out) throw UsageError("cannot write " + file);
+void check_writable(const std::string& file) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path path(file);
+  if (fs::exists(path, ec)) {
+    if (fs::is_directory(path, ec)) throw UsageError("--output " + file + " is a folder");
+    if (::access(file.c_str(), W_OK) != 0)
+      throw UsageError("cannot write --output " + file + ": " + std::strerror(errno));
+    return;
+  }
+  const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  if (!fs::is_directory(folder, ec)) throw UsageError("cannot write --output " + file + ": no folder " + folder.string());
+  if (::access(folder.c_str(), W_OK) != 0)
+    throw UsageError("cannot write --output " + file + " in " + folder.string() + ": " + std::strerror(errno));
+}
+
+namespace {
+
+void write_points(std::ostream& out, const std::string& file, const std::vector<std::string>& names,
+                  const std::vector<double>& t, const std::vector<double>& y) {
   const std::size_t n = names.size();
   const bool json_file = file.size() >= 5 && file.compare(file.size() - 5, 5, ".json") == 0;
   if (json_file) {
@@ -128,6 +149,36 @@ void write_trajectory(const std::string& file, const std::vector<std::string>& n
     out << t[k];
     for (std::size_t i = 0; i < n; ++i) out << "," << y[k * n + i];
     out << "\n";
+  }
+}
+
+}  // namespace
+
+void write_trajectory(const std::string& file, const std::vector<std::string>& names, const std::vector<double>& t,
+                      const std::vector<double>& y) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  // Devices and pipes are written in place; regular files through a temporary beside them.
+  const bool in_place = fs::exists(file, ec) && !fs::is_regular_file(file, ec);
+  const std::string target = in_place ? file : file + ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream out(target);
+    if (!out) throw UsageError("cannot write " + file + ": " + std::strerror(errno));
+    write_points(out, file, names, t, y);
+    out.flush();
+    if (!out) {
+      const std::string reason = std::strerror(errno);
+      out.close();
+      if (!in_place) fs::remove(target, ec);
+      throw UsageError("writing " + file + " failed: " + reason);
+    }
+  }
+  if (!in_place) {
+    fs::rename(target, file, ec);
+    if (ec) {
+      fs::remove(target, ec);
+      throw UsageError("cannot replace " + file + ": " + ec.message());
+    }
   }
 }
 

@@ -28,7 +28,13 @@ struct RunReport {
 void print_text(const RunReport& r, std::ostream& out);
 nlohmann::json to_json(const RunReport& r);
 
+// UsageError unless `file` can be written: an existing file or device writable, or a new
+// file's folder writable. Checked before a solve, so its result is not lost.
+void check_writable(const std::string& file);
+
 // Trajectory output: CSV (t, component names) or JSON, chosen by the file's extension.
+// A regular file is written to a temporary name in its folder and renamed when complete,
+// so a failed write leaves an existing file intact; every write is checked (UsageError).
 void write_trajectory(const std::string& file, const std::vector<std::string>& names, const std::vector<double>& t,
                       const std::vector<double>& y);
 

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <sstream>
 
 #include "daekit/status.hpp"
@@ -121,6 +122,14 @@ bool parse_request(const dk_solve_options& in, const dk_problem_info& problem, S
   if (!expand_tolerance("rtol", in.nrtol, in.rtol, n, &r.rtol, why)) return false;
   if (!expand_tolerance("atol", in.natol, in.atol, n, &r.atol, why)) return false;
   for (Eigen::Index i = 0; i < r.rtol.size(); ++i)
+    if (r.rtol[i] >= 1.0) {
+      // A relative tolerance of 100 % or more accepts any answer (rtol 1e3 "succeeded" with error 1e246).
+      std::ostringstream m;
+      m << "rtol must be below 1, got " << r.rtol[i];
+      if (in.nrtol > 1) m << " in component " << i + 1;
+      return fail(why, m.str());
+    }
+  for (Eigen::Index i = 0; i < r.rtol.size(); ++i)
     if (r.rtol[i] == 0.0 && r.atol[i] == 0.0) {
       std::ostringstream m;
       m << "rtol and atol are both zero for component " << i + 1;
@@ -172,6 +181,22 @@ bool parse_request(const dk_solve_options& in, const dk_problem_info& problem, S
     r.extra[in.extra[i].key] = in.extra[i].value;
   }
   *out = std::move(r);
+  return true;
+}
+
+bool tolerances_attainable(const SolveRequest& request, std::string* why) {
+  // Below ~10 unit roundoff no step size meets the tolerance: every error estimate is
+  // round-off (RADAU5 and SUNDIALS refuse the same way).
+  const double floor = 10.0 * std::numeric_limits<double>::epsilon();
+  for (Eigen::Index i = 0; i < request.rtol.size(); ++i) {
+    const double scale = std::max(1.0, std::abs(request.y0[i]));
+    if (request.rtol[i] < floor && request.atol[i] < floor * scale) {
+      std::ostringstream m;
+      m << "rtol " << request.rtol[i] << " and atol " << request.atol[i] << " for component " << i + 1
+        << " lie below 10 unit roundoff (" << floor << "): no step can meet them";
+      return fail(why, m.str());
+    }
+  }
   return true;
 }
 

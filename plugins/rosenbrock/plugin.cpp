@@ -20,7 +20,8 @@ using Rodas5P = RosenbrockSolver<tab::rodas5p>;
 
 DAEKIT_EXPORT_SOLVER(Rosenbrock23, rosenbrock23, "0.1.0",
                      "Rosenbrock23 (Shampine & Reichelt, ode23s): L-stable order-2(3) W-method")
-DAEKIT_EXPORT_SOLVER(Ros3P, ros3p, "0.1.0", "ROS3P (Lang & Verwer 2001): order 3, for parabolic problems")
+DAEKIT_EXPORT_SOLVER(Ros3P, ros3p, "0.1.0", "ROS3P (Lang & Verwer 2001): order 3; its error estimate is order 1 (the paper's vanishes on "
+                     "linear problems), so it takes many more steps than needed: prefer ros34pw2 or rodas4p")
 DAEKIT_EXPORT_SOLVER(Rodas3, rodas3, "0.1.0", "RODAS3 (Sandu et al. 1997): 4-stage order-3, stiffly accurate")
 DAEKIT_EXPORT_SOLVER(Ros34PW2, ros34pw2, "0.1.0",
                      "ROS34PW2 (Rang & Angermann 2005): order-3 W-method, stiffly accurate, index-1 DAEs")

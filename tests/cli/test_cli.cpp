@@ -207,3 +207,79 @@ TEST_CASE("daekit run reports scd by DAE index, and rtol and atol as numbers", "
                       &out) == 0);
   CHECK_THAT(out, Catch::Contains("(index 3)"));
 }
+
+TEST_CASE("a run stopped before an added scoring time keeps its points and its report", "[cli][output]") {
+  std::string out;
+  // The reference time is added to --saveat for scoring; a run ending before it used to
+  // pop a point it never had (an internal error) or drop the last one it reached.
+  CHECK(run_command(daekit_cmd("run --problem rober --solver rodas5p --saveat 1 --max-steps 5"), &out) == 1);
+  CHECK_THAT(out, Catch::Contains("too_many_steps"));
+  const std::string csv = (std::filesystem::temp_directory_path() / "daekit-saveat-partial.csv").string();
+  CHECK(run_command(daekit_cmd("run --problem rober --solver rodas5p --saveat 1e-3,10 --max-steps 30 --output " + csv),
+                    &out) == 1);
+  std::ifstream in(csv + ".partial");  // a failed run writes what it reached beside --output
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  CHECK_THAT(row, Catch::StartsWith("0.001,"));
+  std::filesystem::remove(csv + ".partial");
+}
+
+TEST_CASE("tolerances that accept anything or that no step can meet are refused", "[cli][tolerances]") {
+  std::string out;
+  CHECK(run_command(daekit_cmd("run --problem rober --solver rodas5p --rtol 1e3"), &out) == 2);
+  CHECK_THAT(out, Catch::Contains("rtol must be below 1"));
+  for (const char* solver : {"rodas5p", "radau5", "radauiia", "bdf", "ida", "cvode"}) {
+    INFO(solver);
+    CHECK(run_command(daekit_cmd(std::string("run --problem rober --solver ") + solver + " --rtol 1e-17 --atol 1e-20"),
+                      &out) == 1);
+    CHECK_THAT(out, Catch::Contains("tolerances_too_small"));
+  }
+}
+
+TEST_CASE("nonsense on the command line is refused, not ignored", "[cli][usage]") {
+  std::string out;
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"run --problem vdpol --solver rodas5p 1e-12", "too many positional options"},
+      {"run --problem vdpol --solver rodas5p --saveat ''", "--saveat needs at least one time"},
+      {"run --problem vdpol --solver rodas5p --output ''", "--output needs a file name"},
+      {"run --problem vdpol --solver rodas5p --param eps=1e-6 --param eps=1e-3", "gives 'eps' twice"},
+      {"run --problem vdpol --solver rodas5p --solver-opt safety=0.8 --solver-opt safety=0.9", "gives 'safety' twice"},
+      {"run --problem vdpl --solver rodas5p", "did you mean 'vdpol'"},
+      {"run --problem vdpol --solver rodas5 --solver radau", "cannot be specified more than once"},
+      {"run --problem vdpol --solver radau", "did you mean 'radau5'"},
+  };
+  for (const auto& [args, message] : cases) {
+    INFO(args);
+    CHECK(run_command(daekit_cmd(args), &out) == 2);
+    CHECK_THAT(out, Catch::Contains(message));
+  }
+}
+
+TEST_CASE("output is checked before the solve, every write is checked, and a failed run keeps the old file",
+          "[cli][output]") {
+  std::string out;
+  CHECK(run_command(daekit_cmd("run --problem vdpol --solver rodas5p --output /nonexistent-folder/x.csv"), &out) == 2);
+  CHECK_THAT(out, Catch::Contains("no folder"));
+  if (std::filesystem::exists("/dev/full")) {
+    CHECK(run_command(daekit_cmd("run --problem vdpol --solver rodas5p --output /dev/full"), &out) == 2);
+    CHECK_THAT(out, Catch::Contains("writing /dev/full failed"));
+  }
+  const auto dir = std::filesystem::temp_directory_path() / "daekit-output-test";
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "keep.csv").string();
+  { std::ofstream(file) << "precious\n"; }
+  CHECK(run_command(daekit_cmd("run --problem rober --solver rodas5p --every-step --max-steps 5 --output " + file),
+                    &out) == 1);
+  std::ifstream kept(file);
+  std::string line;
+  std::getline(kept, line);
+  CHECK(line == "precious");
+  CHECK(std::filesystem::exists(file + ".partial"));
+  CHECK_THAT(out, Catch::Contains(".partial"));
+  CHECK(run_command(daekit_cmd("run --problem rober --solver rodas5p --output " + file), &out) == 0);
+  std::ifstream fresh(file);
+  std::getline(fresh, line);
+  CHECK(line == "t,y1,y2,y3");
+  std::filesystem::remove_all(dir);
+}

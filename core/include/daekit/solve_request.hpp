@@ -45,6 +45,9 @@ struct SolveRequest {
 // Fills `out` from the C options; on bad input returns false and says why.
 bool parse_request(const dk_solve_options& in, const dk_problem_info& problem, SolveRequest* out,
                    std::string* why);
+// false (with why) when rtol and atol of a component both lie below 10 unit roundoff:
+// the solve ends with tolerances_too_small before it starts.
+bool tolerances_attainable(const SolveRequest& request, std::string* why);
 
 // Plugin options: unknown keys and values of the wrong type are refused, naming the valid keys.
 bool check_extra_options(const dk_solver_info& solver, const std::map<std::string, std::string>& extra,

@@ -116,6 +116,11 @@ struct SolverTrampolines {
       return out;
     }
     out.t_reached = request.t0;
+    if (!tolerances_attainable(request, &why)) {
+      out.status = Status::tolerances_too_small;
+      out.message = why;
+      return out;
+    }
     OutputSink output(sink);
     return a.impl().solve(view, request, output);
   }
