@@ -180,6 +180,63 @@ std::vector<std::string> Registry::names(dk_kind kind) const {
   return out;
 }
 
+namespace {
+
+// Largest problem size the host accepts: beyond it even the n-vectors of one solve do not
+// fit in memory, so a larger n is a broken description, not a big model.
+constexpr std::size_t max_problem_size = std::size_t{1} << 31;
+
+}  // namespace
+
+std::string invalid_field(const dk_problem_info* info) {
+  if (!info) return "no description (info returned NULL)";
+  if (info->struct_size < sizeof(dk_problem_info)) return "struct_size " + std::to_string(info->struct_size) + " is too small";
+  if (!info->name) return "name is NULL";
+  if (info->n == 0) return "n is 0";
+  if (info->n > max_problem_size) return "n = " + std::to_string(info->n) + " is beyond any memory";
+  if (!info->index) return "the index array is NULL";
+  if (!info->differential) return "the differential array is NULL";
+  for (std::size_t i = 0; i < info->n; ++i)
+    if (info->index[i] < 1 || info->index[i] > 3)
+      return "index[" + std::to_string(i) + "] = " + std::to_string(info->index[i]) + " (1, 2 or 3 expected)";
+  if (info->form > DK_FORM_RESIDUAL_ONLY) return "form " + std::to_string(info->form) + " is unknown";
+  if (info->mass_kind > DK_MASS_STATE_DEPENDENT) return "mass_kind " + std::to_string(info->mass_kind) + " is unknown";
+  if (info->nparams > 0 && !info->params) return "params is NULL for " + std::to_string(info->nparams) + " parameters";
+  for (std::size_t i = 0; i < info->nparams; ++i)
+    if (!info->params[i].name) return "parameter " + std::to_string(i) + " has no name";
+  if (info->ntstops > 0 && !info->tstops) return "tstops is NULL for " + std::to_string(info->ntstops) + " breakpoints";
+  if (info->has_reference && !info->reference_source) return "reference_source is NULL";
+  if (info->nparams > 0 && !info->param_values) return "param_values is NULL";
+  for (std::size_t i = 0; info->component_names && i < info->n; ++i)
+    if (!info->component_names[i]) return "component_names[" + std::to_string(i) + "] is NULL";
+  if (info->flags & DK_PROBLEM_SPARSE_JACOBIAN) {
+    const auto& p = info->jac_pattern;
+    if (!p.col_ptr || !p.row_idx) return "the sparsity pattern's arrays are NULL";
+    if (p.col_ptr[0] != 0 || static_cast<std::size_t>(p.col_ptr[info->n]) != p.nnz)
+      return "the sparsity pattern's col_ptr does not run from 0 to nnz";
+    for (std::size_t j = 0; j < info->n; ++j)
+      if (p.col_ptr[j + 1] < p.col_ptr[j]) return "the sparsity pattern's col_ptr decreases";
+    for (std::size_t k = 0; k < p.nnz; ++k)
+      if (p.row_idx[k] < 0 || static_cast<std::size_t>(p.row_idx[k]) >= info->n)
+        return "the sparsity pattern has row index " + std::to_string(p.row_idx[k]) + " outside 0 .. n-1";
+  }
+  return "";
+}
+
+std::string invalid_field(const dk_solver_info* info) {
+  if (!info) return "no description (info returned NULL)";
+  if (info->struct_size < sizeof(dk_solver_info)) return "struct_size " + std::to_string(info->struct_size) + " is too small";
+  if (!info->name) return "name is NULL";
+  if (info->max_mass_kind > DK_MASS_STATE_DEPENDENT) return "max_mass_kind " + std::to_string(info->max_mass_kind) + " is unknown";
+  if (info->max_dae_index < 0 || info->max_dae_index > 3) return "max_dae_index " + std::to_string(info->max_dae_index) + " lies outside 0 .. 3";
+  if (info->noptions > 0 && !info->options) return "options is NULL for " + std::to_string(info->noptions) + " options";
+  for (std::size_t i = 0; i < info->noptions; ++i) {
+    if (!info->options[i].key) return "option " + std::to_string(i) + " has no key";
+    if (!info->options[i].type) return "option '" + std::string(info->options[i].key) + "' has no type";
+  }
+  return "";
+}
+
 ProblemInstance::ProblemInstance(const Plugin& plugin, const std::map<std::string, std::string>& params)
     : plugin_(plugin) {
   if (plugin.manifest.kind != DK_KIND_PROBLEM) throw LoadError("'" + plugin.manifest.name + "' is not a problem");
@@ -197,8 +254,14 @@ ProblemInstance::ProblemInstance(const Plugin& plugin, const std::map<std::strin
     throw LoadError("problem '" + plugin.manifest.name + "' returned an incomplete function table");
   }
   info_ = problem_.vtbl->info(problem_.self);
-  if (!info_ || info_->struct_size < sizeof(dk_problem_info) || info_->n == 0)
-    throw LoadError("problem '" + plugin.manifest.name + "' returned an invalid description");
+  const std::string bad = invalid_field(info_);
+  if (!bad.empty()) {
+    // Nothing else of the description is used; the object is handed back to its plugin.
+    problem_.vtbl->destroy(problem_.self);
+    problem_.vtbl = nullptr;
+    throw LoadError("problem '" + plugin.manifest.name + "' (" + plugin.file.string() +
+                    ") returned an invalid description: " + bad);
+  }
 }
 
 ProblemInstance::~ProblemInstance() {
@@ -233,8 +296,13 @@ SolverInstance::SolverInstance(const Plugin& plugin) : plugin_(plugin) {
       !solver_.vtbl->destroy)
     throw LoadError("solver '" + plugin.manifest.name + "' returned an incomplete function table");
   info_ = solver_.vtbl->info(solver_.self);
-  if (!info_ || info_->struct_size < sizeof(dk_solver_info))
-    throw LoadError("solver '" + plugin.manifest.name + "' returned an invalid description");
+  const std::string bad = invalid_field(info_);
+  if (!bad.empty()) {
+    solver_.vtbl->destroy(solver_.self);
+    solver_.vtbl = nullptr;
+    throw LoadError("solver '" + plugin.manifest.name + "' (" + plugin.file.string() +
+                    ") returned an invalid description: " + bad);
+  }
 }
 
 SolverInstance::~SolverInstance() {

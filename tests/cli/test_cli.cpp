@@ -283,3 +283,25 @@ TEST_CASE("output is checked before the solve, every write is checked, and a fai
   CHECK(line == "t,y1,y2,y3");
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("a plugin's invalid description is refused with the field's name, never used", "[cli][abi]") {
+  const std::string file = fixture("invalid/fixture_invalid_descriptions.so");
+  std::string out;
+  const std::vector<std::pair<std::string, std::string>> problems{{"null_name", "name is NULL"},
+                                                                  {"null_index", "the index array is NULL"},
+                                                                  {"null_differential", "the differential array is NULL"},
+                                                                  {"zero_n", "n is 0"},
+                                                                  {"absurd_n", "n = 1000000000000000 is beyond any memory"}};
+  for (const auto& [name, field] : problems) {
+    INFO(name);
+    CHECK(run_command(daekit_cmd("info " + name + " --plugin " + file), &out) == 2);
+    CHECK_THAT(out, Catch::Contains("invalid description: " + field));
+    CHECK(run_command(daekit_cmd("run --problem " + name + " --solver rodas5p --plugin " + file), &out) == 2);
+    CHECK_THAT(out, Catch::Contains("invalid description: " + field));
+  }
+  CHECK(run_command(daekit_cmd("run --problem vdpol --solver null_option_key --plugin " + file), &out) == 2);
+  CHECK_THAT(out, Catch::Contains("option 0 has no key"));
+  // check reports them as FAILs and survives
+  CHECK(run_command(daekit_cmd("check " + file), &out) == 1);
+  CHECK_THAT(out, Catch::Contains("invalid description"));
+}

@@ -74,6 +74,11 @@ class Registry {
   std::vector<std::filesystem::path> seen_;
 };
 
+// "" when a plugin's description can be used, else the first field that cannot (named),
+// so that no NULL or absurd field is ever dereferenced or sized.
+std::string invalid_field(const dk_problem_info* info);
+std::string invalid_field(const dk_solver_info* info);
+
 // The host's log sink for plugins: warnings to stderr.
 const dk_host* default_host();
 
