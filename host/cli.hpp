@@ -18,6 +18,11 @@ class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+// The problem lies beyond the solver's capabilities (its status: unsupported_problem).
+class UnsupportedProblem : public UsageError {
+ public:
+  using UsageError::UsageError;
+};
 
 struct PluginOptions {
   std::vector<std::string> paths;  // --plugin-path

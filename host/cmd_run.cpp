@@ -69,106 +69,120 @@ int command_run(int argc, char** argv) {
   if (vm.count("output") && output_file.empty()) throw UsageError("--output needs a file name");
   // A long run's result must not be lost to an output path that cannot be written.
   if (!output_file.empty()) check_writable(output_file);
+  auto solve_and_report = [&]() -> int {
+
+    loader::Registry registry = discover_plugins(plugins);
+    const loader::Plugin& problem_plugin = require_plugin(registry, problem_name, DK_KIND_PROBLEM);
+    const loader::Plugin& solver_plugin = require_plugin(registry, solver_name, DK_KIND_SOLVER);
+    std::unique_ptr<loader::ProblemInstance> problem;
+    std::unique_ptr<loader::SolverInstance> solver;
+    try {
+      problem = std::make_unique<loader::ProblemInstance>(problem_plugin, parse_key_values(params, "--param"));
+      solver = std::make_unique<loader::SolverInstance>(solver_plugin);
+    } catch (const loader::LoadError& e) {
+      throw UsageError(e.what());
+    }
+    const dk_problem_info& info = problem->info();
+    const std::size_t n = info.n;
+
+    RunSettings settings;
+    if (vm.count("rtol")) settings.rtol = rtol;
+    if (vm.count("atol")) settings.atol = atol;
+    if (vm.count("tend")) settings.tend = tend;
+    settings.h0 = h0;
+    settings.hmin = hmin;
+    settings.hmax = hmax;
+    settings.max_steps = max_steps;
+    settings.solver_options = parse_key_values(solver_opts, "--solver-opt");
+    settings.jacobian = jacobian;
+    settings.init = init;
+    settings.index_scaling = !vm.count("no-index-scaling");
+    settings.suppress_algebraic = vm.count("suppress-algebraic") > 0;
+    const double run_tend = settings.tend ? *settings.tend : info.tend;
+    const bool want_reference = info.has_reference && run_tend == info.reference_t;
+    bool reference_time_added = false;
+    if (!saveat.empty() && vm.count("every-step")) throw UsageError("choose one of --saveat and --every-step");
+    if (!saveat.empty()) {
+      settings.saveat = parse_times(saveat);
+      if (want_reference && std::find(settings.saveat.begin(), settings.saveat.end(), run_tend) == settings.saveat.end()) {
+        settings.saveat.push_back(run_tend);  // needed for scoring, dropped from the written output
+        reference_time_added = true;
+      }
+      settings.output = DK_OUTPUT_SAVEAT;
+    } else {
+      settings.output = vm.count("every-step") ? DK_OUTPUT_EVERY_STEP : DK_OUTPUT_END;
+    }
+    PreparedRun prepared(*problem, *solver, settings);
+    const dk_solve_options& o = prepared.options();
+
+    Trajectory collected;
+    dk_output_sink sink = collect_into(collected);
+    RunReport r;
+    r.result.struct_size = sizeof r.result;
+    solver->solve(*problem, o, sink, r.result);
+
+    r.problem = info.name;
+    r.problem_title = info.title;
+    r.solver = solver->info().name;
+    r.solver_version = solver_plugin.manifest.version;
+    r.n = n;
+    r.t0 = o.t0;
+    r.tend = o.tend;
+    r.rtol = format_number(prepared.rtol());
+    r.atol = prepared.atol_text();
+    r.rtol_value = prepared.rtol();
+    r.atol_values = prepared.atols();
+    r.jacobian = r.result.stats.jacobian_used == DK_JACOBIAN_ANALYTIC ? "analytic"
+                 : r.result.stats.jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE ? "finite differences"
+                                                                               : jacobian;
+    const bool success = is_success(static_cast<Status>(r.result.status));
+    if (want_reference && success && !collected.t.empty() && collected.t.back() == o.tend) {
+      r.accuracy = final_accuracy(*problem, prepared, o.tend, collected.y.data() + (collected.t.size() - 1) * n);
+      if (r.accuracy) {
+        r.reference_source = info.reference_source;
+        r.scored_components = scored_components_text(info);
+      }
+    }
+    // The time added for scoring leaves the written output, if the run got there at all.
+    if (reference_time_added && !collected.t.empty() && collected.t.back() == run_tend) {
+      collected.t.pop_back();
+      collected.y.resize(collected.y.size() - n);
+    }
+    if (!output_file.empty()) {
+      std::vector<std::string> names;
+      for (std::size_t i = 0; i < n; ++i)
+        names.push_back(component_name(info, i));
+      // A failed run never replaces an existing file: what it reached goes beside it.
+      const std::string target = success ? output_file : output_file + ".partial";
+      write_trajectory(target, names, collected.t, collected.y);
+      if (!success)
+        std::cerr << "daekit run: the run failed; the " << collected.t.size() << " points it reached are in " << target
+                  << " (" << output_file << " is left as it was)\n";
+    }
+    if (report == "json")
+      std::cout << to_json(r).dump(2) << "\n";
+    else
+      print_text(r, std::cout);
+    if (!success) {
+      std::cerr << "daekit run: " << status_name(static_cast<Status>(r.result.status)) << ": " << r.result.message
+                << "\n";
+      return 1;
+    }
+    return 0;
+  };
   if (report != "text" && report != "json") throw UsageError("--report must be text or json");
-
-  loader::Registry registry = discover_plugins(plugins);
-  const loader::Plugin& problem_plugin = require_plugin(registry, problem_name, DK_KIND_PROBLEM);
-  const loader::Plugin& solver_plugin = require_plugin(registry, solver_name, DK_KIND_SOLVER);
-  std::unique_ptr<loader::ProblemInstance> problem;
-  std::unique_ptr<loader::SolverInstance> solver;
   try {
-    problem = std::make_unique<loader::ProblemInstance>(problem_plugin, parse_key_values(params, "--param"));
-    solver = std::make_unique<loader::SolverInstance>(solver_plugin);
-  } catch (const loader::LoadError& e) {
-    throw UsageError(e.what());
-  }
-  const dk_problem_info& info = problem->info();
-  const std::size_t n = info.n;
-
-  RunSettings settings;
-  if (vm.count("rtol")) settings.rtol = rtol;
-  if (vm.count("atol")) settings.atol = atol;
-  if (vm.count("tend")) settings.tend = tend;
-  settings.h0 = h0;
-  settings.hmin = hmin;
-  settings.hmax = hmax;
-  settings.max_steps = max_steps;
-  settings.solver_options = parse_key_values(solver_opts, "--solver-opt");
-  settings.jacobian = jacobian;
-  settings.init = init;
-  settings.index_scaling = !vm.count("no-index-scaling");
-  settings.suppress_algebraic = vm.count("suppress-algebraic") > 0;
-  const double run_tend = settings.tend ? *settings.tend : info.tend;
-  const bool want_reference = info.has_reference && run_tend == info.reference_t;
-  bool reference_time_added = false;
-  if (!saveat.empty() && vm.count("every-step")) throw UsageError("choose one of --saveat and --every-step");
-  if (!saveat.empty()) {
-    settings.saveat = parse_times(saveat);
-    if (want_reference && std::find(settings.saveat.begin(), settings.saveat.end(), run_tend) == settings.saveat.end()) {
-      settings.saveat.push_back(run_tend);  // needed for scoring, dropped from the written output
-      reference_time_added = true;
+    return solve_and_report();
+  } catch (const UsageError& e) {
+    // A script asking for JSON gets JSON for a refused run too (and the usual line on stderr).
+    if (report == "json") {
+      nlohmann::json j;
+      j["status"] = dynamic_cast<const UnsupportedProblem*>(&e) ? "unsupported_problem" : "invalid_input";
+      j["message"] = e.what();
+      std::cout << j.dump(2) << "\n";
     }
-    settings.output = DK_OUTPUT_SAVEAT;
-  } else {
-    settings.output = vm.count("every-step") ? DK_OUTPUT_EVERY_STEP : DK_OUTPUT_END;
+    throw;
   }
-  PreparedRun prepared(*problem, *solver, settings);
-  const dk_solve_options& o = prepared.options();
-
-  Trajectory collected;
-  dk_output_sink sink = collect_into(collected);
-  RunReport r;
-  r.result.struct_size = sizeof r.result;
-  solver->solve(*problem, o, sink, r.result);
-
-  r.problem = info.name;
-  r.problem_title = info.title;
-  r.solver = solver->info().name;
-  r.solver_version = solver_plugin.manifest.version;
-  r.n = n;
-  r.t0 = o.t0;
-  r.tend = o.tend;
-  r.rtol = format_number(prepared.rtol());
-  r.atol = prepared.atol_text();
-  r.rtol_value = prepared.rtol();
-  r.atol_values = prepared.atols();
-  r.jacobian = r.result.stats.jacobian_used == DK_JACOBIAN_ANALYTIC ? "analytic"
-               : r.result.stats.jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE ? "finite differences"
-                                                                             : jacobian;
-  const bool success = is_success(static_cast<Status>(r.result.status));
-  if (want_reference && success && !collected.t.empty() && collected.t.back() == o.tend) {
-    r.accuracy = final_accuracy(*problem, prepared, o.tend, collected.y.data() + (collected.t.size() - 1) * n);
-    if (r.accuracy) {
-      r.reference_source = info.reference_source;
-      r.scored_components = scored_components_text(info);
-    }
-  }
-  // The time added for scoring leaves the written output, if the run got there at all.
-  if (reference_time_added && !collected.t.empty() && collected.t.back() == run_tend) {
-    collected.t.pop_back();
-    collected.y.resize(collected.y.size() - n);
-  }
-  if (!output_file.empty()) {
-    std::vector<std::string> names;
-    for (std::size_t i = 0; i < n; ++i)
-      names.push_back(component_name(info, i));
-    // A failed run never replaces an existing file: what it reached goes beside it.
-    const std::string target = success ? output_file : output_file + ".partial";
-    write_trajectory(target, names, collected.t, collected.y);
-    if (!success)
-      std::cerr << "daekit run: the run failed; the " << collected.t.size() << " points it reached are in " << target
-                << " (" << output_file << " is left as it was)\n";
-  }
-  if (report == "json")
-    std::cout << to_json(r).dump(2) << "\n";
-  else
-    print_text(r, std::cout);
-  if (!success) {
-    std::cerr << "daekit run: " << status_name(static_cast<Status>(r.result.status)) << ": " << r.result.message
-              << "\n";
-    return 1;
-  }
-  return 0;
 }
 
 }  // namespace daekit::host

@@ -2,7 +2,7 @@
 # Every solver on every problem with a reference at rtol in {1e-1, 1e-2, 1e-3} (atol: the
 # problem's suggested scale times rtol, as `daekit run` sets it, else rtol):
 # each run must fail with a status or succeed with scd >= 0. Prints one line per run:
-#   problem solver tol status steps scd
+#   problem solver tol status steps scd mescd
 # usage: loose-tolerance-grid.sh [build-dir] [timeout-seconds]
 set -uo pipefail
 build=${1:-build}
@@ -20,7 +20,7 @@ for p in $problems; do
 import json, sys
 try: j = json.load(sys.stdin)
 except Exception: print('$p $s $tol unparsable - -'); sys.exit()
-print('$p $s $tol', j['status'], j['stats']['steps'] if j.get('stats') else '-', j['scd'])" 2>/dev/null || echo "$p $s $tol refused - -"
+print('$p $s $tol', j['status'], j['stats']['steps'] if j.get('stats') else '-', j['scd'], j['mescd'])" 2>/dev/null || echo "$p $s $tol refused - -"
     done
   done
 done

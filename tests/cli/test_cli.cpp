@@ -305,3 +305,15 @@ TEST_CASE("a plugin's invalid description is refused with the field's name, neve
   CHECK(run_command(daekit_cmd("check " + file), &out) == 1);
   CHECK_THAT(out, Catch::Contains("invalid description"));
 }
+
+TEST_CASE("a refused run with --report json prints a JSON object with its status", "[cli][report]") {
+  std::string out;
+  CHECK(run_command(daekit_cmd("run --problem andrews --solver bdf --report json 2>/dev/null"), &out) == 2);
+  auto j = nlohmann::json::parse(out);
+  CHECK(j["status"] == "unsupported_problem");
+  CHECK_THAT(j["message"].get<std::string>(), Catch::Contains("index 3"));
+  CHECK(run_command(daekit_cmd("run --problem hires --solver bdf --rtol 2 --report json 2>/dev/null"), &out) == 2);
+  j = nlohmann::json::parse(out);
+  CHECK(j["status"] == "invalid_input");
+  CHECK_THAT(j["message"].get<std::string>(), Catch::Contains("rtol must be below 1"));
+}
