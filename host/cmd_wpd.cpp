@@ -42,6 +42,9 @@ std::vector<double> parse_tolerances(const std::string& spec) {
     if (parts.size() < 2 || parts.size() > 3) throw UsageError("--tols expects FROM:TO[:PER_DECADE]");
     const double from = parse_positive(parts[0], "--tols"), to = parse_positive(parts[1], "--tols");
     const double per_decade = parts.size() == 3 ? parse_positive(parts[2], "--tols per decade") : 1.0;
+    // A fraction per decade would round to fewer points than the span covers.
+    if (per_decade != std::round(per_decade) || per_decade > 100)
+      throw UsageError("--tols: points per decade must be a whole number from 1 to 100, got " + parts[2]);
     const double decades = std::log10(from / to);
     const int steps = static_cast<int>(std::round(std::abs(decades) * per_decade));
     for (int k = 0; k <= steps; ++k)
@@ -57,7 +60,8 @@ int command_wpd(int argc, char** argv) {
   PluginOptions plugins;
   std::vector<std::string> problems, solver_opts, params;
   std::string init = "check", solvers, tols = "1e-4:1e-8", error = "final", out_dir, reference_solver = "rodas5p", cache_dir;
-  double atol_scale = 0, timeout = 0, reference_tol = 1e-12, target_scd = 0;
+  // A hung point must not hang the sweep: 10 minutes per run unless told otherwise.
+  double atol_scale = 0, timeout = 600, reference_tol = 1e-12, target_scd = 0;
   int runs = 1, jobs = 1;
   std::int64_t max_steps = 1000000;
   po::options_description desc("daekit wpd options");
@@ -71,7 +75,7 @@ int command_wpd(int argc, char** argv) {
       "runs", po::value(&runs), "runs per point; the median wall time is reported (default 1)")(
       "error", po::value(&error), "final (scd at tend), l2 (timeseries), or both (default final)")(
       "out,o", po::value(&out_dir), "output folder (results.csv, results.json, SVG and PNG diagrams)")(
-      "timeout-per-run", po::value(&timeout), "seconds a run may take before it is killed and recorded as failed")(
+      "timeout-per-run", po::value(&timeout), "seconds a run may take before it is killed and recorded as failed (default 600; 0: no limit)")(
       "jobs,j", po::value(&jobs), "points run in parallel (default 1; parallel timings are not comparable)")(
       "max-steps", po::value(&max_steps), "step limit per run (default 1000000)")(
       "reference-solver", po::value(&reference_solver), "solver of the L2 reference trajectory (default rodas5p)")(
@@ -90,11 +94,21 @@ int command_wpd(int argc, char** argv) {
     throw UsageError("--problem, --solvers and --out are required");
   if (error != "final" && error != "l2" && error != "both") throw UsageError("--error must be final, l2 or both");
   if (runs < 1 || jobs < 1) throw UsageError("--runs and --jobs must be at least 1");
-  if (timeout < 0) throw UsageError("--timeout-per-run must not be negative");
+  if (!(timeout >= 0) || !std::isfinite(timeout))
+    throw UsageError("--timeout-per-run must be a finite number of seconds >= 0 (0: no limit)");
+  if (vm.count("atol-scale") && !(atol_scale > 0 && std::isfinite(atol_scale)))
+    throw UsageError("--atol-scale must be a positive finite number");
+  if (vm.count("reference-tol") && !(reference_tol > 0 && reference_tol < 1))
+    throw UsageError("--reference-tol must lie in (0, 1)");
   if (init != "check" && init != "fix" && init != "trust") throw UsageError("--init must be check, fix or trust");
 
   loader::Registry registry = discover_plugins(plugins);
   const auto solver_names = split(solvers, ',');
+  if (solver_names.empty()) throw UsageError("--solvers names no solver");
+  for (std::size_t i = 0; i < solver_names.size(); ++i)
+    for (std::size_t k = 0; k < i; ++k)
+      if (solver_names[i] == solver_names[k])
+        throw UsageError("--solvers names '" + solver_names[i] + "' twice; each solver runs once per sweep");
   for (const auto& p : problems) require_plugin(registry, p, DK_KIND_PROBLEM);
   for (const auto& s : solver_names) require_plugin(registry, s, DK_KIND_SOLVER);
   std::map<std::string, std::map<std::string, std::string>> per_solver;

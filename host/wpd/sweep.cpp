@@ -2,6 +2,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -97,6 +98,9 @@ Child start(const loader::Registry& registry, const Point& p, std::size_t index,
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
+    // The point dies with the sweep (SIGINT, SIGTERM or a crash of the parent).
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1) _exit(1);
     close(fds[0]);
     const std::string text = measure(registry, p, o, reference).dump();
     std::size_t off = 0;

@@ -138,3 +138,49 @@ TEST_CASE("wpd --init fix lets the slider crank run at tolerances its printed in
   CHECK(run_command(wpd("--problem crank --solvers radau5 --tols 1e-9 --init maybe --out " + fixed.string()), &bad) != 0);
   CHECK_THAT(bad, Catch::Contains("--init must be check, fix or trust"));
 }
+
+TEST_CASE("wpd refuses settings that would run nonsense or silently repeat", "[cli][wpd][usage]") {
+  const fs::path out = fresh_dir("refusals");
+  std::string text;
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"--solvers ,", "--solvers names no solver"},
+      {"--solvers rodas5p,rodas5p", "names 'rodas5p' twice"},
+      {"--solvers rodas5p --atol-scale -1", "--atol-scale must be a positive finite number"},
+      {"--solvers rodas5p --timeout-per-run nan", "--timeout-per-run must be a finite number"},
+      {"--solvers rodas5p --tols 1e-4:1e-6:0.01", "points per decade must be a whole number"},
+      {"--solvers rodas5p --reference-tol 0", "--reference-tol must lie in (0, 1)"},
+  };
+  for (const auto& [args, message] : cases) {
+    INFO(args);
+    CHECK(run_command(wpd("--problem hires " + args + " --out " + out.string()), &text) == 2);
+    CHECK_THAT(text, Catch::Contains(message));
+  }
+  CHECK(!fs::exists(out / "results.csv"));
+  CHECK(run_command(daekit::test::daekit_binary() + " wpd --help", &text) == 0);
+  CHECK_THAT(text, Catch::Contains("default 600"));
+}
+
+TEST_CASE("killing a sweep kills the point it is running", "[cli][wpd][signals]") {
+  const fs::path out = fresh_dir("killed");
+  const std::string command = wpd("--problem fekete --solvers ros3p --tols 1e-11 --out " + out.string());
+  std::string text;
+  // The sweep's children carry its command line; none may outlive it. The pattern is
+  // anchored at the binary, so it cannot match the shells that run this script.
+  std::string pattern = out.string();
+  const auto slash = pattern.rfind('/');
+  std::string anchored = "^";
+  anchored += daekit::test::daekit_binary();
+  anchored += " wpd .*";
+  anchored += pattern.substr(0, slash + 1);
+  anchored += '[';
+  anchored += pattern[slash + 1];
+  anchored += ']';
+  anchored += pattern.substr(slash + 2);
+  pattern = anchored;
+  const std::string script = "bash -c '" + command + " & p=$!; sleep 1.5; kill -TERM $p; wait $p; sleep 0.5; " +
+                             "if pgrep -f \"" + pattern + "\" > /dev/null; then echo ALIVE; pkill -9 -f \"" + pattern +
+                             "\"; else echo GONE; fi'";
+  run_command(script, &text);
+  CHECK_THAT(text, Catch::Contains("GONE"));
+  fs::remove_all(out);
+}
