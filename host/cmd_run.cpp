@@ -1,4 +1,7 @@
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <daekit/scoring.hpp>
 #include <daekit/solve_request.hpp>
@@ -32,6 +35,33 @@ std::string format_number(double v) {
   s << v;
   return s.str();
 }
+
+// While a run's JSON is due on stdout, plugins' own prints (model debugging, library
+// banners) go to stderr, so the report stays parseable. restore() before writing the report.
+class PluginOutputToStderr {
+ public:
+  explicit PluginOutputToStderr(bool active) {
+    if (!active) return;
+    std::cout.flush();
+    std::fflush(stdout);
+    saved_ = ::dup(STDOUT_FILENO);
+    if (saved_ >= 0) ::dup2(STDERR_FILENO, STDOUT_FILENO);
+  }
+  ~PluginOutputToStderr() { restore(); }
+  PluginOutputToStderr(const PluginOutputToStderr&) = delete;
+  PluginOutputToStderr& operator=(const PluginOutputToStderr&) = delete;
+  void restore() {
+    if (saved_ < 0) return;
+    std::cout.flush();
+    std::fflush(stdout);
+    ::dup2(saved_, STDOUT_FILENO);
+    ::close(saved_);
+    saved_ = -1;
+  }
+
+ private:
+  int saved_ = -1;
+};
 
 }  // namespace
 
@@ -70,6 +100,7 @@ int command_run(int argc, char** argv) {
   // A long run's result must not be lost to an output path that cannot be written.
   if (!output_file.empty()) check_writable(output_file);
   auto solve_and_report = [&]() -> int {
+    PluginOutputToStderr plugin_output(report == "json");
 
     loader::Registry registry = discover_plugins(plugins);
     const loader::Plugin& problem_plugin = require_plugin(registry, problem_name, DK_KIND_PROBLEM);
@@ -159,6 +190,7 @@ int command_run(int argc, char** argv) {
         std::cerr << "daekit run: the run failed; the " << collected.t.size() << " points it reached are in " << target
                   << " (" << output_file << " is left as it was)\n";
     }
+    plugin_output.restore();
     if (report == "json")
       std::cout << to_json(r).dump(2) << "\n";
     else

@@ -13,6 +13,15 @@ using daekit::test::run_command;
 namespace {
 std::string daekit_cmd(const std::string& args) { return daekit::test::daekit_binary() + " " + args; }
 std::string fixture(const std::string& file) { return daekit::test::fixture_dir() + "/" + file; }
+// "(command redirect)": run_command adds 2>&1, so a subshell decides what reaches the pipe.
+std::string subshell(const std::string& command, const char* redirect) {
+  std::string s = "(";
+  s += command;
+  s += ' ';
+  s += redirect;
+  s += ')';
+  return s;
+}
 }  // namespace
 
 TEST_CASE("daekit list shows the solvers and problems with their files", "[cli]") {
@@ -308,12 +317,24 @@ TEST_CASE("a plugin's invalid description is refused with the field's name, neve
 
 TEST_CASE("a refused run with --report json prints a JSON object with its status", "[cli][report]") {
   std::string out;
-  CHECK(run_command(daekit_cmd("run --problem andrews --solver bdf --report json 2>/dev/null"), &out) == 2);
+  CHECK(run_command(subshell(daekit_cmd("run --problem andrews --solver bdf --report json"), "2>/dev/null"), &out) == 2);
   auto j = nlohmann::json::parse(out);
   CHECK(j["status"] == "unsupported_problem");
   CHECK_THAT(j["message"].get<std::string>(), Catch::Contains("index 3"));
-  CHECK(run_command(daekit_cmd("run --problem hires --solver bdf --rtol 2 --report json 2>/dev/null"), &out) == 2);
+  CHECK(run_command(subshell(daekit_cmd("run --problem hires --solver bdf --rtol 2 --report json"), "2>/dev/null"), &out) == 2);
   j = nlohmann::json::parse(out);
   CHECK(j["status"] == "invalid_input");
   CHECK_THAT(j["message"].get<std::string>(), Catch::Contains("rtol must be below 1"));
+}
+
+TEST_CASE("a plugin that prints to stdout does not break --report json", "[cli][report]") {
+  std::string out;
+  const std::string run = daekit_cmd("run --plugin " + fixture("fixture_models.so") +
+                                     " --problem chatty_model --solver rodas5p --report json");
+  REQUIRE(run_command(subshell(run, "2>/dev/null"), &out) == 0);
+  const auto j = nlohmann::json::parse(out);  // nothing but the report on stdout
+  CHECK(j["status"] == "success");
+  REQUIRE(run_command(subshell(run, "2>&1 >/dev/null"), &out) == 0);
+  CHECK_THAT(out, Catch::Contains("chatty_model: f at t="));  // the model's lines went to stderr
+  CHECK_THAT(out, Catch::Contains("and through std::cout"));
 }
