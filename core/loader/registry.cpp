@@ -5,6 +5,9 @@
 #include <boost/dll/shared_library.hpp>
 #include <cstdio>
 #include <cctype>
+#include <fstream>
+#include <cstring>
+#include <cerrno>
 #include <sstream>
 
 namespace daekit::loader {
@@ -54,13 +57,23 @@ std::vector<Plugin> load_plugin_file(const fs::path& file) {
   if (!fs::exists(file, ec)) throw LoadError("no such file");
   if (!fs::is_regular_file(file, ec)) throw LoadError("not a regular file");
 
+  // 0. What kind of file it is, in words (Boost.DLL says "basic_ios::clear" for all of these).
+  {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw LoadError(std::string("cannot be read: ") + std::strerror(errno));
+    char magic[4] = {};
+    in.read(magic, sizeof magic);
+    if (in.gcount() == 0) throw LoadError("empty file");
+    if (in.gcount() < 4 || std::memcmp(magic, "\x7f" "ELF", 4) != 0) throw LoadError("not an ELF file (not a shared library)");
+  }
+
   // 1. Without loading: does it carry daekit manifests, and for which ABI?
   std::vector<std::string> symbols;
   try {
     boost::dll::library_info info(file.string());
     symbols = info.symbols(DK_SECTION_NAME);
   } catch (const std::exception& e) {
-    throw LoadError(std::string("not a shared library this host can read (") + e.what() + ")");
+    throw LoadError(std::string("a truncated or damaged ELF file (") + e.what() + ")");
   }
   std::vector<SymbolName> manifests;
   for (const auto& s : symbols) {

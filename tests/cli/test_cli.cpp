@@ -1,5 +1,7 @@
 // The `daekit` command as users and scripts meet it: exit codes, messages, and
 // the `--report json` keys that scripts rely on.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -337,4 +339,26 @@ TEST_CASE("a plugin that prints to stdout does not break --report json", "[cli][
   REQUIRE(run_command(subshell(run, "2>&1 >/dev/null"), &out) == 0);
   CHECK_THAT(out, Catch::Contains("chatty_model: f at t="));  // the model's lines went to stderr
   CHECK_THAT(out, Catch::Contains("and through std::cout"));
+}
+
+TEST_CASE("files that are not plugins say what is wrong and name the file", "[cli][abi]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("daekit-not-plugins-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir / "empty.so"); }
+  { std::ofstream(dir / "text.so") << "not a library\n"; }
+  {
+    std::ifstream whole(daekit::test::plugin_dir() + "/hires.so", std::ios::binary);
+    std::string head(200, '\0');
+    whole.read(head.data(), static_cast<std::streamsize>(head.size()));
+    std::ofstream(dir / "truncated.so", std::ios::binary) << head;
+  }
+  std::string out;
+  for (const auto& [file, why] : std::vector<std::pair<std::string, std::string>>{
+           {"empty.so", "empty file"}, {"text.so", "not an ELF file"}, {"truncated.so", "a truncated or damaged ELF file"}}) {
+    INFO(file);
+    const std::string path = (dir / file).string();
+    CHECK(run_command(daekit_cmd("run --plugin " + path + " --problem hires --solver rodas5p"), &out) == 2);
+    CHECK_THAT(out, Catch::Contains(path) && Catch::Contains(why));
+  }
+  std::filesystem::remove_all(dir);
 }
