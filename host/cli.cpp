@@ -39,6 +39,15 @@ std::vector<std::string> default_plugin_dirs() {
 
 loader::Registry discover_plugins(const PluginOptions& opts, bool warn_skipped) {
   loader::Registry registry;
+  if (const char* env = std::getenv("DAEKIT_PLUGIN_PATH")) {
+    // A folder the user named that is not there is worth a word (a typo hides plugins).
+    std::stringstream in(env);
+    std::string item;
+    std::error_code ec;
+    while (std::getline(in, item, ':'))
+      if (!item.empty() && !std::filesystem::is_directory(item, ec))
+        std::cerr << "daekit: warning: DAEKIT_PLUGIN_PATH names " << item << ", which is not a folder\n";
+  }
   for (const auto& dir : default_plugin_dirs()) registry.add_directory(dir);
   for (const auto& dir : opts.paths) {
     std::error_code ec;

@@ -142,7 +142,14 @@ bool parse_request(const dk_solve_options& in, const dk_problem_info& problem, S
   r.h0 = in.h0;
   r.hmin = in.hmin;
   r.hmax = in.hmax > 0.0 ? in.hmax : span;
-  if (r.hmin > r.hmax) return fail(why, "hmin is larger than hmax");
+  if (r.hmin > r.hmax) {
+    std::ostringstream m;
+    if (in.hmax > 0.0)
+      m << "hmin (" << r.hmin << ") is larger than hmax (" << r.hmax << ")";
+    else
+      m << "hmin (" << r.hmin << ") is larger than the time span (" << span << ")";
+    return fail(why, m.str());
+  }
   if (in.max_steps <= 0) return fail(why, "max_steps must be positive");
   r.max_steps = in.max_steps;
   if (in.output_mode > DK_OUTPUT_SAVEAT) return fail(why, "unknown output mode");

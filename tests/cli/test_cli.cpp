@@ -362,3 +362,13 @@ TEST_CASE("files that are not plugins say what is wrong and name the file", "[cl
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("messages name the real cause: hmin against the span, a missing plugin folder", "[cli][usage]") {
+  std::string out;
+  CHECK(run_command(daekit_cmd("run --problem vdpol --solver rodas5p --hmin 5"), &out) == 2);
+  CHECK_THAT(out, Catch::Contains("hmin (5) is larger than the time span (2)"));
+  CHECK(run_command(daekit_cmd("run --problem vdpol --solver rodas5p --hmin 0.5 --hmax 0.1"), &out) == 2);
+  CHECK_THAT(out, Catch::Contains("hmin (0.5) is larger than hmax (0.1)"));
+  CHECK(run_command("DAEKIT_PLUGIN_PATH=/no-such-daekit-folder " + daekit_cmd("list"), &out) == 0);
+  CHECK_THAT(out, Catch::Contains("DAEKIT_PLUGIN_PATH names /no-such-daekit-folder, which is not a folder"));
+}
