@@ -69,8 +69,25 @@ void derivative_from_mass(const MassMatrix& mass, const ProblemView& problem, co
 InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
                                  Eigen::VectorXd& y0) {
   InitialisationOutcome out;
-  if (request.init == InitPolicy::trust || mass.is_identity() || problem.residual_only()) return out;
+  if (request.init == InitPolicy::trust || problem.residual_only()) return out;
   const Eigen::Index n = problem.size();
+  // The flags say which components the algebraic equations determine; a model whose M
+  // says otherwise would have --init fix move a differential component. Refused.
+  for (Eigen::Index j = 0; j < n; ++j) {
+    bool zero_column = true;
+    if (mass.shape() == MassMatrix::Shape::dense)
+      zero_column = mass.dense().col(j).cwiseAbs().maxCoeff() == 0.0;
+    else
+      zero_column = mass.entry(j, j) == 0.0;  // identity or diagonal
+    if (zero_column != problem.is_algebraic(j)) {
+      out.status = Status::invalid_input;
+      out.message = "the model contradicts itself: component " + std::to_string(j + 1) + " is flagged " +
+                    (problem.is_algebraic(j) ? "algebraic" : "differential") + " but its column of M is " +
+                    (zero_column ? "zero" : "not zero") + " (daekit check shows it)";
+      return out;
+    }
+  }
+  if (mass.is_identity()) return out;
   Eigen::MatrixXd left, right;
   null_spaces(mass, n, left, right);
   if (left.cols() == 0) return out;

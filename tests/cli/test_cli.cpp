@@ -372,3 +372,16 @@ TEST_CASE("messages name the real cause: hmin against the span, a missing plugin
   CHECK(run_command("DAEKIT_PLUGIN_PATH=/no-such-daekit-folder " + daekit_cmd("list"), &out) == 0);
   CHECK_THAT(out, Catch::Contains("DAEKIT_PLUGIN_PATH names /no-such-daekit-folder, which is not a folder"));
 }
+
+TEST_CASE("a model whose mass matrix contradicts its differential flags is refused, not repaired", "[cli][init]") {
+  std::string out;
+  const std::string models = fixture("broken/fixture_broken_models.so");
+  for (const char* solver : {"radau5", "rodas5p", "bdf", "ida"})
+    for (const char* init : {"fix", "check"}) {
+      INFO(solver << " --init " << init);
+      CHECK(run_command(daekit_cmd(std::string("run --plugin ") + models + " --problem mass_contradicts_flags --solver " +
+                                   solver + " --init " + init),
+                        &out) == 1);
+      CHECK_THAT(out, Catch::Contains("invalid_input") && Catch::Contains("component 4 is flagged algebraic"));
+    }
+}
