@@ -147,10 +147,18 @@ int command_run(int argc, char** argv) {
     const dk_solve_options& o = prepared.options();
 
     Trajectory collected;
+    collected.n = n;
     dk_output_sink sink = collect_into(collected);
     RunReport r;
     r.result.struct_size = sizeof r.result;
     solver->solve(*problem, o, sink, r.result);
+    // A result the solver could not have computed is not passed on as one.
+    if (const std::string why = impossible_result(r.result, collected, o.tend); !why.empty()) {
+      r.result.status = DK_STATUS_INTERNAL_ERROR;
+      std::snprintf(r.result.message, sizeof r.result.message, "solver '%s' (%s) %s", solver->info().name,
+                    solver_plugin.file.string().c_str(), why.c_str());
+      collected = Trajectory{{}, {}, n, {}};
+    }
 
     r.problem = info.name;
     r.problem_title = info.title;

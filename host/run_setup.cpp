@@ -19,6 +19,12 @@ std::string format_number(double v) {
 namespace {
 std::int32_t append_point(void* env, double t, const double* y, std::size_t n) {
   auto* trajectory = static_cast<Trajectory*>(env);
+  if (n != trajectory->n || !y) {
+    // Reading n values could run past the solver's buffer: stop the solve instead.
+    trajectory->violation = "emitted a point of " + std::to_string(n) + " values for a problem of " +
+                            std::to_string(trajectory->n);
+    return 1;
+  }
   trajectory->t.push_back(t);
   trajectory->y.insert(trajectory->y.end(), y, y + n);
   return 0;
@@ -26,6 +32,23 @@ std::int32_t append_point(void* env, double t, const double* y, std::size_t n) {
 }  // namespace
 
 dk_output_sink collect_into(Trajectory& trajectory) { return {&trajectory, &append_point}; }
+
+std::string impossible_result(const dk_result& result, const Trajectory& trajectory, double tend) {
+  if (!trajectory.violation.empty()) return trajectory.violation;
+  if (result.status != DK_STATUS_SUCCESS) return "";
+  if (!std::isfinite(result.t_reached)) return "reported success at t = " + format_number(result.t_reached);
+  if (result.t_reached != tend)
+    return "reported success at t = " + format_number(result.t_reached) + " before tend = " + format_number(tend);
+  if (trajectory.t.empty()) return "reported success without any output point";
+  for (std::size_t k = 0; k < trajectory.t.size(); ++k) {
+    if (!std::isfinite(trajectory.t[k])) return "reported success with an output point at t = " + format_number(trajectory.t[k]);
+    for (std::size_t i = 0; i < trajectory.n; ++i)
+      if (!std::isfinite(trajectory.y[k * trajectory.n + i]))
+        return "reported success with a non-finite value (" + format_number(trajectory.y[k * trajectory.n + i]) +
+               ") in component " + std::to_string(i + 1) + " at t = " + format_number(trajectory.t[k]);
+  }
+  return "";
+}
 
 PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::SolverInstance& solver,
                          const RunSettings& s) {

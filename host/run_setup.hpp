@@ -28,9 +28,14 @@ struct RunSettings {
 // Output points of a solve, stored as they arrive (row-major y, n per time).
 struct Trajectory {
   std::vector<double> t, y;
+  std::size_t n = 0;    // the problem's size: a point of any other size is refused, not read
+  std::string violation;  // the first impossible point a solver emitted, if any
 };
-// A sink that appends every point to `trajectory`.
+// A sink that appends every point to `trajectory` (whose n must be set).
 dk_output_sink collect_into(Trajectory& trajectory);
+// "" when a solver's result is possible: a success must have reached tend with at least
+// one point, every point finite and of the problem's size. Else what was impossible.
+std::string impossible_result(const dk_result& result, const Trajectory& trajectory, double tend);
 
 class PreparedRun {
  public:

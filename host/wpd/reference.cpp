@@ -56,7 +56,10 @@ Trajectory reference_trajectory(const loader::Registry& registry, const Referenc
       const auto j = nlohmann::json::parse(in);
       if (j.at("key") == key.str()) {
         *from_cache = true;
-        return {j.at("t").get<std::vector<double>>(), j.at("y").get<std::vector<double>>()};
+        Trajectory cached;
+        cached.t = j.at("t").get<std::vector<double>>();
+        cached.y = j.at("y").get<std::vector<double>>();
+        return cached;
       }
     } catch (const std::exception&) {
       // unreadable cache entry: compute it again
@@ -74,6 +77,7 @@ Trajectory reference_trajectory(const loader::Registry& registry, const Referenc
   settings.saveat = spec.grid;
   PreparedRun prepared(problem, solver, settings);
   Trajectory trajectory;
+  trajectory.n = problem.info().n;
   dk_output_sink sink = collect_into(trajectory);
   dk_result result{};
   result.struct_size = sizeof result;

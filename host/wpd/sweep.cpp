@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <daekit/status.hpp>
 #include <nlohmann/json.hpp>
@@ -43,10 +44,16 @@ json measure(const loader::Registry& registry, const Point& p, const SweepOption
     Trajectory trajectory;
     for (int r = 0; r < o.runs; ++r) {
       trajectory = Trajectory{};
+      trajectory.n = problem.info().n;
       dk_output_sink sink = collect_into(trajectory);
       result = dk_result{};
       result.struct_size = sizeof result;
       solver.solve(problem, prepared.options(), sink, result);
+      if (const std::string why = impossible_result(result, trajectory, prepared.options().tend); !why.empty()) {
+        result.status = DK_STATUS_INTERNAL_ERROR;
+        std::snprintf(result.message, sizeof result.message, "solver '%s' %s", solver.info().name, why.c_str());
+        trajectory = Trajectory{{}, {}, problem.info().n, {}};
+      }
       walls.push_back(result.stats.wall_s);
       if (!is_success(static_cast<Status>(result.status))) break;
     }

@@ -385,3 +385,18 @@ TEST_CASE("a model whose mass matrix contradicts its differential flags is refus
       CHECK_THAT(out, Catch::Contains("invalid_input") && Catch::Contains("component 4 is flagged algebraic"));
     }
 }
+
+TEST_CASE("impossible solver results become internal_error naming the plugin", "[cli][abi]") {
+  const std::string liars = fixture("invalid/fixture_lying_solvers.so");
+  std::string out;
+  for (const auto& [solver, why] : std::vector<std::pair<std::string, std::string>>{
+           {"success_with_nan", "reported success with a non-finite value (nan) in component 1"},
+           {"success_without_output", "reported success without any output point"},
+           {"success_at_nan_time", "reported success at t = nan"},
+           {"output_of_wrong_size", "emitted a point of 3 values for a problem of 2"}}) {
+    INFO(solver);
+    CHECK(run_command(daekit_cmd("run --plugin " + liars + " --problem vdpol --solver " + solver), &out) == 1);
+    CHECK_THAT(out, Catch::Contains("internal_error") && Catch::Contains("solver '" + solver + "'") &&
+                        Catch::Contains(why));
+  }
+}
