@@ -83,8 +83,13 @@ Trajectory reference_trajectory(const loader::Registry& registry, const Referenc
   result.struct_size = sizeof result;
   solver.solve(problem, prepared.options(), sink, result);
   if (!is_success(static_cast<Status>(result.status)) || trajectory.t.size() != spec.grid.size())
-    throw UsageError("the reference run (" + spec.solver + " at tol " + std::to_string(spec.tol) + " on " +
-                     spec.problem + ") failed: " + result.message);
+  {
+    // %g, not std::to_string: a tolerance of 1e-12 must not print as 0.000000.
+    std::ostringstream m;
+    m << "the reference run (" << spec.solver << " at tol " << spec.tol << " on " << spec.problem
+      << ") failed: " << status_name(static_cast<Status>(result.status)) << ": " << result.message;
+    throw UsageError(m.str());
+  }
   std::filesystem::create_directories(cache_dir);
   std::ofstream out(file);
   out << nlohmann::json{{"key", key.str()}, {"t", trajectory.t}, {"y", trajectory.y}}.dump() << "\n";

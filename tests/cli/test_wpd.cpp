@@ -184,3 +184,13 @@ TEST_CASE("killing a sweep kills the point it is running", "[cli][wpd][signals]"
   CHECK_THAT(text, Catch::Contains("GONE"));
   fs::remove_all(out);
 }
+
+TEST_CASE("a failed reference run says which tolerance it used and why it failed", "[cli][wpd]") {
+  const fs::path out = fresh_dir("failed-reference");
+  std::string text;
+  CHECK(run_command(wpd("--plugin " + daekit::test::fixture_dir() + "/fixture_models.so --problem nan_model "
+                        "--solvers rodas5p --tols 1e-4 --error l2 --out " + out.string()),
+                    &text) == 2);
+  CHECK_THAT(text, Catch::Contains("the reference run (rodas5p at tol 1e-12 on nan_model) failed: evaluation_failure"));
+  fs::remove_all(out);
+}
