@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 
+#include "../file_digest.hpp"
 #include "version.hpp"
 
 namespace daekit::host::wpd {
@@ -105,7 +106,8 @@ void write_json(const std::string& file, const std::vector<PointResult>& rows, c
   for (const auto& p : registry.plugins())
     if (used.count(p.manifest.name))
       plugins.push_back({{"name", p.manifest.name}, {"kind", p.manifest.kind == DK_KIND_SOLVER ? "solver" : "problem"},
-                         {"version", p.manifest.version}, {"file", p.file.string()}, {"build", p.manifest.build_id}});
+                         {"version", p.manifest.version}, {"file", p.file.filename().string()},
+                         {"sha1", file_sha1(p.file.string())}, {"build", p.manifest.build_id}});
   meta["plugins"] = plugins;
   json out_rows = json::array();
   for (const auto& r : rows) {

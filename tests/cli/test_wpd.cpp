@@ -44,6 +44,11 @@ TEST_CASE("a Robertson sweep writes CSV, JSON, SVG and PNG with both solvers", "
   const auto j = nlohmann::json::parse(slurp(out / "results.json"));
   CHECK(j["rows"].size() == 6);
   CHECK(j["meta"]["plugins"].size() == 3);
+  // Which build made the results: file name and hash, never this machine's path.
+  for (const auto& p : j["meta"]["plugins"]) {
+    CHECK(p["file"].get<std::string>().find('/') == std::string::npos);
+    CHECK(p["sha1"].get<std::string>().size() == 40);
+  }
   CHECK(j["meta"].contains("machine"));
   CHECK(j["meta"].contains("date"));
   const std::string svg = slurp(out / "rober-final.svg");
