@@ -59,11 +59,12 @@ TEST_CASE("bdf and ndf solve Fekete from 1e-4 to 1e-12", "[conformance][dae][plu
 
 TEST_CASE("bdf solves the slider crank in both formulations", "[conformance][dae][plugin:bdf]") {
   // Measured scd: crank 2.70 (1e-6), 3.36 (1e-8 after --init fix); crank17 (state-
-  // dependent mass matrix, residual path) 3.02 at 1e-8 after --init fix.
+  // dependent mass matrix, residual path) 3.02 at 1e-8 after --init fix. Over the BLAS
+  // kernels Prescott .. Zen crank spans 2.25-2.68 at 1e-6 and 3.29-3.44 at 1e-8 (issue #15).
   auto crank6 = spec_for("crank", "bdf", 1e-6, 1e-6);
   const auto a = test::run(crank6);
   REQUIRE(a.status() == Status::success);
-  CHECK(a.accuracy(1e-6, 1e-6).scd >= 2.4);
+  CHECK(a.accuracy(1e-6, 1e-6).scd >= 2.1);
 
   auto crank8 = spec_for("crank", "bdf", 1e-8, 1e-8);
   set_init(crank8, DK_INIT_FIX_ALGEBRAIC);
