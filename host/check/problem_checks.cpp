@@ -250,12 +250,9 @@ Report check_problem(const loader::Plugin& plugin, const std::map<std::string, s
   const auto n = static_cast<Eigen::Index>(info.n);
   const ProblemProbe probe(p, info);
 
-  bool flags_ok = info.t0 != info.tend && std::isfinite(info.t0) && std::isfinite(info.tend);
-  std::string why = flags_ok ? "" : "the span is empty or not finite";
-  for (std::size_t i = 0; i < info.n && flags_ok; ++i)
-    if (info.index[i] < 1 || info.index[i] > 3)
-      flags_ok = false, why = "component " + probe.name(static_cast<Eigen::Index>(i)) + " has index " +
-                              std::to_string(info.index[i]) + " (1, 2 or 3 expected)";
+  // Every field of the description (indices included) was validated when it was created.
+  const bool flags_ok = info.t0 != info.tend && std::isfinite(info.t0) && std::isfinite(info.tend);
+  const std::string why = flags_ok ? "" : "the span is empty or not finite";
   report.add("size, span and per-component flags", flags_ok,
              flags_ok ? "n = " + std::to_string(info.n) + ", t in [" + fmt(info.t0) + ", " + fmt(info.tend) + "]" : why);
 
