@@ -159,6 +159,15 @@ bool parse_command_line(int argc, char** argv, const po::options_description& de
   return true;
 }
 
+int exit_code_of(const char* command, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    std::cerr << "daekit " << command << ": " << e.what() << "\n";
+    return 2;
+  }
+}
+
 std::string component_name(const dk_problem_info& info, std::size_t i) {
   return info.component_names ? std::string(info.component_names[i]) : numbered("y", i + 1);
 }

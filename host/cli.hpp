@@ -4,6 +4,7 @@
 
 #include <boost/program_options.hpp>
 #include <daekit/loader/registry.hpp>
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -50,6 +51,10 @@ bool parse_command_line(int argc, char** argv, const po::options_description& de
                         const char* usage);
 
 std::vector<std::string> default_plugin_dirs();
+
+// Runs a command's body and turns what it throws into the command's exit code: a
+// UsageError or any other exception is one line on stderr ("daekit CMD: why") and 2.
+int exit_code_of(const char* command, const std::function<int()>& body);
 
 // The problem's name for component i (0-based), or y<i+1>.
 std::string component_name(const dk_problem_info& info, std::size_t i);

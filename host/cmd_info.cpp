@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "child_process.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
 
@@ -123,15 +124,22 @@ int command_info(int argc, char** argv) {
     }
     throw UsageError(msg);
   }
-  try {
-    if (p->manifest.kind == DK_KIND_SOLVER)
-      print_solver(*p);
-    else
-      print_problem(*p, parse_key_values(params, "--param"));
-  } catch (const loader::LoadError& e) {
-    throw UsageError(e.what());
-  }
-  return 0;
+  const auto problem_params = parse_key_values(params, "--param");
+  // The plugin's code runs in a child: one that crashes when loaded is reported, not taken.
+  const ChildOutcome end = run_in_child(
+      [&] {
+        return std::to_string(exit_code_of("info", [&] {
+          if (p->manifest.kind == DK_KIND_SOLVER)
+            print_solver(*p);
+          else
+            print_problem(*p, problem_params);
+          return 0;
+        }));
+      },
+      0);
+  if (end.finished() && end.exit_code == 0 && !end.payload.empty()) return std::stoi(end.payload);
+  throw UsageError(std::string(loader::kind_name(p->manifest.kind)) + " '" + name + "' (" + p->file.string() + ") " +
+                   end.describe(0) + " while it was loaded and described");
 }
 
 }  // namespace daekit::host

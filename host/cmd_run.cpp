@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "child_process.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
 #include "report.hpp"
@@ -71,6 +72,7 @@ int command_run(int argc, char** argv) {
   std::vector<std::string> params, solver_opts;
   double rtol = 0, atol = -1, h0 = 0, hmin = 0, hmax = 0, tend = std::numeric_limits<double>::quiet_NaN();
   std::int64_t max_steps = 100000;
+  double timeout = 0;
   po::options_description desc("daekit run options");
   desc.add_options()("help,h", "show this help")("problem,p", po::value(&problem_name), "problem plugin name")(
       "solver,s", po::value(&solver_name), "solver plugin name")(
@@ -88,7 +90,10 @@ int command_run(int argc, char** argv) {
       "jacobian", po::value(&jacobian), "auto (analytic when the problem has one), analytic, or fd")(
       "init", po::value(&init), "initial values: check (default), fix (compute algebraic components), trust")(
       "no-index-scaling", "do not scale the errors of index-2/3 components by h^(index-1)")(
-      "suppress-algebraic", "leave algebraic components out of the error test");
+      "suppress-algebraic", "leave algebraic components out of the error test")(
+      "isolate", "run the plugins in a child process (the default): a crash becomes status 'crashed'")(
+      "in-process", "run the plugins in this process (for debuggers and profilers; no --timeout)")(
+      "timeout", po::value(&timeout), "seconds the run may take; then it is killed, status 'timeout' (default: none)");
   add_plugin_options(desc, plugins);
   po::variables_map vm;
   if (!parse_command_line(argc, argv, desc, nullptr, vm,
@@ -99,6 +104,11 @@ int command_run(int argc, char** argv) {
   if (vm.count("output") && output_file.empty()) throw UsageError("--output needs a file name");
   // A long run's result must not be lost to an output path that cannot be written.
   if (!output_file.empty()) check_writable(output_file);
+  if (vm.count("isolate") && vm.count("in-process")) throw UsageError("choose one of --isolate and --in-process");
+  if (vm.count("timeout") && (!std::isfinite(timeout) || timeout <= 0))
+    throw UsageError("--timeout must be a positive number of seconds");
+  if (vm.count("timeout") && vm.count("in-process"))
+    throw UsageError("--timeout needs the run in a child process: drop --in-process");
   auto solve_and_report = [&]() -> int {
     PluginOutputToStderr plugin_output(report == "json");
 
@@ -211,18 +221,44 @@ int command_run(int argc, char** argv) {
     return 0;
   };
   if (report != "text" && report != "json") throw UsageError("--report must be text or json");
-  try {
-    return solve_and_report();
-  } catch (const UsageError& e) {
-    // A script asking for JSON gets JSON for a refused run too (and the usual line on stderr).
-    if (report == "json") {
-      nlohmann::json j;
-      j["status"] = dynamic_cast<const UnsupportedProblem*>(&e) ? "unsupported_problem" : "invalid_input";
-      j["message"] = e.what();
-      std::cout << j.dump(2) << "\n";
+  auto reporting_refusals = [&]() -> int {
+    try {
+      return solve_and_report();
+    } catch (const UsageError& e) {
+      // A script asking for JSON gets JSON for a refused run too (and the usual line on stderr).
+      if (report == "json") {
+        nlohmann::json j;
+        j["status"] = dynamic_cast<const UnsupportedProblem*>(&e) ? "unsupported_problem" : "invalid_input";
+        j["message"] = e.what();
+        std::cout << j.dump(2) << "\n";
+      }
+      throw;
     }
-    throw;
+  };
+  if (vm.count("in-process")) return reporting_refusals();
+
+  // Isolated: the plugins run in a child, which prints the report itself; the parent
+  // speaks only when the child could not (a crash, a hang past --timeout).
+  const ChildOutcome end = run_in_child(
+      [&] { return std::to_string(exit_code_of("run", reporting_refusals)); },
+      timeout);
+  if (end.finished() && end.exit_code == 0 && !end.payload.empty()) return std::stoi(end.payload);
+  const std::string status = end.end == ChildOutcome::End::timed_out ? "timeout" : "crashed";
+  const std::string message = "the run of solver '" + solver_name + "' on problem '" + problem_name + "' " +
+                              end.describe(timeout) + (end.end == ChildOutcome::End::crashed ? ": a plugin ended the process" : "");
+  if (report == "json") {
+    nlohmann::json j;
+    j["status"] = status;
+    j["message"] = message;
+    j["problem"] = problem_name;
+    j["solver"] = solver_name;
+    j["signal"] = end.end == ChildOutcome::End::crashed ? nlohmann::json(end.signal) : nlohmann::json(nullptr);
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << "problem    " << problem_name << "\nsolver     " << solver_name << "\nstatus     " << status << "\n";
   }
+  std::cerr << "daekit run: " << status << ": " << message << "\n";
+  return 1;
 }
 
 }  // namespace daekit::host

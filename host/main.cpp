@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::string command = argv[1];
-  try {
+  return daekit::host::exit_code_of(command.c_str(), [&] {
     if (command == "list") return daekit::host::command_list(argc - 1, argv + 1);
     if (command == "info") return daekit::host::command_info(argc - 1, argv + 1);
     if (command == "run") return daekit::host::command_run(argc - 1, argv + 1);
@@ -47,11 +47,5 @@ int main(int argc, char** argv) {
     if (command == "check") return daekit::host::command_check(argc - 1, argv + 1);
     std::cerr << "daekit: unknown command '" << command << "'; commands: list, info, run, wpd, check (see daekit --help)\n";
     return 2;
-  } catch (const daekit::host::UsageError& e) {
-    std::cerr << "daekit " << command << ": " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "daekit " << command << ": " << e.what() << "\n";
-    return 2;
-  }
+  });
 }

@@ -1,7 +1,6 @@
 #include "daekit/loader/registry.hpp"
 
 #include <algorithm>
-#include <boost/dll/library_info.hpp>
 #include <boost/dll/shared_library.hpp>
 #include <cstdio>
 #include <cctype>
@@ -9,6 +8,8 @@
 #include <cstring>
 #include <cerrno>
 #include <sstream>
+
+#include "elf_manifest.hpp"
 
 namespace daekit::loader {
 namespace fs = std::filesystem;
@@ -37,10 +38,38 @@ bool parse_manifest_symbol(const std::string& symbol, SymbolName* out) {
   return true;
 }
 
+bool is_manifest_symbol(const std::string& symbol) {
+  SymbolName ignored;
+  return parse_manifest_symbol(symbol, &ignored);
+}
+
 std::string text(const char* s) { return s ? std::string(s) : std::string(); }
 
 void host_log(void*, std::int32_t level, const char* message) {
   std::fprintf(stderr, "daekit: %s: %s\n", level > 0 ? "warning" : "note", message ? message : "");
+}
+
+// A plugin written against the raw C ABI may let a C++ exception escape one of its
+// functions; the host treats that as the plugin failing, named, never as its own end.
+template <class Call>
+auto call_plugin(const Plugin& plugin, const char* what, Call&& call) {
+  try {
+    return call();
+  } catch (...) {
+    throw LoadError(std::string(plugin.manifest.kind == DK_KIND_SOLVER ? "solver" : "problem") + " '" +
+                    plugin.manifest.name + "' (" + plugin.file.string() + ") let an exception escape its " + what);
+  }
+}
+
+// Destructors cannot fail: an exception escaping a plugin's destroy is a warning.
+void destroy_quietly(const Plugin& plugin, void (*destroy)(void*), void* self) {
+  if (!destroy) return;
+  try {
+    destroy(self);
+  } catch (...) {
+    std::fprintf(stderr, "daekit: warning: %s '%s' let an exception escape its destroy function\n",
+                 plugin.manifest.kind == DK_KIND_SOLVER ? "solver" : "problem", plugin.manifest.name.c_str());
+  }
 }
 
 }  // namespace
@@ -52,12 +81,12 @@ const dk_host* default_host() {
   return &host;
 }
 
-std::vector<Plugin> load_plugin_file(const fs::path& file) {
+std::vector<Plugin> read_plugin_file(const fs::path& file) {
   std::error_code ec;
-  if (!fs::exists(file, ec)) throw LoadError("no such file");
+  if (!fs::exists(file, ec)) throw LoadError(ec ? "cannot be reached: " + ec.message() : "no such file");
   if (!fs::is_regular_file(file, ec)) throw LoadError("not a regular file");
 
-  // 0. What kind of file it is, in words (Boost.DLL says "basic_ios::clear" for all of these).
+  // 0. What kind of file it is, in words.
   {
     std::ifstream in(file, std::ios::binary);
     if (!in) throw LoadError(std::string("cannot be read: ") + std::strerror(errno));
@@ -67,73 +96,95 @@ std::vector<Plugin> load_plugin_file(const fs::path& file) {
     if (in.gcount() < 4 || std::memcmp(magic, "\x7f" "ELF", 4) != 0) throw LoadError("not an ELF file (not a shared library)");
   }
 
-  // 1. Without loading: does it carry daekit manifests, and for which ABI?
-  std::vector<std::string> symbols;
+  // 1. From the file alone: the exported manifests, and for which ABI. Nothing of the
+  //    plugin runs, so a plugin whose constructors crash harms only a command that uses it.
+  std::vector<elf::FileManifest> found;
   try {
-    boost::dll::library_info info(file.string());
-    symbols = info.symbols(DK_SECTION_NAME);
-  } catch (const std::exception& e) {
+    found = elf::read_manifests(file, is_manifest_symbol, DK_SECTION_NAME);
+  } catch (const elf::Unreadable& e) {
     throw LoadError(std::string("a truncated or damaged ELF file (") + e.what() + ")");
   }
-  std::vector<SymbolName> manifests;
-  for (const auto& s : symbols) {
+  std::vector<std::pair<SymbolName, const elf::FileManifest*>> manifests;
+  for (const auto& m : found) {
     SymbolName sn;
-    if (parse_manifest_symbol(s, &sn)) manifests.push_back(sn);
+    if (parse_manifest_symbol(m.symbol, &sn)) manifests.emplace_back(sn, &m);
   }
   if (manifests.empty())
     throw LoadError("not a daekit plugin: it exports no manifest in the '" DK_SECTION_NAME "' section");
-  for (const auto& m : manifests)
-    if (m.major != DK_ABI_MAJOR) {
+  for (const auto& [sn, m] : manifests)
+    if (sn.major != DK_ABI_MAJOR) {
       std::ostringstream msg;
-      msg << "plugin '" << m.name << "' was built for plugin ABI " << m.major << ", but this daekit uses ABI "
+      msg << "plugin '" << sn.name << "' was built for plugin ABI " << sn.major << ", but this daekit uses ABI "
           << DK_ABI_MAJOR << "; rebuild it against this daekit's SDK (find_package(daekit))";
       throw LoadError(msg.str());
     }
 
-  // 2. Load with local symbol binding, so plugins cannot capture each other's symbols.
-  auto lib = std::make_shared<boost::dll::shared_library>();
-  try {
-    lib->load(file.string(), boost::dll::load_mode::rtld_local | boost::dll::load_mode::rtld_now);
-  } catch (const std::exception& e) {
-    throw LoadError(std::string("cannot be loaded: ") + e.what());
-  }
-
-  // 3. Check each manifest's data before calling anything.
+  // 2. Each manifest's data, checked before anything is called.
+  auto library = std::make_shared<Library>(file);
   std::vector<Plugin> out;
-  for (const auto& m : manifests) {
-    const std::string alias = "daekit_v" + std::to_string(DK_ABI_MAJOR) + "_manifest_" + m.name;
-    const dk_manifest& man = lib->get_alias<const dk_manifest>(alias);
+  for (const auto& [sn, m] : manifests) {
+    const std::string alias = m->symbol;
     std::ostringstream why;
-    if (man.magic != DK_ABI_MAGIC) {
-      why << "manifest of '" << m.name << "' has a bad magic number 0x" << std::hex << man.magic
+    if (m->magic != DK_ABI_MAGIC) {
+      why << "manifest of '" << sn.name << "' has a bad magic number 0x" << std::hex << m->magic
           << " (expected 0x" << DK_ABI_MAGIC << "): not a daekit manifest";
-    } else if (man.abi_major != DK_ABI_MAJOR) {
-      why << "manifest of '" << m.name << "' says plugin ABI " << man.abi_major << ", but this daekit uses ABI "
+    } else if (m->abi_major != DK_ABI_MAJOR) {
+      why << "manifest of '" << sn.name << "' says plugin ABI " << m->abi_major << ", but this daekit uses ABI "
           << DK_ABI_MAJOR << "; rebuild it against this daekit's SDK";
-    } else if (man.struct_size < sizeof(dk_manifest)) {
-      why << "manifest of '" << m.name << "' is " << man.struct_size << " bytes, smaller than ABI "
+    } else if (m->struct_size < sizeof(dk_manifest)) {
+      why << "manifest of '" << sn.name << "' is " << m->struct_size << " bytes, smaller than ABI "
           << DK_ABI_MAJOR << "'s " << sizeof(dk_manifest);
-    } else if (man.kind != DK_KIND_SOLVER && man.kind != DK_KIND_PROBLEM) {
-      why << "manifest of '" << m.name << "' has an unknown kind " << man.kind;
-    } else if (text(man.name) != m.name) {
-      why << "manifest name '" << text(man.name) << "' does not match its symbol '" << alias << "'";
-    } else if (!man.entry || !lib->has(man.entry)) {
-      why << "plugin '" << m.name << "' names a factory '" << text(man.entry) << "' that it does not export";
+    } else if (m->kind != DK_KIND_SOLVER && m->kind != DK_KIND_PROBLEM) {
+      why << "manifest of '" << sn.name << "' has an unknown kind " << m->kind;
+    } else if (m->name != sn.name) {
+      why << "manifest name '" << m->name << "' does not match its symbol '" << alias << "'";
+    } else if (!m->entry_exported) {
+      why << "plugin '" << sn.name << "' names a factory '" << m->entry << "' that it does not export";
     }
     if (!why.str().empty()) throw LoadError(why.str());
     Plugin p;
-    p.manifest.kind = static_cast<dk_kind>(man.kind);
-    p.manifest.name = text(man.name);
-    p.manifest.version = text(man.version);
-    p.manifest.description = text(man.description);
-    p.manifest.build_id = text(man.build_id);
-    p.manifest.entry = text(man.entry);
-    p.manifest.abi_minor = man.abi_minor;
+    p.manifest.kind = static_cast<dk_kind>(m->kind);
+    p.manifest.name = m->name;
+    p.manifest.version = m->version;
+    p.manifest.description = m->description;
+    p.manifest.build_id = m->build_id;
+    p.manifest.entry = m->entry;
+    p.manifest.abi_minor = m->abi_minor;
     p.file = file;
-    p.library = lib;
+    p.library = library;
     out.push_back(std::move(p));
   }
   return out;
+}
+
+Library::Library(fs::path file) : file_(std::move(file)) {}
+Library::~Library() = default;
+
+boost::dll::shared_library& Library::open() {
+  if (library_) return *library_;
+  auto lib = std::make_unique<boost::dll::shared_library>();
+  try {
+    // Local symbol binding, so plugins cannot capture each other's symbols.
+    lib->load(file_.string(), boost::dll::load_mode::rtld_local | boost::dll::load_mode::rtld_now);
+  } catch (const std::exception& e) {
+    throw LoadError(file_.string() + " cannot be loaded: " + e.what());
+  }
+  // What was read from the file is what the loaded library holds: the file has not been
+  // swapped, and the reading of its data was right.
+  std::vector<elf::FileManifest> manifests;
+  try {
+    manifests = elf::read_manifests(file_, is_manifest_symbol, DK_SECTION_NAME);
+  } catch (const elf::Unreadable& e) {
+    throw LoadError(file_.string() + " changed after it was read: " + e.what());
+  }
+  for (const auto& m : manifests) {
+    if (!lib->has(m.symbol)) throw LoadError(file_.string() + " changed after it was read (" + m.symbol + " is gone)");
+    const dk_manifest& man = lib->get_alias<const dk_manifest>(m.symbol);
+    if (man.magic != m.magic || text(man.name) != m.name || text(man.entry) != m.entry || !lib->has(m.entry))
+      throw LoadError(file_.string() + ": the loaded manifest " + m.symbol + " differs from the file's");
+  }
+  library_ = std::move(lib);
+  return *library_;
 }
 
 void Registry::add_once(const fs::path& file, std::vector<Refusal>& refusals) {
@@ -143,7 +194,7 @@ void Registry::add_once(const fs::path& file, std::vector<Refusal>& refusals) {
   if (std::find(seen_.begin(), seen_.end(), canonical) != seen_.end()) return;
   seen_.push_back(canonical);
   try {
-    for (auto& p : load_plugin_file(file)) plugins_.push_back(std::move(p));
+    for (auto& p : read_plugin_file(file)) plugins_.push_back(std::move(p));
   } catch (const LoadError& e) {
     refusals.push_back({file, e.what()});
   }
@@ -153,10 +204,32 @@ void Registry::add_file(const fs::path& file) { add_once(file, explicit_refusals
 
 void Registry::add_directory(const fs::path& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return;
+  if (!fs::is_directory(dir, ec)) {
+    // A folder that is there but cannot be looked into is worth a word; a missing one is not.
+    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+      refusals_.push_back({dir, "cannot be searched for plugins: " + ec.message()});
+    return;
+  }
   std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(dir, ec))
-    if (entry.path().extension() == ".so" && entry.is_regular_file(ec)) files.push_back(entry.path());
+  fs::directory_iterator it(dir, ec);
+  if (ec) {
+    refusals_.push_back({dir, "cannot be searched for plugins: " + ec.message()});
+    return;
+  }
+  for (; it != fs::directory_iterator(); it.increment(ec)) {
+    if (ec) {
+      refusals_.push_back({dir, "could not be read to its end: " + ec.message()});
+      break;
+    }
+    const auto& entry = *it;
+    if (entry.path().extension() != ".so") continue;
+    std::error_code kind_ec;
+    const bool regular = entry.is_regular_file(kind_ec);
+    if (kind_ec)  // a dangling link, a link loop, no permission: say so rather than skip silently
+      refusals_.push_back({entry.path(), kind_ec.message()});
+    else if (regular)
+      files.push_back(entry.path());
+  }
   std::sort(files.begin(), files.end());
   for (const auto& f : files) add_once(f, refusals_);
 }
@@ -253,12 +326,13 @@ std::string invalid_field(const dk_solver_info* info) {
 ProblemInstance::ProblemInstance(const Plugin& plugin, const std::map<std::string, std::string>& params)
     : plugin_(plugin) {
   if (plugin.manifest.kind != DK_KIND_PROBLEM) throw LoadError("'" + plugin.manifest.name + "' is not a problem");
-  auto entry = plugin.library->get_alias<std::int32_t(const dk_host*, const dk_keyval*, std::size_t, dk_problem*,
+  auto entry = plugin.library->open().get_alias<std::int32_t(const dk_host*, const dk_keyval*, std::size_t, dk_problem*,
                                                         char*, std::size_t)>(plugin.manifest.entry);
   std::vector<dk_keyval> kv;
   for (const auto& [k, v] : params) kv.push_back({k.c_str(), v.c_str()});
   char err[1024] = {0};
-  if (entry(default_host(), kv.empty() ? nullptr : kv.data(), kv.size(), &problem_, err, sizeof err) != 0 ||
+  if (call_plugin(plugin, "factory",
+                  [&] { return entry(default_host(), kv.empty() ? nullptr : kv.data(), kv.size(), &problem_, err, sizeof err); }) != 0 ||
       !problem_.vtbl)
     throw LoadError("problem '" + plugin.manifest.name + "' (" + plugin.file.string() +
                     ") could not be created: " + (err[0] ? err : "no message"));
@@ -266,7 +340,12 @@ ProblemInstance::ProblemInstance(const Plugin& plugin, const std::map<std::strin
       !problem_.vtbl->destroy || !problem_.vtbl->initial_values) {
     throw LoadError("problem '" + plugin.manifest.name + "' returned an incomplete function table");
   }
-  info_ = problem_.vtbl->info(problem_.self);
+  try {
+    info_ = call_plugin(plugin, "info function", [&] { return problem_.vtbl->info(problem_.self); });
+  } catch (const LoadError&) {
+    problem_.vtbl = nullptr;  // a plugin that throws there is not trusted to destroy either
+    throw;
+  }
   const std::string bad = invalid_field(info_);
   if (!bad.empty()) {
     // Nothing else of the description is used; the object is handed back to its plugin.
@@ -278,15 +357,17 @@ ProblemInstance::ProblemInstance(const Plugin& plugin, const std::map<std::strin
 }
 
 ProblemInstance::~ProblemInstance() {
-  if (problem_.vtbl && problem_.vtbl->destroy) problem_.vtbl->destroy(problem_.self);
+  if (problem_.vtbl) destroy_quietly(plugin_, problem_.vtbl->destroy, problem_.self);
 }
 
 void ProblemInstance::initial_values(std::vector<double>& y0, std::vector<double>& yp0) const {
   y0.assign(info_->n, 0.0);
   yp0.assign(info_->n, 0.0);
-  if (problem_.vtbl->initial_values(problem_.self, y0.data(), yp0.data()) != DK_EVAL_OK) {
+  if (call_plugin(plugin_, "initial_values function",
+                  [&] { return problem_.vtbl->initial_values(problem_.self, y0.data(), yp0.data()); }) != DK_EVAL_OK) {
     char err[512] = {0};
-    if (problem_.vtbl->last_error) problem_.vtbl->last_error(problem_.self, err, sizeof err);
+    if (problem_.vtbl->last_error)
+      call_plugin(plugin_, "last_error function", [&] { return problem_.vtbl->last_error(problem_.self, err, sizeof err); });
     throw LoadError("problem '" + plugin_.manifest.name + "' could not compute its initial values: " + err);
   }
 }
@@ -294,21 +375,28 @@ void ProblemInstance::initial_values(std::vector<double>& y0, std::vector<double
 bool ProblemInstance::reference(std::vector<double>& yref) const {
   if (!info_->has_reference || !problem_.vtbl->reference) return false;
   yref.assign(info_->n, 0.0);
-  return problem_.vtbl->reference(problem_.self, yref.data()) == DK_EVAL_OK;
+  return call_plugin(plugin_, "reference function", [&] { return problem_.vtbl->reference(problem_.self, yref.data()); }) ==
+         DK_EVAL_OK;
 }
 
 SolverInstance::SolverInstance(const Plugin& plugin) : plugin_(plugin) {
   if (plugin.manifest.kind != DK_KIND_SOLVER) throw LoadError("'" + plugin.manifest.name + "' is not a solver");
-  auto entry = plugin.library->get_alias<std::int32_t(const dk_host*, dk_solver*, char*, std::size_t)>(
+  auto entry = plugin.library->open().get_alias<std::int32_t(const dk_host*, dk_solver*, char*, std::size_t)>(
       plugin.manifest.entry);
   char err[1024] = {0};
-  if (entry(default_host(), &solver_, err, sizeof err) != 0 || !solver_.vtbl)
+  if (call_plugin(plugin, "factory", [&] { return entry(default_host(), &solver_, err, sizeof err); }) != 0 ||
+      !solver_.vtbl)
     throw LoadError("solver '" + plugin.manifest.name + "' (" + plugin.file.string() +
                     ") could not be created: " + (err[0] ? err : "no message"));
   if (solver_.vtbl->struct_size < sizeof(dk_solver_vtbl) || !solver_.vtbl->info || !solver_.vtbl->solve ||
       !solver_.vtbl->destroy)
     throw LoadError("solver '" + plugin.manifest.name + "' returned an incomplete function table");
-  info_ = solver_.vtbl->info(solver_.self);
+  try {
+    info_ = call_plugin(plugin, "info function", [&] { return solver_.vtbl->info(solver_.self); });
+  } catch (const LoadError&) {
+    solver_.vtbl = nullptr;
+    throw;
+  }
   const std::string bad = invalid_field(info_);
   if (!bad.empty()) {
     solver_.vtbl->destroy(solver_.self);
@@ -319,13 +407,20 @@ SolverInstance::SolverInstance(const Plugin& plugin) : plugin_(plugin) {
 }
 
 SolverInstance::~SolverInstance() {
-  if (solver_.vtbl && solver_.vtbl->destroy) solver_.vtbl->destroy(solver_.self);
+  if (solver_.vtbl) destroy_quietly(plugin_, solver_.vtbl->destroy, solver_.self);
 }
 
 std::int32_t SolverInstance::solve(const ProblemInstance& problem, const dk_solve_options& options,
                                    const dk_output_sink& sink, dk_result& result) const {
   result.struct_size = sizeof(dk_result);
-  return solver_.vtbl->solve(solver_.self, &problem.handle(), &options, &sink, &result);
+  try {
+    return solver_.vtbl->solve(solver_.self, &problem.handle(), &options, &sink, &result);
+  } catch (...) {
+    result.status = DK_STATUS_INTERNAL_ERROR;
+    std::snprintf(result.message, sizeof result.message, "solver '%s' (%s) let an exception escape its solve function",
+                  plugin_.manifest.name.c_str(), plugin_.file.string().c_str());
+    return result.status;
+  }
 }
 
 }  // namespace daekit::loader

@@ -33,8 +33,21 @@ std::string ProblemView::entry(Eigen::Index k, Layout layout) const {
   return "row " + component(row) + ", column " + component(col);
 }
 
+std::string ProblemView::failure_summary() const {
+  if (failed_ == 0) return "";
+  return "the model failed " + std::to_string(failed_) + (failed_ == 1 ? " evaluation" : " evaluations") +
+         "; the last: " + message_;
+}
+
 Eval ProblemView::finish(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,
                          Layout layout) {
+  const Eval e = classify(code, what, t, out, count, layout);
+  if (e == Eval::recoverable || e == Eval::fatal) ++failed_;
+  return e;
+}
+
+Eval ProblemView::classify(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,
+                           Layout layout) {
   if (code == DK_EVAL_OK) {
     for (Eigen::Index i = 0; i < count; ++i) {
       if (!std::isfinite(out[i])) {
@@ -55,8 +68,13 @@ Eval ProblemView::finish(dk_eval code, const char* what, double t, const double*
     message_ = std::string("the model does not provide ") + what;
     return Eval::not_provided;
   }
+  if (escaped_) {
+    escaped_ = false;
+    message_ = std::string("the model's ") + what + " let an exception escape the plugin boundary";
+    return Eval::fatal;
+  }
   char buf[512] = {0};
-  if (p_.vtbl->last_error) p_.vtbl->last_error(p_.self, buf, sizeof buf);
+  if (p_.vtbl->last_error) guarded([&] { return static_cast<dk_eval>(p_.vtbl->last_error(p_.self, buf, sizeof buf)); });
   message_ = std::string("the model's ") + what + " failed: " + (buf[0] ? buf : "no message");
   return Eval::fatal;
 }
@@ -65,26 +83,26 @@ Eval ProblemView::rhs(double t, ConstRef y, Ref f, bool for_jacobian) {
   ++stats_.nfev;
   if (for_jacobian) ++stats_.nfev_jac;
   if (!p_.vtbl->rhs) return finish(DK_EVAL_NOT_PROVIDED, "right-hand side", t, nullptr, 0);
-  return finish(p_.vtbl->rhs(p_.self, t, y.data(), f.data()), "right-hand side", t, f.data(), size());
+  return finish(guarded([&] { return p_.vtbl->rhs(p_.self, t, y.data(), f.data()); }), "right-hand side", t, f.data(), size());
 }
 
 Eval ProblemView::jacobian(double t, ConstRef y, Eigen::MatrixXd& dfdy) {
   if (!p_.vtbl->jacobian) return finish(DK_EVAL_NOT_PROVIDED, "Jacobian", t, nullptr, 0);
   dfdy.resize(size(), size());
-  dk_eval code = p_.vtbl->jacobian(p_.self, t, y.data(), dfdy.data(), n());
+  dk_eval code = guarded([&] { return p_.vtbl->jacobian(p_.self, t, y.data(), dfdy.data(), n()); });
   return finish(code, "Jacobian", t, dfdy.data(), dfdy.size(), Layout::dense_matrix);
 }
 
 Eval ProblemView::jacobian_sparse(double t, ConstRef y, Eigen::SparseMatrix<double>& dfdy) {
   if (!p_.vtbl->jacobian_sparse) return finish(DK_EVAL_NOT_PROVIDED, "sparse Jacobian", t, nullptr, 0);
   // dfdy must have been built from sparsity_pattern(): its value array is in pattern order.
-  dk_eval code = p_.vtbl->jacobian_sparse(p_.self, t, y.data(), dfdy.valuePtr());
+  dk_eval code = guarded([&] { return p_.vtbl->jacobian_sparse(p_.self, t, y.data(), dfdy.valuePtr()); });
   return finish(code, "sparse Jacobian", t, dfdy.valuePtr(), dfdy.nonZeros(), Layout::sparse_matrix);
 }
 
 Eval ProblemView::dfdt(double t, ConstRef y, Ref df) {
   if (!p_.vtbl->dfdt) return finish(DK_EVAL_NOT_PROVIDED, "df/dt", t, nullptr, 0);
-  return finish(p_.vtbl->dfdt(p_.self, t, y.data(), df.data()), "df/dt", t, df.data(), size());
+  return finish(guarded([&] { return p_.vtbl->dfdt(p_.self, t, y.data(), df.data()); }), "df/dt", t, df.data(), size());
 }
 
 Eval ProblemView::mass(double t, ConstRef y, Eigen::MatrixXd& m) {
@@ -95,7 +113,7 @@ Eval ProblemView::mass(double t, ConstRef y, Eigen::MatrixXd& m) {
     m.setIdentity();
     return Eval::ok;
   }
-  return finish(p_.vtbl->mass(p_.self, t, y.data(), m.data(), n()), "mass matrix", t, m.data(), m.size(),
+  return finish(guarded([&] { return p_.vtbl->mass(p_.self, t, y.data(), m.data(), n()); }), "mass matrix", t, m.data(), m.size(),
                 Layout::dense_matrix);
 }
 
@@ -103,13 +121,13 @@ Eval ProblemView::residual(double t, ConstRef y, ConstRef yp, Ref r, bool for_ja
   ++stats_.nfev;
   if (for_jacobian) ++stats_.nfev_jac;
   if (!p_.vtbl->residual) return finish(DK_EVAL_NOT_PROVIDED, "residual", t, nullptr, 0);
-  return finish(p_.vtbl->residual(p_.self, t, y.data(), yp.data(), r.data()), "residual", t, r.data(), size());
+  return finish(guarded([&] { return p_.vtbl->residual(p_.self, t, y.data(), yp.data(), r.data()); }), "residual", t, r.data(), size());
 }
 
 Eval ProblemView::residual_jacobian(double t, ConstRef y, ConstRef yp, double cj, Eigen::MatrixXd& j) {
   if (!p_.vtbl->residual_jacobian) return finish(DK_EVAL_NOT_PROVIDED, "residual Jacobian", t, nullptr, 0);
   j.resize(size(), size());
-  dk_eval code = p_.vtbl->residual_jacobian(p_.self, t, y.data(), yp.data(), cj, j.data(), n());
+  dk_eval code = guarded([&] { return p_.vtbl->residual_jacobian(p_.self, t, y.data(), yp.data(), cj, j.data(), n()); });
   return finish(code, "residual Jacobian", t, j.data(), j.size(), Layout::dense_matrix);
 }
 

@@ -1,10 +1,6 @@
 #include "sweep.hpp"
 
 #include <poll.h>
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -15,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../child_process.hpp"
 #include "../cli.hpp"
 #include "progress.hpp"
 
@@ -89,56 +86,19 @@ json measure(const loader::Registry& registry, const Point& p, const SweepOption
 }
 
 struct Child {
-  pid_t pid = -1;
-  int fd = -1;
+  ChildProcess process;
   std::size_t index = 0;
-  std::string buffer;
-  std::chrono::steady_clock::time_point deadline;
-  bool has_deadline = false;
 };
 
 Child start(const loader::Registry& registry, const Point& p, std::size_t index, const SweepOptions& o,
             const Trajectory* reference) {
-  int fds[2];
-  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    // The point dies with the sweep (SIGINT, SIGTERM or a crash of the parent).
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() == 1) _exit(1);
-    close(fds[0]);
-    const std::string text = measure(registry, p, o, reference).dump();
-    std::size_t off = 0;
-    while (off < text.size()) {
-      const ssize_t w = write(fds[1], text.data() + off, text.size() - off);
-      if (w <= 0) break;
-      off += static_cast<std::size_t>(w);
-    }
-    close(fds[1]);
-    _exit(0);
-  }
-  close(fds[1]);
-  Child c;
-  c.pid = pid;
-  c.fd = fds[0];
-  c.index = index;
-  if (o.timeout_per_run > 0) {
-    c.has_deadline = true;
-    c.deadline = std::chrono::steady_clock::now() +
-                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                     std::chrono::duration<double>(o.timeout_per_run * o.runs));
-  }
-  return c;
+  const double budget = o.timeout_per_run > 0 ? o.timeout_per_run * o.runs : 0.0;
+  return Child{ChildProcess([&] { return measure(registry, p, o, reference).dump(); }, budget), index};
 }
 
 void finish(Child& c, PointResult& r, bool timed_out, double timeout) {
-  if (timed_out) kill(c.pid, SIGKILL);
-  int status = 0;
-  waitpid(c.pid, &status, 0);
-  close(c.fd);
-  if (timed_out) {
+  const ChildOutcome end = c.process.finish(timed_out);
+  if (end.end == ChildOutcome::End::timed_out) {
     std::ostringstream m;
     m << "killed after the timeout of " << timeout << " s per run";
     r.status = "timeout";
@@ -147,11 +107,11 @@ void finish(Child& c, PointResult& r, bool timed_out, double timeout) {
   }
   json j;
   try {
-    j = json::parse(c.buffer);
+    j = json::parse(end.payload);
   } catch (const std::exception&) {
     r.status = "internal_error";
-    r.message = WIFSIGNALED(status) ? "the run crashed with signal " + std::to_string(WTERMSIG(status))
-                                    : "the run ended without a result";
+    r.message = end.end == ChildOutcome::End::crashed ? "the run " + end.describe(timeout)
+                                                      : "the run ended without a result (" + end.describe(timeout) + ")";
     return;
   }
   r.status = j.value("status", "internal_error");
@@ -213,21 +173,13 @@ std::vector<PointResult> run_sweep(const loader::Registry& registry, const std::
       ++next;
     }
     std::vector<pollfd> fds;
-    for (const auto& c : running) fds.push_back({c.fd, POLLIN, 0});
+    for (const auto& c : running) fds.push_back({c.process.fd(), POLLIN, 0});
     poll(fds.data(), fds.size(), 100);
     const auto now = std::chrono::steady_clock::now();
     for (std::size_t k = 0; k < running.size();) {
       Child& c = running[k];
-      bool closed = false;
-      if (fds[k].revents & (POLLIN | POLLHUP)) {
-        char buf[4096];
-        const ssize_t got = read(c.fd, buf, sizeof buf);
-        if (got > 0)
-          c.buffer.append(buf, static_cast<std::size_t>(got));
-        else
-          closed = true;
-      }
-      const bool timed_out = !closed && c.has_deadline && now > c.deadline;
+      const bool closed = (fds[k].revents & (POLLIN | POLLHUP)) && !c.process.read_available();
+      const bool timed_out = !closed && c.process.expired(now);
       if (closed || timed_out) {
         finish(c, results[c.index], timed_out, options.timeout_per_run);
         ++done;

@@ -125,6 +125,7 @@ class Cvode {
   Status status_of(int flag) const { return cvode_status(flag); }
   std::string flag_name(int flag) const { return sundials::flag_name(&CVodeGetReturnFlagName, flag, "CVODE error"); }
   std::string message() const { return last_message(model_.errors, model_.problem); }
+  std::string model_failures() const { return model_.problem.failure_summary(); }
 
   void add_stats(Stats& s) const {
     Counters c = counters();

@@ -168,6 +168,7 @@ class Ida {
   Status status_of(int flag) const { return ida_status(flag); }
   std::string flag_name(int flag) const { return sundials::flag_name(&IDAGetReturnFlagName, flag, "IDA error"); }
   std::string message() const { return last_message(model_.errors, model_.problem); }
+  std::string model_failures() const { return model_.problem.failure_summary(); }
 
   // Jacobian evaluations made through our IterationMatrix are counted there already.
   void add_stats(Stats& s) const {

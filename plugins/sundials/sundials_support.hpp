@@ -117,9 +117,12 @@ inline std::string flag_name(char* (*name_of)(long int), int flag, const char* f
   return s;
 }
 
-// SUNDIALS' own last message, else the model's.
+// SUNDIALS' own last message and, where the model failed evaluations, the model's last
+// word on it ("the right-hand side routine failed" alone hides the cause).
 inline std::string last_message(const ErrorCapture& errors, const ProblemView& problem) {
-  return errors.last.empty() ? problem.last_message() : errors.last;
+  const std::string model = problem.failure_summary();
+  if (errors.last.empty()) return model.empty() ? problem.last_message() : model;
+  return model.empty() ? errors.last : errors.last + " (" + model + ")";
 }
 
 // A model evaluation's result as SUNDIALS wants it: 0 ok, > 0 recoverable, < 0 fatal.
@@ -135,6 +138,7 @@ inline int to_sundials(Eval e) { return e == Eval::ok ? 0 : e == Eval::recoverab
 //   int tstop_return() const;            // the flag meaning "stopped at the stop time"
 //   Status status_of(int flag) const;  std::string flag_name(int flag) const;
 //   std::string message() const;         // SUNDIALS' or the model's last message
+//   std::string model_failures() const;  // "" or the model's failed evaluations (ProblemView)
 template <class Backend>
 SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink, long step_budget) {
   SolveOutcome out;
@@ -154,7 +158,12 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
     if (b.steps() - first_steps >= step_budget) {
       std::ostringstream m;
       m << "reached the maximum of " << req.max_steps << " steps " << detail::where(t, b.last_step())
-        << " before tend=" << req.tend << "; raise --max-steps or loosen the tolerances";
+        << " before tend=" << req.tend;
+      // Steps that crawl because the model fails beyond some t are the model's doing.
+      if (const std::string model = b.model_failures(); !model.empty())
+        m << "; " << model;
+      else
+        m << "; raise --max-steps or loosen the tolerances";
       out.status = Status::too_many_steps;
       out.message = m.str();
       out.t_reached = t;

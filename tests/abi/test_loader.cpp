@@ -55,13 +55,13 @@ TEST_CASE("a manifest with a bad magic number is refused", "[abi][loader]") {
 }
 
 TEST_CASE("missing files and files that are not libraries are refused cleanly", "[abi][loader]") {
-  CHECK_THROWS_WITH(loader::load_plugin_file("/nonexistent/plugin.so"), Catch::Contains("no such file"));
+  CHECK_THROWS_WITH(loader::read_plugin_file("/nonexistent/plugin.so"), Catch::Contains("no such file"));
   const fs::path junk = temp_file("junk.so");
   std::ofstream(junk) << "this is not an ELF file\n";
-  CHECK_THROWS_WITH(loader::load_plugin_file(junk), Catch::Contains("not a shared library"));
+  CHECK_THROWS_WITH(loader::read_plugin_file(junk), Catch::Contains("not a shared library"));
   const fs::path empty = temp_file("empty.so");
   std::ofstream{empty};
-  CHECK_THROWS_AS(loader::load_plugin_file(empty), loader::LoadError);
+  CHECK_THROWS_AS(loader::read_plugin_file(empty), loader::LoadError);
   loader::Registry reg;
   reg.add_file(junk);
   REQUIRE(reg.explicit_refusals().size() == 1);
@@ -129,7 +129,7 @@ TEST_CASE("a solver writes no further than the result size an older host declare
   REQUIRE(rodas);
   REQUIRE(rober);
   loader::ProblemInstance problem(*rober, {});
-  auto entry = rodas->library->get_alias<std::int32_t(const dk_host*, dk_solver*, char*, std::size_t)>(
+  auto entry = rodas->library->open().get_alias<std::int32_t(const dk_host*, dk_solver*, char*, std::size_t)>(
       rodas->manifest.entry);
   dk_solver solver{};
   char err[256];

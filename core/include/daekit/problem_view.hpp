@@ -51,11 +51,30 @@ class ProblemView {
 
   // Why the last evaluation failed (model message, or the non-finite component).
   const std::string& last_message() const { return message_; }
+  // Evaluations that failed (recoverable or fatal, non-finite values included): a
+  // solver that ends for another reason names the model's part in it.
+  std::int64_t failed_evaluations() const { return failed_; }
+  // "" when no evaluation failed, else "the model failed N evaluations; the last: ...".
+  std::string failure_summary() const;
 
  private:
+  // A problem written against the raw C ABI may let a C++ exception escape. It must not
+  // unwind through a solver (SUNDIALS' C frames cannot be unwound): it ends here, as a
+  // fatal evaluation whose message says so.
+  template <class Call>
+  dk_eval guarded(Call&& call) noexcept {
+    try {
+      return call();
+    } catch (...) {
+      escaped_ = true;
+      return DK_EVAL_FATAL;
+    }
+  }
   // How a result's entries map to components, for messages that name them.
   enum class Layout { vector, dense_matrix, sparse_matrix };
   Eval finish(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,
+              Layout layout = Layout::vector);
+  Eval classify(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,
               Layout layout = Layout::vector);
   std::string component(Eigen::Index i) const;  // "3 (name)" or "3"
   std::string entry(Eigen::Index k, Layout layout) const;
@@ -64,6 +83,8 @@ class ProblemView {
   const dk_problem_info* info_;
   Stats& stats_;
   std::string message_;
+  bool escaped_ = false;
+  std::int64_t failed_ = 0;
 };
 
 }  // namespace daekit

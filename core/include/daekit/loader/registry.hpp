@@ -1,6 +1,7 @@
-// Host side of the plugin boundary: finding plugin files, checking their
-// manifests before any of their code runs, and handles that keep a plugin's
-// library loaded for as long as an object it made is alive.
+// Host side of the plugin boundary: finding plugin files, reading and checking
+// their manifests from the file (no code of a plugin runs until a command needs
+// that plugin), and handles that keep a plugin's library loaded for as long as an
+// object it made is alive.
 #pragma once
 
 #include <filesystem>
@@ -24,10 +25,33 @@ struct Manifest {
   std::uint32_t abi_minor = 0;
 };
 
+class LoadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The shared library of one plugin file, opened (dlopen) the first time one of its
+// plugins is instantiated, and kept open while any handle to it lives.
+class Library {
+ public:
+  explicit Library(std::filesystem::path file);
+  ~Library();
+  Library(const Library&) = delete;
+  Library& operator=(const Library&) = delete;
+  // Opens the file once and checks that the loaded manifests are the ones read from
+  // the file; throws LoadError.
+  boost::dll::shared_library& open();
+  bool is_open() const { return library_ != nullptr; }
+
+ private:
+  std::filesystem::path file_;
+  std::unique_ptr<boost::dll::shared_library> library_;
+};
+
 struct Plugin {
   Manifest manifest;
   std::filesystem::path file;
-  std::shared_ptr<boost::dll::shared_library> library;
+  std::shared_ptr<Library> library;
 };
 
 // A file that is not a usable plugin, and why.
@@ -36,15 +60,10 @@ struct Refusal {
   std::string reason;
 };
 
-class LoadError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// Checks and loads one file. The ABI major is read from the exported symbol
-// names (ELF section "daekit") before the library is opened; the manifests are
-// checked before any function of the plugin is called. Throws LoadError.
-std::vector<Plugin> load_plugin_file(const std::filesystem::path& file);
+// Reads and checks the manifests of one file without loading it: the ABI major
+// from the exported symbol names (ELF section "daekit"), then each manifest's
+// fields from the file's data. Throws LoadError saying what is wrong.
+std::vector<Plugin> read_plugin_file(const std::filesystem::path& file);
 
 const char* kind_name(dk_kind kind);
 
@@ -52,7 +71,8 @@ class Registry {
  public:
   // A file named explicitly (--plugin): a refusal is an error the host reports.
   void add_file(const std::filesystem::path& file);
-  // Every *.so directly in the folder; refusals are kept for warnings. Missing folders are ignored.
+  // Every *.so directly in the folder; refusals are kept for warnings. Missing folders
+  // are ignored; an unreadable folder or entry is a refusal of its own.
   void add_directory(const std::filesystem::path& dir);
 
   const std::vector<Plugin>& plugins() const { return plugins_; }

@@ -116,7 +116,12 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
     if (stats.steps >= req.max_steps) {
       std::ostringstream m;
       m << "reached the maximum of " << req.max_steps << " steps " << detail::where(t, h)
-        << " before tend=" << req.tend << "; raise --max-steps or loosen the tolerances";
+        << " before tend=" << req.tend;
+      // Steps that crawl because the model fails beyond some t are the model's doing.
+      if (const std::string model = problem.failure_summary(); !model.empty())
+        m << "; " << model;
+      else
+        m << "; raise --max-steps or loosen the tolerances";
       return finish(Status::too_many_steps, m.str());
     }
     while (next_tstop < req.tstops.size() && dir * (req.tstops[next_tstop] - t) <= 0.0) ++next_tstop;

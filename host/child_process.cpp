@@ -1,0 +1,165 @@
+#include "child_process.hpp"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace daekit::host {
+
+namespace {
+constexpr int work_threw_exit_code = 70;  // EX_SOFTWARE
+
+void write_all(int fd, const std::string& text) {
+  std::size_t off = 0;
+  while (off < text.size()) {
+    const ssize_t w = ::write(fd, text.data() + off, text.size() - off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return;
+    off += static_cast<std::size_t>(w);
+  }
+}
+}  // namespace
+
+std::string ChildOutcome::describe(double timeout_s) const {
+  std::ostringstream s;
+  switch (end) {
+    case End::crashed:
+      s << "crashed with signal " << signal << " (" << strsignal(signal) << ")";
+      break;
+    case End::timed_out:
+      s << "killed after the timeout of " << timeout_s << " s";
+      break;
+    case End::finished:
+      s << "ended with exit code " << exit_code;
+      break;
+  }
+  return s.str();
+}
+
+ChildProcess::ChildProcess(const std::function<std::string()>& work, double timeout_s) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe failed: ") + std::strerror(errno));
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    // The child dies with the parent (SIGINT, SIGTERM or a crash of the parent).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() == 1) ::_exit(1);
+    ::close(fds[0]);
+    int code = 0;
+    try {
+      write_all(fds[1], work());
+    } catch (const std::exception& e) {
+      std::cerr << "daekit: " << e.what() << "\n";
+      code = work_threw_exit_code;
+    } catch (...) {
+      std::cerr << "daekit: an unknown exception\n";
+      code = work_threw_exit_code;
+    }
+    ::close(fds[1]);
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    // No atexit handlers or static destructors of the parent's state in the child.
+    ::_exit(code);
+  }
+  ::close(fds[1]);
+  pid_ = pid;
+  fd_ = fds[0];
+  if (timeout_s > 0) {
+    has_deadline_ = true;
+    deadline_ = std::chrono::steady_clock::now() +
+                std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timeout_s));
+  }
+}
+
+ChildProcess::ChildProcess(ChildProcess&& other) noexcept
+    : pid_(other.pid_), fd_(other.fd_), buffer_(std::move(other.buffer_)), has_deadline_(other.has_deadline_),
+      deadline_(other.deadline_) {
+  other.pid_ = -1;
+  other.fd_ = -1;
+}
+
+ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
+  if (this == &other) return *this;
+  release();
+  pid_ = other.pid_;
+  fd_ = other.fd_;
+  buffer_ = std::move(other.buffer_);
+  has_deadline_ = other.has_deadline_;
+  deadline_ = other.deadline_;
+  other.pid_ = -1;
+  other.fd_ = -1;
+  return *this;
+}
+
+void ChildProcess::release() noexcept {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+  }
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
+ChildProcess::~ChildProcess() { release(); }
+
+bool ChildProcess::read_available() {
+  char buf[65536];
+  const ssize_t got = ::read(fd_, buf, sizeof buf);
+  if (got < 0 && (errno == EINTR || errno == EAGAIN)) return true;
+  if (got <= 0) return false;
+  buffer_.append(buf, static_cast<std::size_t>(got));
+  return true;
+}
+
+ChildOutcome ChildProcess::finish(bool kill_it) {
+  ChildOutcome out;
+  if (kill_it) ::kill(pid_, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+  ::close(fd_);
+  fd_ = -1;
+  out.payload = std::move(buffer_);
+  if (kill_it) {
+    out.end = ChildOutcome::End::timed_out;
+  } else if (WIFSIGNALED(status)) {
+    out.end = ChildOutcome::End::crashed;
+    out.signal = WTERMSIG(status);
+  } else {
+    out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  }
+  return out;
+}
+
+ChildOutcome run_in_child(const std::function<std::string()>& work, double timeout_s) {
+  ChildProcess child(work, timeout_s);
+  for (;;) {
+    pollfd pfd{child.fd(), POLLIN, 0};
+    const int ready = ::poll(&pfd, 1, 100);
+    if (ready > 0 && !child.read_available()) return child.finish(false);
+    if (child.expired(std::chrono::steady_clock::now())) return child.finish(true);
+  }
+}
+
+}  // namespace daekit::host
