@@ -8,6 +8,8 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "child_process.hpp"
+#include "wpd/journal.hpp"
 #include "wpd/outputs.hpp"
 #include "wpd/reference.hpp"
 #include "wpd/sweep.hpp"
@@ -84,7 +86,9 @@ int command_wpd(int argc, char** argv) {
       "target-scd", po::value(&target_scd), "scd of the summary table (default: the best every solver reached)")(
       "init", po::value(&init),
       "initial values: check (default), fix (compute consistent ones), trust; for every run and the reference")(
-      "quiet,q", "no progress bar");
+      "quiet,q", "no progress bar")(
+      "resume", "continue a sweep in --out: points it finished with the same settings are not run again")(
+      "overwrite", "replace the results of an earlier sweep in --out");
   add_plugin_options(desc, plugins);
   po::variables_map vm;
   if (!parse_command_line(argc, argv, desc, nullptr, vm,
@@ -123,7 +127,9 @@ int command_wpd(int argc, char** argv) {
   const auto problem_params = parse_key_values(params, "--param");
   const auto tolerances = parse_tolerances(tols);
 
-  // Every point, checked before anything runs (an unknown option fails here, not in a child).
+  // Every point, checked before anything runs (an unknown option fails here, not in a point),
+  // and what the sweep needs to know of each problem. Plugin code: it runs in a child, so a
+  // plugin that crashes when loaded ends the command with a message.
   std::vector<wpd::Point> points;
   for (const auto& problem : problems)
     for (const auto& solver : solver_names)
@@ -138,23 +144,60 @@ int command_wpd(int argc, char** argv) {
         p.settings.max_steps = max_steps;
         p.settings.init = init;
         p.settings.solver_options = per_solver[solver];
-        try {
-          loader::ProblemInstance pi(*registry.find(problem), p.params);
-          loader::SolverInstance si(*registry.find(solver));
-          std::string why;
-          if (!check_capabilities(si.info(), pi.info(), &why)) {
-            p.refused = why;  // shown as an unsupported row, the sweep goes on
-          } else {
-            PreparedRun check(pi, si, p.settings);
-            p.atol = check.atol_at(0);
-          }
-        } catch (const loader::LoadError& e) {
-          throw UsageError(e.what());
-        }
         points.push_back(p);
       }
+  const ChildOutcome surveyed = run_in_child(
+      [&] {
+        nlohmann::json out;
+        try {
+          for (const auto& p : points) {
+            loader::ProblemInstance pi(*registry.find(p.problem), p.params);
+            loader::SolverInstance si(*registry.find(p.solver));
+            std::string why;
+            if (!check_capabilities(si.info(), pi.info(), &why)) {
+              out["points"].push_back({{"refused", why}});  // an unsupported row, the sweep goes on
+            } else {
+              PreparedRun check(pi, si, p.settings);
+              out["points"].push_back({{"atol", check.atol_at(0)}});
+            }
+            const auto& i = pi.info();
+            out["problems"][p.problem] = {{"t0", i.t0}, {"tend", i.tend}, {"n", i.n},
+                                          {"own_reference_at_tend", i.has_reference && i.reference_t == i.tend}};
+          }
+        } catch (const std::exception& e) {
+          out = {{"error", e.what()}};
+        }
+        return out.dump();
+      },
+      timeout);
+  nlohmann::json survey;
+  if (surveyed.finished()) survey = nlohmann::json::parse(surveyed.payload, nullptr, false);
+  if (!survey.is_object() || survey.is_discarded())
+    throw UsageError("the plugins could not be loaded to check the points: their code " + surveyed.describe(timeout));
+  if (survey.contains("error")) throw UsageError(survey["error"].get<std::string>());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto& row = survey["points"][i];
+    if (row.contains("refused")) points[i].refused = row["refused"].get<std::string>();
+    if (row.contains("atol")) points[i].atol = row["atol"].get<double>();
+  }
+  const auto problem_facts = survey["problems"];
 
+  if (vm.count("resume") && vm.count("overwrite")) throw UsageError("choose one of --resume and --overwrite");
   std::filesystem::create_directories(out_dir);
+  const wpd::FolderLock lock(out_dir);
+  {
+    std::error_code ec;
+    const bool earlier = std::filesystem::exists(std::filesystem::path(out_dir) / wpd::Journal::file_name, ec) ||
+                         std::filesystem::exists(std::filesystem::path(out_dir) / "results.json", ec);
+    if (earlier && !vm.count("resume") && !vm.count("overwrite"))
+      throw UsageError("--out " + out_dir + " holds the results of an earlier sweep: --resume to continue it, "
+                       "--overwrite to replace it, or choose another folder");
+  }
+  std::ostringstream scoring;
+  scoring.precision(17);
+  scoring << error << ";" << (vm.count("reference-solver") || error != "final" ? reference_solver : "") << "@"
+          << reference_tol;
+  wpd::Journal journal(out_dir, vm.count("resume") > 0);
   if (cache_dir.empty()) cache_dir = (std::filesystem::path(out_dir) / "cache").string();
   wpd::SweepOptions options;
   options.runs = runs;
@@ -167,11 +210,11 @@ int command_wpd(int argc, char** argv) {
   if (options.l2) {
     require_plugin(registry, reference_solver, DK_KIND_SOLVER);
     for (const auto& problem : problems) {
-      loader::ProblemInstance pi(*registry.find(problem), problem_params);
+      const auto& facts = problem_facts[problem];
       wpd::ReferenceSpec spec{problem, reference_solver, problem_params, reference_tol,
-                              wpd::l2_grid(pi.info().t0, pi.info().tend), init};
+                              wpd::l2_grid(facts["t0"].get<double>(), facts["tend"].get<double>()), init};
       bool cached = false;
-      references[problem] = wpd::reference_trajectory(registry, spec, cache_dir, &cached);
+      references[problem] = wpd::reference_trajectory(registry, spec, cache_dir, timeout, &cached);
       if (!options.quiet)
         std::cerr << "daekit wpd: L2 reference for " << problem << " " << (cached ? "read from the cache" : "computed")
                   << " (" << reference_solver << " at " << reference_tol << ")\n";
@@ -185,21 +228,22 @@ int command_wpd(int argc, char** argv) {
   if (vm.count("reference-solver") || options.l2) {
     require_plugin(registry, reference_solver, DK_KIND_SOLVER);
     for (const auto& problem : problems) {
-      loader::ProblemInstance pi(*registry.find(problem), problem_params);
-      const auto& pinfo = pi.info();
-      if (pinfo.has_reference && pinfo.reference_t == pinfo.tend) continue;
+      const auto& facts = problem_facts[problem];
+      if (facts["own_reference_at_tend"].get<bool>()) continue;
+      const double tend = facts["tend"].get<double>();
+      const std::size_t n = facts["n"].get<std::size_t>();
       Trajectory trajectory;
       if (auto it = references.find(problem); it != references.end()) {
         trajectory = it->second;
       } else {
-        wpd::ReferenceSpec spec{problem, reference_solver, problem_params, reference_tol, {pinfo.tend}, init};
+        wpd::ReferenceSpec spec{problem, reference_solver, problem_params, reference_tol, {tend}, init};
         bool cached = false;
-        trajectory = wpd::reference_trajectory(registry, spec, cache_dir, &cached);
+        trajectory = wpd::reference_trajectory(registry, spec, cache_dir, timeout, &cached);
         if (!options.quiet)
           std::cerr << "daekit wpd: final reference for " << problem << " " << (cached ? "read from the cache" : "computed")
                     << " (" << reference_solver << " at " << reference_tol << ")\n";
       }
-      const std::vector<double> y_end(trajectory.y.end() - static_cast<std::ptrdiff_t>(pinfo.n), trajectory.y.end());
+      const std::vector<double> y_end(trajectory.y.end() - static_cast<std::ptrdiff_t>(n), trajectory.y.end());
       for (auto& p : points)
         if (p.problem == problem) p.final_reference = y_end;
       final_reference_text << (final_reference_text.tellp() > 0 ? "; " : "") << problem << ": " << reference_solver
@@ -207,7 +251,23 @@ int command_wpd(int argc, char** argv) {
     }
   }
 
+  std::vector<std::string> keys;
+  for (const auto& p : points) keys.push_back(wpd::point_key(p, runs, scoring.str()));
+  options.earlier = [&](std::size_t i) { return journal.earlier(keys[i], points[i]); };
+  options.finished = [&](std::size_t i, const wpd::PointResult& r) { journal.append(keys[i], r); };
+  // SIGINT and SIGTERM end the sweep in order: the running points are killed, the
+  // finished ones are written, and --resume can go on from there.
+  static volatile std::sig_atomic_t interrupted = 0;
+  interrupted = 0;
+  options.interrupted = &interrupted;
+  struct sigaction on_signal {}, old_int{}, old_term{};
+  on_signal.sa_handler = [](int) { interrupted = 1; };
+  sigemptyset(&on_signal.sa_mask);
+  sigaction(SIGINT, &on_signal, &old_int);
+  sigaction(SIGTERM, &on_signal, &old_term);
   const auto results = wpd::run_sweep(registry, points, options, references);
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
 
   wpd::SweepInfo info;
   info.problems = problems;
@@ -223,8 +283,16 @@ int command_wpd(int argc, char** argv) {
   wpd::write_csv((dir / "results.csv").string(), results);
   wpd::write_json((dir / "results.json").string(), results, info, registry);
   wpd::write_plots(out_dir, results, info, std::cerr);
-  std::size_t failed = 0;
-  for (const auto& r : results) failed += !r.ok();
+  std::size_t failed = 0, unfinished = 0;
+  for (const auto& r : results) {
+    failed += !r.ok();
+    unfinished += r.status == "interrupted";
+  }
+  if (unfinished > 0) {
+    std::cerr << "daekit wpd: interrupted: " << results.size() - unfinished << " of " << results.size()
+              << " points finished and are written to " << out_dir << "; run the same command with --resume to finish\n";
+    return 130;
+  }
   std::cout << "daekit wpd: " << results.size() << " points (" << failed << " failed) written to " << out_dir << "\n";
   if (error != "l2") wpd::print_summary(std::cout, results, info);
   return 0;

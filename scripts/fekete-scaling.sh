@@ -12,7 +12,7 @@ daekit=${DAEKIT:-build/bin/daekit}
 solvers=${SOLVERS:-bdf,ndf,rodas5p,rodas4p2,radau5,radauiia,ida}
 mkdir -p "$out"
 for N in ${NS:-10 20 40 80 160}; do
-  "$daekit" wpd --problem fekete --param N="$N" --solvers "$solvers" --tols 1e-5:1e-8 \
+  "$daekit" wpd --overwrite --problem fekete --param N="$N" --solvers "$solvers" --tols 1e-5:1e-8 \
     --reference-solver bdf --reference-tol 1e-11 --timeout-per-run 300 --target-scd 6 --quiet \
     --out "$out/N$N" > "$out/N$N.log" 2>&1 || { cat "$out/N$N.log"; exit 1; }
 done

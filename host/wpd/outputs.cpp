@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "../file_digest.hpp"
+#include "journal.hpp"
 #include "version.hpp"
 
 namespace daekit::host::wpd {
@@ -39,7 +40,6 @@ std::string number(double v) {
   return s.str();
 }
 
-json json_number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");
@@ -73,6 +73,7 @@ void write_csv(const std::string& file, const std::vector<PointResult>& rows) {
   out << "problem,solver,rtol,atol,status,message,runs,wall_median_s,wall_min_s,wall_max_s,steps,accepted,rejected,"
          "nfev,nfev_jac,njac,nlu,nsolve,nnewton,scd,mescd,final_error,l2\n";
   for (const auto& r : rows) {
+    if (r.status == "interrupted") continue;
     const dk_stats& s = r.stats;
     out << r.point.problem << "," << r.point.solver << "," << number(r.point.rtol) << "," << number(r.point.atol)
         << "," << r.status << "," << csv_field(r.message) << "," << r.runs << "," << number(r.wall_median) << ","
@@ -110,28 +111,9 @@ void write_json(const std::string& file, const std::vector<PointResult>& rows, c
                          {"sha1", file_sha1(p.file.string())}, {"build", p.manifest.build_id}});
   meta["plugins"] = plugins;
   json out_rows = json::array();
-  for (const auto& r : rows) {
-    const dk_stats& s = r.stats;
-    out_rows.push_back({{"problem", r.point.problem},
-                        {"solver", r.point.solver},
-                        {"params", r.point.params},
-                        {"rtol", r.point.rtol},
-                        {"atol", r.point.atol},
-                        {"status", r.status},
-                        {"message", r.message},
-                        {"runs", r.runs},
-                        {"wall_median_s", json_number(r.wall_median)},
-                        {"wall_min_s", json_number(r.wall_min)},
-                        {"wall_max_s", json_number(r.wall_max)},
-                        {"stats",
-                         {{"steps", s.steps}, {"accepted", s.accepted}, {"rejected", s.rejected}, {"nfev", s.nfev},
-                          {"nfev_jac", s.nfev_jac}, {"njac", s.njac}, {"nlu", s.nlu}, {"nsolve", s.nsolve},
-                          {"nnewton", s.nnewton}}},
-                        {"scd", json_number(r.scd)},
-                        {"mescd", json_number(r.mescd)},
-                        {"final_error", json_number(r.final_error)},
-                        {"l2", json_number(r.l2)}});
-  }
+  for (const auto& r : rows)
+    if (r.status != "interrupted") out_rows.push_back(row_to_json(r));
+  meta["complete"] = out_rows.size() == rows.size();
   std::ofstream(file) << json{{"meta", meta}, {"rows", out_rows}}.dump(2) << "\n";
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../child_process.hpp"
 #include "../cli.hpp"
 
 namespace daekit::host::wpd {
@@ -36,7 +37,7 @@ std::vector<double> l2_grid(double t0, double tend, std::size_t count) {
 }
 
 Trajectory reference_trajectory(const loader::Registry& registry, const ReferenceSpec& spec,
-                                const std::string& cache_dir, bool* from_cache) {
+                                const std::string& cache_dir, double timeout_s, bool* from_cache) {
   const loader::Plugin* problem_plugin = registry.find(spec.problem);
   const loader::Plugin* solver_plugin = registry.find(spec.solver);
   if (!problem_plugin || !solver_plugin) throw UsageError("reference: unknown problem or solver");
@@ -66,30 +67,50 @@ Trajectory reference_trajectory(const loader::Registry& registry, const Referenc
     }
   }
 
-  loader::ProblemInstance problem(*problem_plugin, spec.params);
-  loader::SolverInstance solver(*solver_plugin);
-  RunSettings settings;
-  settings.rtol = spec.tol;
-  if (!problem.info().atol_scale) settings.atol = spec.tol;
-  settings.max_steps = 10000000;
-  settings.init = spec.init;
-  settings.output = DK_OUTPUT_SAVEAT;
-  settings.saveat = spec.grid;
-  PreparedRun prepared(problem, solver, settings);
-  Trajectory trajectory;
-  trajectory.n = problem.info().n;
-  dk_output_sink sink = collect_into(trajectory);
-  dk_result result{};
-  result.struct_size = sizeof result;
-  solver.solve(problem, prepared.options(), sink, result);
-  if (!is_success(static_cast<Status>(result.status)) || trajectory.t.size() != spec.grid.size())
-  {
-    // %g, not std::to_string: a tolerance of 1e-12 must not print as 0.000000.
-    std::ostringstream m;
-    m << "the reference run (" << spec.solver << " at tol " << spec.tol << " on " << spec.problem
-      << ") failed: " << status_name(static_cast<Status>(result.status)) << ": " << result.message;
-    throw UsageError(m.str());
+  // The run is plugin code like every point: in a child, with the sweep's time limit, so
+  // that a crashing or hanging reference model ends with a message, not the sweep.
+  const ChildOutcome end = run_in_child(
+      [&] {
+        loader::ProblemInstance problem(*problem_plugin, spec.params);
+        loader::SolverInstance solver(*solver_plugin);
+        RunSettings settings;
+        settings.rtol = spec.tol;
+        if (!problem.info().atol_scale) settings.atol = spec.tol;
+        settings.max_steps = 10000000;
+        settings.init = spec.init;
+        settings.output = DK_OUTPUT_SAVEAT;
+        settings.saveat = spec.grid;
+        PreparedRun prepared(problem, solver, settings);
+        Trajectory run;
+        run.n = problem.info().n;
+        dk_output_sink sink = collect_into(run);
+        dk_result result{};
+        result.struct_size = sizeof result;
+        solver.solve(problem, prepared.options(), sink, result);
+        if (!is_success(static_cast<Status>(result.status)) || run.t.size() != spec.grid.size())
+          return nlohmann::json{{"status", std::string(status_name(static_cast<Status>(result.status)))},
+                                {"message", std::string(result.message)}}
+              .dump();
+        return nlohmann::json{{"status", "success"}, {"n", run.n}, {"t", run.t}, {"y", run.y}}.dump();
+      },
+      timeout_s);
+  // %g, not std::to_string: a tolerance of 1e-12 must not print as 0.000000.
+  std::ostringstream failed;
+  failed << "the reference run (" << spec.solver << " at tol " << spec.tol << " on " << spec.problem << ") failed: ";
+  nlohmann::json j;
+  if (end.finished()) {
+    try {
+      j = nlohmann::json::parse(end.payload);
+    } catch (const std::exception&) {
+      // no result from the child: its stderr said why
+    }
   }
+  if (!j.is_object()) throw UsageError(failed.str() + end.describe(timeout_s));
+  if (j.value("status", "") != "success") throw UsageError(failed.str() + j.value("status", "") + ": " + j.value("message", ""));
+  Trajectory trajectory;
+  trajectory.n = j.at("n").get<std::size_t>();
+  trajectory.t = j.at("t").get<std::vector<double>>();
+  trajectory.y = j.at("y").get<std::vector<double>>();
   std::filesystem::create_directories(cache_dir);
   std::ofstream out(file);
   out << nlohmann::json{{"key", key.str()}, {"t", trajectory.t}, {"y", trajectory.y}}.dump() << "\n";

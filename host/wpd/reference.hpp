@@ -25,8 +25,9 @@ struct ReferenceSpec {
 // (t_end >= 1e4, e.g. Robertson on [0, 1e11]), else uniformly.
 std::vector<double> l2_grid(double t0, double tend, std::size_t count = 100);
 
-// Throws UsageError when the reference solver fails.
+// Runs in a child process with a time limit (timeout_s, 0: none). Throws UsageError when
+// the reference solver fails, crashes or exceeds the limit.
 Trajectory reference_trajectory(const loader::Registry& registry, const ReferenceSpec& spec,
-                                const std::string& cache_dir, bool* from_cache);
+                                const std::string& cache_dir, double timeout_s, bool* from_cache);
 
 }  // namespace daekit::host::wpd

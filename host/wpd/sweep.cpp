@@ -142,6 +142,7 @@ double l2_error(const std::vector<double>& y, const std::vector<double>& yref) {
 std::vector<PointResult> run_sweep(const loader::Registry& registry, const std::vector<Point>& points,
                                    const SweepOptions& options, const std::map<std::string, Trajectory>& references) {
   std::vector<PointResult> results(points.size());
+  std::vector<bool> to_run(points.size(), false);
   std::size_t done = 0;
   for (std::size_t i = 0; i < points.size(); ++i) {
     results[i].point = points[i];
@@ -149,6 +150,12 @@ std::vector<PointResult> run_sweep(const loader::Registry& registry, const std::
       results[i].status = "unsupported_problem";
       results[i].message = points[i].refused;
       ++done;
+    } else if (auto earlier = options.earlier ? options.earlier(i) : std::nullopt) {
+      results[i] = *earlier;  // finished by an earlier run of this sweep (--resume)
+      ++done;
+    } else {
+      results[i].status = "interrupted";
+      to_run[i] = true;
     }
   }
   ProgressBar progress(points.size(), options.quiet);
@@ -159,10 +166,11 @@ std::vector<PointResult> run_sweep(const loader::Registry& registry, const std::
     s << points[i].problem << " / " << points[i].solver << " / tol " << points[i].rtol;
     return s.str();
   };
-  while (done < points.size()) {
-    while (next < points.size() && !points[next].refused.empty()) ++next;
+  auto stop_requested = [&] { return options.interrupted && *options.interrupted; };
+  while (done < points.size() && !stop_requested()) {
+    while (next < points.size() && !to_run[next]) ++next;
     while (next < points.size() && static_cast<int>(running.size()) < std::max(1, options.jobs)) {
-      if (!points[next].refused.empty()) {
+      if (!to_run[next]) {
         ++next;
         continue;
       }
@@ -183,6 +191,7 @@ std::vector<PointResult> run_sweep(const loader::Registry& registry, const std::
       if (closed || timed_out) {
         finish(c, results[c.index], timed_out, options.timeout_per_run);
         ++done;
+        if (options.finished) options.finished(c.index, results[c.index]);
         progress.update(done, label(c.index));
         running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
         fds.erase(fds.begin() + static_cast<std::ptrdiff_t>(k));
@@ -191,6 +200,7 @@ std::vector<PointResult> run_sweep(const loader::Registry& registry, const std::
       }
     }
   }
+  running.clear();  // an interrupted sweep's running points die here; their rows stay "interrupted"
   progress.finish();
   return results;
 }

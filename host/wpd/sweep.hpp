@@ -4,7 +4,10 @@
 #pragma once
 
 #include <daekit/loader/registry.hpp>
+#include <csignal>
+#include <functional>
 #include <limits>
+#include <optional>
 #include <map>
 #include <string>
 #include <vector>
@@ -40,6 +43,12 @@ struct SweepOptions {
   double timeout_per_run = 0;  // seconds, 0 = none
   bool l2 = false;
   bool quiet = false;
+  // The row of point i from an earlier, interrupted sweep (--resume): not run again.
+  std::function<std::optional<PointResult>(std::size_t)> earlier;
+  // Called as each point finishes, in the order they finish (the journal).
+  std::function<void(std::size_t, const PointResult&)> finished;
+  // Set by a signal handler: running points are killed, the rest are left "interrupted".
+  const volatile std::sig_atomic_t* interrupted = nullptr;
 };
 
 

@@ -86,7 +86,7 @@ TEST_CASE("the L2 reference is computed once and read from the cache afterwards"
   REQUIRE(std::distance(fs::directory_iterator(cache), fs::directory_iterator{}) == 1);
   const auto file = fs::directory_iterator(cache)->path();
   const auto stamp = fs::last_write_time(file);
-  REQUIRE(run_command(daekit::test::daekit_binary() + " wpd " + args, &second) == 0);
+  REQUIRE(run_command(daekit::test::daekit_binary() + " wpd --overwrite " + args, &second) == 0);
   CHECK_THAT(second, Catch::Contains("L2 reference for hires read from the cache"));
   CHECK(fs::last_write_time(file) == stamp);
   const auto j = nlohmann::json::parse(slurp(out / "results.json"));
@@ -197,5 +197,56 @@ TEST_CASE("a failed reference run says which tolerance it used and why it failed
                         "--solvers rodas5p --tols 1e-4 --error l2 --out " + out.string()),
                     &text) == 2);
   CHECK_THAT(text, Catch::Contains("the reference run (rodas5p at tol 1e-12 on nan_model) failed: evaluation_failure"));
+  fs::remove_all(out);
+}
+
+TEST_CASE("a sweep's results are not overwritten by accident, and --resume runs only what is missing", "[cli][wpd][resume]") {
+  const fs::path out = fresh_dir("resume");
+  const std::string base = "--problem rober --tols 1e-4:1e-5 --out " + out.string();
+  std::string text;
+  REQUIRE(run_command(wpd(base + " --solvers rodas5p"), &text) == 0);
+  CHECK(lines(out / "results.jsonl").size() == 2);
+  CHECK(run_command(wpd(base + " --solvers rodas5p"), &text) == 2);
+  CHECK_THAT(text, Catch::Contains("holds the results of an earlier sweep") && Catch::Contains("--resume"));
+  // Only radau5's two points run: rodas5p's are read back, with their settings unchanged.
+  REQUIRE(run_command(wpd(base + " --solvers rodas5p,radau5 --resume"), &text) == 0);
+  CHECK(lines(out / "results.jsonl").size() == 4);
+  const auto json = nlohmann::json::parse(slurp(out / "results.json"));
+  CHECK(json["rows"].size() == 4);
+  CHECK(json["meta"]["complete"] == true);
+  // A changed setting is a different point: it runs again.
+  REQUIRE(run_command(wpd(base + " --solvers rodas5p --runs 2 --resume"), &text) == 0);
+  CHECK(lines(out / "results.jsonl").size() == 6);
+  REQUIRE(run_command(wpd(base + " --solvers rodas5p --overwrite"), &text) == 0);
+  CHECK(lines(out / "results.jsonl").size() == 2);
+  CHECK(run_command(wpd(base + " --solvers rodas5p --overwrite --resume"), &text) == 2);
+  fs::remove_all(out);
+}
+
+TEST_CASE("an interrupted sweep keeps its finished points, locks its folder while it runs, and resumes",
+          "[cli][wpd][resume][signals]") {
+  const fs::path out = fresh_dir("interrupted");
+  const std::string hostile = daekit::test::fixture_dir() + "/hostile";
+  const std::string args = "--problem vdpol --problem hanging_model --solvers rodas5p --tols 1e-4 --plugin-path " +
+                           hostile + " --out " + out.string();
+  std::string text;
+  // vdpol finishes at once, hanging_model never: a second sweep into the folder is refused
+  // while the first runs, and SIGINT ends the first with exit 130 and vdpol's row written.
+  const std::string script = "bash -c '" + wpd(args) + " & p=$!; sleep 2; " + wpd(args + " --resume") +
+                             "; echo second=$?; kill -INT $p; wait $p; echo first=$?'";
+  run_command(script, &text);
+  CHECK_THAT(text, Catch::Contains("is in use by another daekit wpd") && Catch::Contains("second=2") &&
+                       Catch::Contains("first=130") && Catch::Contains("--resume to finish"));
+  CHECK(lines(out / "results.jsonl").size() == 1);
+  auto json = nlohmann::json::parse(slurp(out / "results.json"));
+  CHECK(json["meta"]["complete"] == false);
+  REQUIRE(json["rows"].size() == 1);
+  CHECK(json["rows"][0]["problem"] == "vdpol");
+  // Resumed with a time limit: vdpol is not run again, hanging_model ends as a timeout.
+  CHECK(run_command(wpd(args + " --resume --timeout-per-run 1"), &text) == 0);
+  json = nlohmann::json::parse(slurp(out / "results.json"));
+  REQUIRE(json["rows"].size() == 2);
+  CHECK(json["rows"][1]["status"] == "timeout");
+  CHECK(lines(out / "results.jsonl").size() == 2);
   fs::remove_all(out);
 }

@@ -1,0 +1,135 @@
+#include "journal.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include "../cli.hpp"
+
+namespace daekit::host::wpd {
+namespace {
+
+using nlohmann::json;
+
+json json_number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+double number_or_nan(const json& j, const char* key) {
+  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::numeric_limits<double>::quiet_NaN();
+}
+
+}  // namespace
+
+json row_to_json(const PointResult& r) {
+  const dk_stats& s = r.stats;
+  return {{"problem", r.point.problem},
+          {"solver", r.point.solver},
+          {"params", r.point.params},
+          {"rtol", r.point.rtol},
+          {"atol", r.point.atol},
+          {"status", r.status},
+          {"message", r.message},
+          {"runs", r.runs},
+          {"wall_median_s", json_number(r.wall_median)},
+          {"wall_min_s", json_number(r.wall_min)},
+          {"wall_max_s", json_number(r.wall_max)},
+          {"stats",
+           {{"steps", s.steps}, {"accepted", s.accepted}, {"rejected", s.rejected}, {"nfev", s.nfev},
+            {"nfev_jac", s.nfev_jac}, {"njac", s.njac}, {"nlu", s.nlu}, {"nsolve", s.nsolve},
+            {"nnewton", s.nnewton}}},
+          {"scd", json_number(r.scd)},
+          {"mescd", json_number(r.mescd)},
+          {"final_error", json_number(r.final_error)},
+          {"l2", json_number(r.l2)}};
+}
+
+PointResult row_from_json(const json& row, const Point& point) {
+  PointResult r;
+  r.point = point;
+  r.status = row.at("status").get<std::string>();
+  r.message = row.value("message", "");
+  r.runs = row.value("runs", 0);
+  r.wall_median = number_or_nan(row, "wall_median_s");
+  r.wall_min = number_or_nan(row, "wall_min_s");
+  r.wall_max = number_or_nan(row, "wall_max_s");
+  const json& s = row.at("stats");
+  r.stats.steps = s.at("steps"), r.stats.accepted = s.at("accepted"), r.stats.rejected = s.at("rejected");
+  r.stats.nfev = s.at("nfev"), r.stats.nfev_jac = s.at("nfev_jac"), r.stats.njac = s.at("njac");
+  r.stats.nlu = s.at("nlu"), r.stats.nsolve = s.at("nsolve"), r.stats.nnewton = s.at("nnewton");
+  r.scd = number_or_nan(row, "scd");
+  r.mescd = number_or_nan(row, "mescd");
+  r.final_error = number_or_nan(row, "final_error");
+  r.l2 = number_or_nan(row, "l2");
+  return r;
+}
+
+std::string point_key(const Point& p, int runs, const std::string& scoring) {
+  const RunSettings& s = p.settings;
+  json key = {{"problem", p.problem},
+              {"params", p.params},
+              {"solver", p.solver},
+              {"solver_options", s.solver_options},
+              {"rtol", p.rtol},
+              {"atol", s.atol ? json(*s.atol) : json(nullptr)},
+              {"max_steps", s.max_steps},
+              {"init", s.init},
+              {"runs", runs},
+              {"scoring", scoring}};
+  return key.dump();
+}
+
+FolderLock::FolderLock(const std::filesystem::path& dir) {
+  const std::string file = (dir / ".wpd.lock").string();
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw UsageError("--out " + dir.string() + ": cannot create " + file + ": " + std::strerror(errno));
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd_);
+    fd_ = -1;
+    throw UsageError("--out " + dir.string() + " is in use by another daekit wpd; wait for it or choose another folder");
+  }
+}
+
+FolderLock::~FolderLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+}
+
+Journal::Journal(const std::filesystem::path& dir, bool resume) : file_(dir / file_name) {
+  if (resume) {
+    std::ifstream in(file_);
+    for (std::string line; std::getline(in, line);) {
+      try {
+        const json j = json::parse(line);
+        earlier_[j.at("key").get<std::string>()] = j.at("row");
+      } catch (const std::exception&) {
+        // a line cut short by a kill: that point runs again
+      }
+    }
+  }
+  out_ = std::fopen(file_.c_str(), resume ? "a" : "w");
+  if (!out_) throw UsageError("cannot write " + file_.string() + ": " + std::strerror(errno));
+}
+
+Journal::~Journal() {
+  if (out_) std::fclose(out_);
+}
+
+std::optional<PointResult> Journal::earlier(const std::string& key, const Point& point) const {
+  auto it = earlier_.find(key);
+  if (it == earlier_.end()) return std::nullopt;
+  try {
+    return row_from_json(it->second, point);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+void Journal::append(const std::string& key, const PointResult& r) {
+  const std::string line = json{{"key", key}, {"row", row_to_json(r)}}.dump() + "\n";
+  if (std::fwrite(line.data(), 1, line.size(), out_) != line.size() || std::fflush(out_) != 0)
+    throw UsageError("cannot write " + file_.string() + ": " + std::strerror(errno));
+}
+
+}  // namespace daekit::host::wpd
