@@ -106,10 +106,11 @@ class Cvode {
     carried_ += counters();
     return CVodeReInit(mem_, t, y_);
   }
+  // Attempted steps (accepted, and failed on the error test or in Newton), as --max-steps counts them.
   long steps() const {
-    long n = 0;
-    CVodeGetNumSteps(mem_, &n);
-    return carried_.steps + n;
+    const Counters c = counters();
+    return carried_.steps + carried_.error_test_failures + carried_.convergence_failures + c.steps +
+           c.error_test_failures + c.convergence_failures;
   }
   double last_step() const {
     double h = 0;

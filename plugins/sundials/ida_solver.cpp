@@ -149,10 +149,12 @@ class Ida {
     carried_ += counters();
     return IDAReInit(mem_, t, yy_, yp_);
   }
+  long accepted_steps() const { return carried_.steps + counters().steps; }
+  // Attempted steps (accepted, and failed on the error test or in Newton), as --max-steps counts them.
   long steps() const {
-    long n = 0;
-    IDAGetNumSteps(mem_, &n);
-    return carried_.steps + n;
+    const Counters c = counters();
+    return carried_.steps + carried_.error_test_failures + carried_.convergence_failures + c.steps +
+           c.error_test_failures + c.convergence_failures;
   }
   double last_step() const {
     double h = 0;
@@ -398,7 +400,7 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
     out = one_step_loop(ida, req, sink, static_cast<long>(req.max_steps - stats.steps));
     ida.add_stats(stats);
     used_h0 = h0s[attempt];
-    const bool failed_at_start = !is_success(out.status) && ida.steps() == 0;
+    const bool failed_at_start = !is_success(out.status) && ida.accepted_steps() == 0;
     if (!failed_at_start || attempt + 1 == h0s.size()) break;
     std::ostringstream m;
     m << (used_h0 == 0 ? std::string("IDA's own first step") : "h0=" + std::to_string(used_h0))

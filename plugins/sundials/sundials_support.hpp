@@ -134,7 +134,8 @@ inline int to_sundials(Eval e) { return e == Eval::ok ? 0 : e == Eval::recoverab
 //   Eigen::Map<Eigen::VectorXd> state();
 //   void set_stop_time(double t);
 //   int restart(double t);               // at a breakpoint: reinitialise from the current state
-//   long steps(); double last_step(); double current_step();  // last taken / next to try
+//   long steps();                        // attempted steps: accepted and failed (--max-steps counts these)
+//   double last_step(); double current_step();  // last taken / next to try
 //   int tstop_return() const;            // the flag meaning "stopped at the stop time"
 //   Status status_of(int flag) const;  std::string flag_name(int flag) const;
 //   std::string message() const;         // SUNDIALS' or the model's last message

@@ -400,3 +400,32 @@ TEST_CASE("impossible solver results become internal_error naming the plugin", "
                         Catch::Contains(why));
   }
 }
+
+TEST_CASE("run --max-steps counts attempted steps, the same in every solver family", "[cli][usage]") {
+  for (const char* solver : {"rodas5p", "radau5", "radauiia", "bdf", "cvode", "ida"}) {
+    INFO(solver);
+    std::string out;
+    std::string command = "(";
+    command += daekit_cmd(std::string("run --problem rober --max-steps 30 --report json --solver ") + solver);
+    command += " 2>/dev/null)";
+    CHECK(run_command(command, &out) == 1);
+    const auto j = nlohmann::json::parse(out);
+    CHECK(j["status"] == "too_many_steps");
+    // Attempted: accepted plus rejected plus Newton failures, exactly the limit.
+    CHECK(j["stats"]["steps"] == 30);
+    CHECK(j["stats"]["accepted"].get<int>() + j["stats"]["rejected"].get<int>() <= 30);
+  }
+}
+
+TEST_CASE("links in a plugin folder that lead nowhere are reported, not skipped silently", "[cli][abi]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("daekit-links-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::create_symlink(dir / "loop.so", dir / "loop.so");
+  fs::create_symlink(dir / "missing-target", dir / "dangling.so");
+  std::string out;
+  CHECK(run_command(daekit_cmd("list --plugin-path " + dir.string()), &out) == 0);
+  CHECK_THAT(out, Catch::Contains("loop.so: Too many levels of symbolic links") && Catch::Contains("dangling.so"));
+  fs::remove_all(dir);
+}
