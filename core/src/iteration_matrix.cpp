@@ -35,9 +35,8 @@ void IterationMatrix::setup(ProblemView& problem, const SolveRequest& request, c
     entries.emplace_back(j, j, 0.0);
     for (Eigen::SparseMatrix<double>::InnerIterator it(jac_sparse_, j); it; ++it)
       entries.emplace_back(it.row(), j, 0.0);
-    for (Eigen::Index i = 0; i < n; ++i)
-      if (mass.entry(i, j) != 0.0) entries.emplace_back(i, j, 0.0);
   }
+  mass.for_each_nonzero([&](Eigen::Index i, Eigen::Index j, double) { entries.emplace_back(i, j, 0.0); });
   w_sparse_.resize(n, n);
   w_sparse_.setFromTriplets(entries.begin(), entries.end(), [](double a, double) { return a; });
   w_sparse_.makeCompressed();
@@ -54,12 +53,10 @@ void IterationMatrix::setup(ProblemView& problem, const SolveRequest& request, c
       jac_to_w_.push_back(position(it.row(), j));
   mass_in_w_.clear();
   mass_values_.clear();
-  for (Eigen::Index j = 0; j < n; ++j)
-    for (Eigen::Index i = 0; i < n; ++i)
-      if (mass.entry(i, j) != 0.0) {
-        mass_in_w_.push_back(position(i, j));
-        mass_values_.push_back(mass.entry(i, j));
-      }
+  mass.for_each_nonzero([&](Eigen::Index i, Eigen::Index j, double value) {
+    mass_in_w_.push_back(position(i, j));
+    mass_values_.push_back(value);
+  });
   sparse_lu_.analyze(w_sparse_);
 }
 

@@ -28,6 +28,19 @@ class MassMatrix {
   template <class Scalar>
   void add_scaled_to(Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>& w, Scalar alpha) const;
   double entry(Eigen::Index i, Eigen::Index j) const;
+  // f(i, j, value) for every non-zero entry, column by column: O(n) for the identity and
+  // diagonal shapes, so that sparse assembly never walks n^2 positions.
+  template <class F>
+  void for_each_nonzero(F&& f) const {
+    for (Eigen::Index j = 0; j < n_; ++j) {
+      if (shape_ == Shape::dense) {
+        for (Eigen::Index i = 0; i < n_; ++i)
+          if (dense_(i, j) != 0.0) f(i, j, dense_(i, j));
+      } else if (const double d = entry(j, j); d != 0.0) {
+        f(j, j, d);
+      }
+    }
+  }
 
  private:
   Shape shape_ = Shape::identity;
