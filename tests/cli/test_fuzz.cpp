@@ -1,7 +1,9 @@
 // Random command lines, seeded (so a failure can be replayed: DAEKIT_FUZZ_SEED), built
 // from the host's own vocabulary mixed with nonsense, over the library and the broken
 // fixture plugins. Whatever the words, the host must answer with an exit code below 128
-// (no signal, no sanitizer abort) within its time limit (no hang).
+// (no signal, no sanitizer abort) within its time limit (no hang). The segfaulting
+// fixture model is left out: under AddressSanitizer its deliberate crash is a report by
+// design (tests/cli/test_isolation.cpp covers it).
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <random>
@@ -78,7 +80,7 @@ class CommandFuzzer {
   const std::string out_dir_ = "/tmp/daekit-fuzz-" + std::to_string(::getpid());
   const std::vector<std::string> problems_ = {"vdpol", "rober", "hires", "pendulum_dae", "prothero_robinson",
                                               "rober_residual", "nan_model", "fatal_model", "singular_dae",
-                                              "segfault_model", "rhs_throws_int", "factory_throws_int",
+                                              "rhs_throws_int", "factory_throws_int",
                                               "crash_at_load", "positive_rober", "nosuch", "rodas5p"};
   const std::vector<std::string> solvers_ = {"rodas5p", "ros3p", "radau5", "radauiia", "bdf", "ndf", "cvode", "ida",
                                              "rosenbrock23", "success_with_nan", "solve_throws_int", "output_of_wrong_size",
