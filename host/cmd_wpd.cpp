@@ -279,6 +279,13 @@ int command_wpd(int argc, char** argv) {
   info.target_scd = target_scd;
   info.reference = reference_text.str();
   info.final_reference = final_reference_text.str();
+  for (int i = 0; i < argc; ++i) info.command_line += (i ? " " : "daekit ") + std::string(argv[i]);
+  info.settings = {{"init", init},
+                   {"atol_scale", atol_scale > 0 ? nlohmann::json(atol_scale) : nlohmann::json("the problem's")},
+                   {"max_steps", max_steps},
+                   {"timeout_per_run_s", timeout},
+                   {"runs", runs},
+                   {"warm_up", "one untimed run before the timed ones, unless it took more than 1 s"}};
   const auto dir = std::filesystem::path(out_dir);
   wpd::write_csv((dir / "results.csv").string(), results);
   wpd::write_json((dir / "results.json").string(), results, info, registry);

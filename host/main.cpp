@@ -3,6 +3,7 @@
 #include <iostream>
 #include <string>
 
+#include "build_info.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
 #include "version.hpp"
@@ -36,6 +37,8 @@ int main(int argc, char** argv) {
   }
   if (!std::strcmp(argv[1], "--version")) {
     std::cout << "daekit " << DAEKIT_VERSION << " (plugin ABI " << DK_ABI_MAJOR << "." << DK_ABI_MINOR << ")\n";
+    if (argc > 2 && (!std::strcmp(argv[2], "--verbose") || !std::strcmp(argv[2], "-v")))
+      daekit::host::print(daekit::host::build_info(), std::cout);
     return 0;
   }
   const std::string command = argv[1];

@@ -28,6 +28,7 @@ json row_to_json(const PointResult& r) {
   return {{"problem", r.point.problem},
           {"solver", r.point.solver},
           {"params", r.point.params},
+          {"solver_options", r.point.settings.solver_options},
           {"rtol", r.point.rtol},
           {"atol", r.point.atol},
           {"status", r.status},

@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 
+#include "../build_info.hpp"
 #include "../file_digest.hpp"
 #include "journal.hpp"
 #include "version.hpp"
@@ -92,6 +93,11 @@ void write_json(const std::string& file, const std::vector<PointResult>& rows, c
   meta["machine"] = {{"system", std::string(u.sysname) + " " + u.release}, {"cpu", cpu_model()},
                      {"cores", sysconf(_SC_NPROCESSORS_ONLN)}};
   meta["build_type"] = DAEKIT_BUILD_TYPE;
+  // Which commit, compiler, LAPACK and BLAS kernel made these timings (and these digits:
+  // results move with the kernel, scripts/kernel-spread.py).
+  meta["build"] = to_json(build_info());
+  meta["command_line"] = info.command_line;
+  meta["settings"] = info.settings;
   meta["date"] = now_utc();
   meta["daekit_version"] = DAEKIT_VERSION;
   meta["tolerances"] = info.tolerances;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <daekit/loader/registry.hpp>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -21,6 +22,8 @@ struct SweepInfo {
   double target_scd = 0;   // 0: chosen per problem
   std::string reference;   // L2 reference solver and tolerance, in words
   std::string final_reference;  // for problems without their own: the solver whose y(tend) scored
+  std::string command_line;     // as typed, to rerun the sweep
+  nlohmann::json settings;      // what every run shared: init, atol scale, step limit, time limit
 };
 
 void write_csv(const std::string& file, const std::vector<PointResult>& rows);

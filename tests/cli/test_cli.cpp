@@ -429,3 +429,13 @@ TEST_CASE("links in a plugin folder that lead nowhere are reported, not skipped 
   CHECK_THAT(out, Catch::Contains("loop.so: Too many levels of symbolic links") && Catch::Contains("dangling.so"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("daekit --version --verbose says which LAPACK and BLAS kernel the process runs", "[cli]") {
+  std::string out;
+  REQUIRE(run_command(daekit_cmd("--version --verbose"), &out) == 0);
+  CHECK_THAT(out, Catch::Contains("commit ") && Catch::Contains("LAPACK ") && Catch::Contains("BLAS kernel") &&
+                      Catch::Contains("CPU "));
+  // Told to use the generic kernels, it says so.
+  REQUIRE(run_command("OPENBLAS_CORETYPE=Prescott " + daekit_cmd("--version --verbose"), &out) == 0);
+  CHECK_THAT(out, Catch::Contains("Prescott"));
+}

@@ -51,6 +51,16 @@ TEST_CASE("a Robertson sweep writes CSV, JSON, SVG and PNG with both solvers", "
   }
   CHECK(j["meta"].contains("machine"));
   CHECK(j["meta"].contains("date"));
+  // ... and the commit, compiler, LAPACK and BLAS kernel, the command and the shared settings.
+  const auto& build = j["meta"]["build"];
+  CHECK(!build["commit"].get<std::string>().empty());
+  CHECK_THAT(build["compiler"].get<std::string>(), Catch::Contains("gcc") || Catch::Contains("clang"));
+  CHECK_THAT(build["lapack"].get<std::string>(), Catch::Contains("lib"));
+  CHECK(build.contains("blas_kernel"));
+  CHECK_THAT(j["meta"]["command_line"].get<std::string>(), Catch::Contains("--solvers rodas5p,rodas4p2"));
+  CHECK(j["meta"]["settings"]["max_steps"] == 1000000);
+  CHECK(j["meta"]["settings"]["init"] == "check");
+  for (const auto& row : j["rows"]) CHECK(row["solver_options"].is_object());
   const std::string svg = slurp(out / "rober-final.svg");
   CHECK_THAT(svg, Catch::Contains("rodas5p") && Catch::Contains("rodas4p2"));
   std::string xml;
@@ -232,7 +242,9 @@ TEST_CASE("an interrupted sweep keeps its finished points, locks its folder whil
   std::string text;
   // vdpol finishes at once, hanging_model never: a second sweep into the folder is refused
   // while the first runs, and SIGINT ends the first with exit 130 and vdpol's row written.
-  const std::string script = "bash -c '" + wpd(args) + " & p=$!; sleep 2; " + wpd(args + " --resume") +
+  // Time limits everywhere, so that a test gone wrong ends instead of waiting on the hang.
+  const std::string script = "bash -c '" + wpd(args + " --timeout-per-run 60") + " & p=$!; sleep 2; " +
+                             wpd(args + " --resume --timeout-per-run 5") +
                              "; echo second=$?; kill -INT $p; wait $p; echo first=$?'";
   run_command(script, &text);
   CHECK_THAT(text, Catch::Contains("is in use by another daekit wpd") && Catch::Contains("second=2") &&

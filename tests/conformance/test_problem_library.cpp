@@ -65,22 +65,28 @@ TEST_CASE("the test set's DAEs reach the test set's accuracy", "[conformance][pr
   // radau5 (index 3) 5.38/0.45 (mescd counts the accelerations ~1e5), caraxis radau5
   // (index 3) 2.70/5.41: its positions have 8 digits, the index-3 multipliers 3; water
   // rodas5p with the test set's atol (1e6 atol for the pressures) 6.39/8.95; pump with
-  // the test set's atol (1e-6 tol for the charges): rodas5p 15.4/9.31 at 1e-5, bdf
-  // 14.1/6.19 at 1e-7 (radau5, radauiia and IDA fail at 50 ns, where the input starts
+  // the test set's atol (1e-6 tol for the charges): rodas5p 15.4/9.31 at 1e-5, bdf at
+  // 1e-7 5.14/5.49 (radau5, radauiia and IDA fail at 50 ns, where the input starts
   // rising and the transistor switches on: "many solvers fail", says the test set).
+  // pump's scd is not a measure for bdf: its one scored value, y1 = 1.26e-13, lies at
+  // atol (1e-13), so a relative error of 7e-6 respects the request; bdf lands either on
+  // it (scd 14-15, with Newton tolerances 0.33 .. 0.03) or at 5.14 (0.01 .. 3e-4, the
+  // default since Newton converges as RADAU5's does), mescd 5.38-6.19 throughout and
+  // 5.49 on every BLAS kernel: the floor is on mescd.
   // tba at 1e-5 (the reference's own tolerance; scd above ~5 is not meaningful): bdf
   // 6.52/4.83 in 10239 steps (6.10/4.97 with h0 = 1e-4), rodas5p 6.11/4.31, radau5
   // 6.97/5.06 in 2755 steps (the reference's RADAU5 run took 2518). bdf's point depends on
   // the LU's rounding (issue #15): over OPENBLAS_CORETYPE Prescott, Nehalem, Sandybridge,
-  // Haswell, Zen on one AMD EPYC it spans scd 5.22-5.79, mescd 4.08-4.92 (10165-10325
-  // steps), so the floors sit below that spread until the BDF is made robust to it.
+  // Haswell, SkylakeX, Zen on one AMD EPYC it spans scd 5.41-5.91, mescd 4.31-4.66
+  // (10091-10355 steps; with DASSL's loose Newton tolerance it spanned 5.22-6.01,
+  // 4.08-4.92), so the floors sit below that spread (scripts/kernel-spread.py).
   for (const LibraryCase& c : {LibraryCase{"chemakzo", "radau5", 1e-7, 1e-7, 5.5, 7.8},
                                LibraryCase{"transamp", "radau5", 1e-8, 1e-8, 7.0, 7.3},
                                LibraryCase{"andrews", "radau5", 1e-8, 1e-8, 4.8, 0.0},
                                LibraryCase{"caraxis", "radau5", 1e-10, 1e-10, 2.3, 4.9},
                                LibraryCase{"water", "rodas5p", 1e-10, -1.0, 5.8, 8.3},
                                LibraryCase{"pump", "rodas5p", 1e-5, -1.0, 10.0, 0.0},
-                               LibraryCase{"pump", "bdf", 1e-7, -1.0, 10.0, 0.0},
+                               LibraryCase{"pump", "bdf", 1e-7, -1.0, 0.0, 5.0},
                                LibraryCase{"tba", "bdf", 1e-5, 1e-5, 5.0, 3.9}})
     check_case(c);
 }
