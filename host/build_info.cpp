@@ -8,6 +8,8 @@
 #include <ostream>
 #include <sstream>
 
+#include <daekit/numerics/lapack_backend.hpp>
+
 #include "commit.hpp"
 #include "version.hpp"
 
@@ -45,18 +47,23 @@ BuildInfo build_info() {
   b.compiler = std::string("gcc ") + __VERSION__;
 #endif
   b.build_type = DAEKIT_BUILD_TYPE;
-  // The LAPACK that the core's dense LU calls is whatever the dynamic linker bound
-  // dgetrf_ to (Debian's alternatives choose it): ask the process, not the build.
-  if (void* getrf = dlsym(RTLD_DEFAULT, "dgetrf_")) {
-    Dl_info where{};
-    if (dladdr(getrf, &where) && where.dli_fname) {
-      char resolved[PATH_MAX];
-      b.lapack_library = realpath(where.dli_fname, resolved) ? resolved : where.dli_fname;
+  // The LAPACK the core's dense LU opened, and which kernel it runs (numerics/lapack_backend.hpp).
+  const LapackBackend& lapack = lapack_backend();
+  b.lapack_library = lapack.library.empty() ? "none (Eigen's LU)" : lapack.library;
+  b.blas_kernel = lapack.kernel;
+  b.kernel_decision = lapack.decision;
+  if (!lapack.library.empty())
+    if (void* handle = dlopen(lapack.library.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
+      using text_fn = char* (*)();
+      if (auto config = reinterpret_cast<text_fn>(dlsym(handle, "openblas_get_config"))) b.blas_config = config();
+      if (void* getrf = dlsym(handle, "dgetrf_")) {
+        Dl_info where{};
+        char resolved[PATH_MAX];
+        if (dladdr(getrf, &where) && where.dli_fname)
+          b.lapack_library = realpath(where.dli_fname, resolved) ? resolved : where.dli_fname;
+      }
+      dlclose(handle);
     }
-  }
-  using text_fn = char* (*)();
-  if (auto core = reinterpret_cast<text_fn>(dlsym(RTLD_DEFAULT, "openblas_get_corename"))) b.blas_kernel = core();
-  if (auto config = reinterpret_cast<text_fn>(dlsym(RTLD_DEFAULT, "openblas_get_config"))) b.blas_config = config();
   if (const char* env = std::getenv("OPENBLAS_CORETYPE")) b.coretype_env = env;
   b.cpu_model = cpuinfo_field("model name");
   b.cpu_flags = vector_flags();
@@ -71,6 +78,7 @@ nlohmann::json to_json(const BuildInfo& b) {
           {"lapack", b.lapack_library},
           {"blas_kernel", b.blas_kernel},
           {"blas_config", b.blas_config},
+          {"blas_kernel_decision", b.kernel_decision},
           {"OPENBLAS_CORETYPE", b.coretype_env},
           {"cpu", b.cpu_model},
           {"cpu_flags", b.cpu_flags}};
@@ -81,7 +89,7 @@ void print(const BuildInfo& b, std::ostream& out) {
       << "compiler    " << b.compiler << " (" << b.build_type << ")\n"
       << "LAPACK      " << (b.lapack_library.empty() ? "not loaded" : b.lapack_library) << "\n"
       << "BLAS kernel " << (b.blas_kernel.empty() ? "(not OpenBLAS)" : b.blas_kernel)
-      << (b.blas_kernel == "Prescott" ? " (OpenBLAS's generic kernels: it did not recognise this CPU, or was told so)" : "")
+      << (b.kernel_decision.empty() ? "" : ": " + b.kernel_decision)
       << (b.coretype_env.empty() ? "" : " (OPENBLAS_CORETYPE=" + b.coretype_env + ")") << "\n";
   if (!b.blas_config.empty()) out << "BLAS build  " << b.blas_config << "\n";
   out << "CPU         " << b.cpu_model << " [" << b.cpu_flags << "]\n";

@@ -13,6 +13,7 @@ struct BuildInfo {
   std::string lapack_library;  // the file that provides dgetrf_ in this process
   std::string blas_kernel;     // OpenBLAS's core in use ("Haswell", "Prescott" = generic), or "" if not OpenBLAS
   std::string blas_config;     // OpenBLAS's build configuration, or ""
+  std::string kernel_decision; // how the kernel was chosen (OpenBLAS, the user, or daekit from the CPU's features)
   std::string coretype_env;    // OPENBLAS_CORETYPE as set, or ""
   std::string cpu_model;
   std::string cpu_flags;       // the vector extensions that matter to the kernels

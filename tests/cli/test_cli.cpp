@@ -439,3 +439,21 @@ TEST_CASE("daekit --version --verbose says which LAPACK and BLAS kernel the proc
   REQUIRE(run_command("OPENBLAS_CORETYPE=Prescott " + daekit_cmd("--version --verbose"), &out) == 0);
   CHECK_THAT(out, Catch::Contains("Prescott"));
 }
+
+TEST_CASE("OpenBLAS's generic kernels on a CPU it does not know are replaced by vector kernels", "[cli][blas]") {
+  // DAEKIT_SIMULATE_OPENBLAS_GUESS makes OpenBLAS choose as on an unknown CPU model.
+  std::string out;
+  REQUIRE(run_command("DAEKIT_SIMULATE_OPENBLAS_GUESS=Prescott " + daekit_cmd("--version --verbose"), &out) == 0);
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2")) {
+    CHECK_THAT(out, Catch::Contains("chosen by daekit from the CPU's features"));
+    CHECK_THAT(out, !Catch::Contains("BLAS kernel Prescott"));
+  }
+#endif
+  // The user's choice is kept, whatever the CPU.
+  REQUIRE(run_command("OPENBLAS_CORETYPE=Prescott DAEKIT_SIMULATE_OPENBLAS_GUESS=Prescott " +
+                          daekit_cmd("--version --verbose"),
+                      &out) == 0);
+  CHECK_THAT(out, Catch::Contains("BLAS kernel Prescott: named by OPENBLAS_CORETYPE"));
+}

@@ -4,7 +4,8 @@
 // matrix per real one, and Eigen's complex kernel is only as fast as the instruction set
 // the binary was compiled for (SSE2 in a portable build): 2.1 ms for n = 160 here, where
 // OpenBLAS, which picks its kernels for the CPU at run time, takes 0.41 ms (real: 0.23 vs
-// 0.15 ms). See the libraries in docs/architecture.md.
+// 0.15 ms). See the libraries in docs/architecture.md; which LAPACK is opened, and which
+// kernel it runs, is numerics/lapack_backend.hpp's business.
 //
 // The storage is kept between factorisations, so that the step loop does not allocate.
 // A zero or non-finite pivot marks the matrix singular, as getrf and Hairer's DEC do.
@@ -36,6 +37,7 @@ class DenseLUOf {
  private:
   Matrix lu_;
   std::vector<int> pivots_;  // LAPACK's row interchanges, 1-based
+  Eigen::PartialPivLU<Matrix> fallback_;  // used only where no LAPACK could be opened
 };
 
 using DenseLU = DenseLUOf<double>;
