@@ -87,15 +87,19 @@ Report check_solver(const loader::Plugin& plugin, const loader::Registry& regist
     const double negative = -1e-6;
     bad.rtol = &negative;
     bad.nrtol = 1;
-    dk_output_sink sink{nullptr, nullptr};
+    // A real sink: a solver that runs anyway and emits must not call through a null pointer.
+    Trajectory emitted;
+    emitted.n = problem.info().n;
+    dk_output_sink sink = collect_into(emitted);
     dk_result result{};
     result.struct_size = sizeof result;
     const std::string skip;
     std::string why;
     if (check_capabilities(s, problem.info(), &why)) {
       solver->solve(problem, bad, sink, result);
-      report.add("refuses a negative tolerance", result.status == DK_STATUS_INVALID_INPUT,
-                 std::string(status_name(static_cast<Status>(result.status))) + ": " + result.message);
+      report.add("refuses a negative tolerance", result.status == DK_STATUS_INVALID_INPUT && emitted.t.empty(),
+                 std::string(status_name(static_cast<Status>(result.status))) + ": " + result.message +
+                     (emitted.t.empty() ? "" : " (and emitted " + std::to_string(emitted.t.size()) + " points)"));
     }
   }
   return report;

@@ -91,3 +91,12 @@ TEST_CASE("exceptions of no standard type escaping a raw-ABI plugin are that plu
     CHECK_THAT(out, Catch::Contains("exception escape"));
   }
 }
+
+TEST_CASE("daekit check of solvers that report impossible results fails them without crashing itself",
+          "[cli][check][isolation]") {
+  // Found by the fuzz test under AddressSanitizer: the negative-tolerance check handed the
+  // solver a sink without an emit function, and a solver that runs anyway called it.
+  std::string out;
+  CHECK(run_command(daekit_cmd("check " + fixture("invalid/fixture_lying_solvers.so")), &out) == 1);
+  CHECK_THAT(out, Catch::Contains("[FAIL] refuses a negative tolerance") && !Catch::Contains("signal"));
+}
