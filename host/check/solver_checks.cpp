@@ -9,13 +9,6 @@
 namespace daekit::host::check {
 namespace {
 
-std::int32_t keep_last(void* env, double t, const double* y, std::size_t n) {
-  auto* last = static_cast<std::pair<double, std::vector<double>>*>(env);
-  last->first = t;
-  last->second.assign(y, y + n);
-  return 0;
-}
-
 }  // namespace
 
 Report check_solver(const loader::Plugin& plugin, const loader::Registry& registry) {
@@ -47,16 +40,22 @@ Report check_solver(const loader::Plugin& plugin, const loader::Registry& regist
     RunSettings settings;
     settings.rtol = 1e-6;
     PreparedRun run(problem, *solver, settings);
-    std::pair<double, std::vector<double>> last{NAN, {}};
-    dk_output_sink sink{&last, &keep_last};
+    // Every point checked as `daekit run` checks it: the problem's size, finite values.
+    Trajectory points;
+    points.n = problem.info().n;
+    dk_output_sink sink = collect_into(points);
     dk_result result{};
     result.struct_size = sizeof result;
     solver->solve(problem, run.options(), sink, result);
     const Status status = static_cast<Status>(result.status);
     const dk_stats& st = result.stats;
     std::ostringstream detail;
-    bool ok = is_success(status) && last.first == run.options().tend;
-    if (!ok) detail << status_name(status) << ": " << result.message;
+    const std::string impossible = impossible_result(result, points, run.options().tend);
+    bool ok = is_success(status) && impossible.empty();
+    if (!impossible.empty())
+      detail << "an impossible result: it " << impossible;
+    else if (!ok)
+      detail << status_name(status) << ": " << result.message;
     const bool sane = st.accepted + st.rejected <= st.steps && st.nfev > 0 && st.steps > 0;
     if (ok && !sane) {
       ok = false;
@@ -65,7 +64,7 @@ Report check_solver(const loader::Plugin& plugin, const loader::Registry& regist
     }
     if (ok) {
       detail << st.steps << " steps, " << st.nfev << " f evaluations";
-      if (auto a = final_accuracy(problem, run, last.first, last.second.data())) {
+      if (auto a = final_accuracy(problem, run, points.t.back(), points.y.data() + (points.t.size() - 1) * points.n)) {
         detail << ", mescd " << a->mescd;
         if (a->mescd < 4.0) {
           ok = false;

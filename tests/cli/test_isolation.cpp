@@ -99,4 +99,8 @@ TEST_CASE("daekit check of solvers that report impossible results fails them wit
   std::string out;
   CHECK(run_command(daekit_cmd("check " + fixture("invalid/fixture_lying_solvers.so")), &out) == 1);
   CHECK_THAT(out, Catch::Contains("[FAIL] refuses a negative tolerance") && !Catch::Contains("signal"));
+  // Each lie is named, as `daekit run` names it.
+  for (const char* lie : {"emitted a point of 4 values for a problem of 3", "reported success at t = nan",
+                          "reported success with a non-finite value", "reported success without any output point"})
+    CHECK_THAT(out, Catch::Contains(std::string("an impossible result: it ") + lie));
 }
