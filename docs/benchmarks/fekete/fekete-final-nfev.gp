@@ -16,7 +16,7 @@ plot "fekete-final-nfev.dat" index 0 with linespoints pointsize 1.3 linewidth 2 
      "fekete-final-nfev.dat" index 6 with linespoints pointsize 1.3 linewidth 2 title "rodas4" noenhanced, \
      "fekete-final-nfev.dat" index 7 with linespoints pointsize 1.3 linewidth 2 title "rodas42" noenhanced, \
      "fekete-final-nfev.dat" index 8 with linespoints pointsize 1.3 linewidth 2 title "rodas3" noenhanced, \
-     "fekete-final-nfev.dat" index 9 with linespoints pointsize 1.3 linewidth 2 title "ros34pw2" noenhanced, \
+     "fekete-final-nfev.dat" index 9 with linespoints pointsize 1.3 linewidth 2 title "ros34pw2 (all failed: unsupported_problem)" noenhanced, \
      "fekete-final-nfev.dat" index 10 with linespoints pointsize 1.3 linewidth 2 title "ros3p" noenhanced, \
      "fekete-final-nfev.dat" index 11 with linespoints pointsize 1.3 linewidth 2 title "rosenbrock23" noenhanced, \
      "fekete-final-nfev.dat" index 12 with linespoints pointsize 1.3 linewidth 2 title "bdf" noenhanced, \
