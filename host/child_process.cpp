@@ -133,10 +133,28 @@ bool ChildProcess::read_available() {
 
 ChildOutcome ChildProcess::finish(bool kill_it) {
   ChildOutcome out;
-  if (kill_it) ::kill(pid_, SIGKILL);
   int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  if (!kill_it && has_deadline_) {
+    // The pipe closed, but a child that closed it on purpose may still run: the deadline
+    // holds until it has exited.
+    for (;;) {
+      const pid_t done = ::waitpid(pid_, &status, WNOHANG);
+      if (done == pid_) break;
+      if (done < 0 && errno != EINTR) break;
+      if (expired(std::chrono::steady_clock::now())) {
+        kill_it = true;
+        break;
+      }
+      ::usleep(10000);
+    }
+    if (!kill_it) {
+      pid_ = -1;  // reaped above
+    }
   }
+  if (kill_it) ::kill(pid_, SIGKILL);
+  if (pid_ > 0)
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
   pid_ = -1;
   ::close(fd_);
   fd_ = -1;

@@ -67,6 +67,10 @@ TEST_CASE("run --timeout ends a model that never returns, with status timeout", 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(seconds < 30);
   CHECK_THAT(out, Catch::Contains("status     timeout") && Catch::Contains("killed after the timeout of 1 s"));
+  // A model that closes the host's pipe before it hangs is held to the limit as well.
+  CHECK(run_command(daekit_cmd("run --problem closing_model --solver rodas5p --timeout 1 --plugin-path " + hostile_dir),
+                    &out) == 1);
+  CHECK_THAT(out, Catch::Contains("status     timeout"));
   // What --timeout cannot mean is refused.
   for (const char* bad : {"--timeout 0", "--timeout -1", "--timeout nan", "--timeout 5 --in-process", "--isolate --in-process"}) {
     INFO(bad);
