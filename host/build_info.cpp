@@ -1,8 +1,5 @@
 #include "build_info.hpp"
 
-#include <dlfcn.h>
-
-#include <climits>
 #include <cstdlib>
 #include <fstream>
 #include <ostream>
@@ -52,18 +49,7 @@ BuildInfo build_info() {
   b.lapack_library = lapack.library.empty() ? "none (Eigen's LU)" : lapack.library;
   b.blas_kernel = lapack.kernel;
   b.kernel_decision = lapack.decision;
-  if (!lapack.library.empty())
-    if (void* handle = dlopen(lapack.library.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
-      using text_fn = char* (*)();
-      if (auto config = reinterpret_cast<text_fn>(dlsym(handle, "openblas_get_config"))) b.blas_config = config();
-      if (void* getrf = dlsym(handle, "dgetrf_")) {
-        Dl_info where{};
-        char resolved[PATH_MAX];
-        if (dladdr(getrf, &where) && where.dli_fname)
-          b.lapack_library = realpath(where.dli_fname, resolved) ? resolved : where.dli_fname;
-      }
-      dlclose(handle);
-    }
+  b.blas_config = lapack.config;
   if (const char* env = std::getenv("OPENBLAS_CORETYPE")) b.coretype_env = env;
   b.cpu_model = cpuinfo_field("model name");
   b.cpu_flags = vector_flags();

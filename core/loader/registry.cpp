@@ -120,7 +120,6 @@ std::vector<Plugin> read_plugin_file(const fs::path& file) {
     }
 
   // 2. Each manifest's data, checked before anything is called.
-  auto library = std::make_shared<Library>(file);
   std::vector<Plugin> out;
   for (const auto& [sn, m] : manifests) {
     const std::string alias = m->symbol;
@@ -151,13 +150,17 @@ std::vector<Plugin> read_plugin_file(const fs::path& file) {
     p.manifest.entry = m->entry;
     p.manifest.abi_minor = m->abi_minor;
     p.file = file;
-    p.library = library;
     out.push_back(std::move(p));
   }
+  std::vector<Manifest> read;
+  for (const auto& p : out) read.push_back(p.manifest);
+  auto library = std::make_shared<Library>(file, std::move(read));
+  for (auto& p : out) p.library = library;
   return out;
 }
 
-Library::Library(fs::path file) : file_(std::move(file)) {}
+Library::Library(fs::path file, std::vector<Manifest> manifests)
+    : file_(std::move(file)), manifests_(std::move(manifests)) {}
 Library::~Library() = default;
 
 boost::dll::shared_library& Library::open() {
@@ -171,17 +174,12 @@ boost::dll::shared_library& Library::open() {
   }
   // What was read from the file is what the loaded library holds: the file has not been
   // swapped, and the reading of its data was right.
-  std::vector<elf::FileManifest> manifests;
-  try {
-    manifests = elf::read_manifests(file_, is_manifest_symbol, DK_SECTION_NAME);
-  } catch (const elf::Unreadable& e) {
-    throw LoadError(file_.string() + " changed after it was read: " + e.what());
-  }
-  for (const auto& m : manifests) {
-    if (!lib->has(m.symbol)) throw LoadError(file_.string() + " changed after it was read (" + m.symbol + " is gone)");
-    const dk_manifest& man = lib->get_alias<const dk_manifest>(m.symbol);
-    if (man.magic != m.magic || text(man.name) != m.name || text(man.entry) != m.entry || !lib->has(m.entry))
-      throw LoadError(file_.string() + ": the loaded manifest " + m.symbol + " differs from the file's");
+  for (const auto& m : manifests_) {
+    const std::string symbol = "daekit_v" + std::to_string(DK_ABI_MAJOR) + "_manifest_" + m.name;
+    if (!lib->has(symbol)) throw LoadError(file_.string() + " changed after it was read (" + symbol + " is gone)");
+    const dk_manifest& man = lib->get_alias<const dk_manifest>(symbol);
+    if (man.magic != DK_ABI_MAGIC || text(man.name) != m.name || text(man.entry) != m.entry || !lib->has(m.entry))
+      throw LoadError(file_.string() + ": the loaded manifest " + symbol + " differs from the file's");
   }
   library_ = std::move(lib);
   return *library_;

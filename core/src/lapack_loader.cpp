@@ -1,5 +1,7 @@
 #include <dlfcn.h>
 
+#include <climits>
+
 #include <cstdlib>
 #include <mutex>
 
@@ -50,7 +52,9 @@ void cpu_features(bool* avx512, bool* avx2_fma, bool* avx) {
 
 Loaded open_lapack() {
   Loaded l;
-  const bool user_named = std::getenv("OPENBLAS_CORETYPE") != nullptr;
+  // An empty OPENBLAS_CORETYPE names nothing (OpenBLAS ignores it too).
+  const char* named = std::getenv("OPENBLAS_CORETYPE");
+  const bool user_named = named && *named;
   // DAEKIT_SIMULATE_OPENBLAS_GUESS=Prescott makes OpenBLAS choose as it does on a CPU
   // model it does not know, so that the check below can be tested on any machine.
   const char* simulated_guess = std::getenv("DAEKIT_SIMULATE_OPENBLAS_GUESS");
@@ -87,7 +91,7 @@ Loaded open_lapack() {
       l.handle = dlopen(l.backend.library.c_str(), RTLD_NOW | RTLD_LOCAL);
       unsetenv("OPENBLAS_CORETYPE");
       if (!l.handle) {
-        l.backend = LapackBackend{"", "", "OpenBLAS could not be opened again: Eigen's LU"};
+        l.backend = LapackBackend{"", "", "OpenBLAS could not be opened again: Eigen's LU", ""};
         return l;
       }
       l.backend.kernel = corename(l.handle);
@@ -107,6 +111,12 @@ Loaded open_lapack() {
     l.backend.library.clear();
     return l;
   }
+  if (auto config = symbol<char* (*)()>(l.handle, "openblas_get_config")) l.backend.config = config();
+  // The file the name led to (Debian's alternatives choose it), for the records.
+  Dl_info where{};
+  char resolved[PATH_MAX];
+  if (dladdr(reinterpret_cast<void*>(l.routines.dgetrf), &where) && where.dli_fname && realpath(where.dli_fname, resolved))
+    l.backend.library = resolved;
   // One thread: the matrices are small (n up to a few thousand), factorisations happen
   // inside a step loop, and benchmark runs share the machine.
   using threads_fn = void (*)(int);

@@ -1,5 +1,7 @@
 #include "daekit/radau/radau_error_scale.hpp"
 
+#include "daekit/numerics/newton_tolerance.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -21,13 +23,12 @@ RadauErrorScale::RadauErrorScale(const ProblemView& problem, const SolveRequest&
 }
 
 void RadauErrorScale::transform_tolerances(double exponent) {
-  constexpr double uround = std::numeric_limits<double>::epsilon();
   for (Eigen::Index i = 0; i < rtol_.size(); ++i) {
     const double r = request_.rtol[i] > 0 ? request_.rtol[i] : 1e-16;
     rtol_[i] = 0.1 * std::pow(r, exponent);
     atol_[i] = rtol_[i] * (request_.atol[i] / r);
   }
-  newton_tolerance_ = std::max(10.0 * uround / rtol_.minCoeff(), std::min(0.03, std::sqrt(rtol_.minCoeff())));
+  newton_tolerance_ = daekit::newton_tolerance(rtol_.minCoeff(), 0.03);
 }
 
 void RadauErrorScale::update(const Eigen::VectorXd& y, double h) {

@@ -17,11 +17,11 @@ namespace {
 using nlohmann::json;
 
 json json_number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+}  // namespace
+
 double number_or_nan(const json& j, const char* key) {
   return j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::numeric_limits<double>::quiet_NaN();
 }
-
-}  // namespace
 
 json row_to_json(const PointResult& r) {
   const dk_stats& s = r.stats;

@@ -14,6 +14,9 @@
 
 namespace daekit::host::wpd {
 
+// A number of a JSON object, NaN where it is absent or null (non-finite values are stored as null).
+double number_or_nan(const nlohmann::json& j, const char* key);
+
 // A point's row as results.json and results.jsonl hold it.
 nlohmann::json row_to_json(const PointResult& r);
 // A row read back for `point` (its settings are the point's own).

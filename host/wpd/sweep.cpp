@@ -13,6 +13,7 @@
 
 #include "../child_process.hpp"
 #include "../cli.hpp"
+#include "journal.hpp"
 #include "progress.hpp"
 
 namespace daekit::host::wpd {
@@ -23,9 +24,6 @@ using nlohmann::json;
 // A run shorter than this gets an untimed warm-up run before it.
 constexpr double warm_up_limit_s = 1.0;
 
-double number_or_nan(const json& j, const char* key) {
-  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::numeric_limits<double>::quiet_NaN();
-}
 
 // The work of one point, in the child: `runs` solves, the median wall time, accuracy.
 json measure(const loader::Registry& registry, const Point& p, const SweepOptions& o, const Trajectory* reference) {

@@ -3,10 +3,8 @@
 // kappas, as MATLAB's ode15s), on the core's BdfStepper. Both take any problem
 // form: M y' = f with constant, time- or state-dependent M, and F(t, y, y') = 0.
 #include <daekit/bdf/bdf_stepper.hpp>
+#include <daekit/numerics/newton_tolerance.hpp>
 #include <daekit/sdk/export_solver.hpp>
-#include <algorithm>
-#include <cmath>
-#include <limits>
 
 namespace {
 
@@ -16,12 +14,9 @@ using namespace daekit;
 // corrector (and in the rounding of the LU that drives it) and enters the differences
 // from which the order and the next step are chosen: on Fekete at 1e-11 the step count
 // moved 7 035 .. 16 225 with the BLAS kernel alone. Converging further at tight
-// tolerances, as RADAU5's FNEWT rule does (sqrt(rtol), never below 10 u / rtol), removes
-// that (docs/solvers/bdf.md: spread 0.00 on Fekete 1e-8 .. 1e-11) and takes fewer steps.
-double automatic_newton_tolerance(double rtol) {
-  constexpr double uround = std::numeric_limits<double>::epsilon();
-  return std::max(10.0 * uround / rtol, std::min(0.33, std::sqrt(rtol)));
-}
+// tolerances, by RADAU5's rule with DASSL's 0.33 as the cap, removes that
+// (docs/solvers/bdf.md: spread 0.00 on Fekete 1e-8 .. 1e-11) and takes fewer steps.
+constexpr double dassl_newton_tolerance = 0.33;
 
 template <bool Ndf>
 class MultistepSolver : public Solver {
@@ -58,7 +53,7 @@ class MultistepSolver : public Solver {
     s.max_order = static_cast<int>(request.extra_int("max_order", s.max_order));
     s.max_newton = static_cast<int>(request.extra_int("max_newton", s.max_newton));
     s.newton_tol = request.extra_real("newton_tol", 0.0);
-    if (s.newton_tol == 0.0) s.newton_tol = automatic_newton_tolerance(request.rtol.minCoeff());
+    if (s.newton_tol == 0.0) s.newton_tol = newton_tolerance(request.rtol.minCoeff(), dassl_newton_tolerance);
     s.fixed_step = request.extra_real("fixed_step", s.fixed_step);
     s.restart_at_tstops = request.extra_bool("restart_at_tstops", s.restart_at_tstops);
     if (s.max_order < 1 || s.max_order > 5 || s.max_newton < 1 || !(s.newton_tol > 0.0) || !(s.fixed_step >= 0.0))

@@ -34,7 +34,8 @@ class LoadError : public std::runtime_error {
 // plugins is instantiated, and kept open while any handle to it lives.
 class Library {
  public:
-  explicit Library(std::filesystem::path file);
+  // `manifests`: what was read from the file, checked against the loaded library.
+  Library(std::filesystem::path file, std::vector<Manifest> manifests);
   ~Library();
   Library(const Library&) = delete;
   Library& operator=(const Library&) = delete;
@@ -45,6 +46,7 @@ class Library {
 
  private:
   std::filesystem::path file_;
+  std::vector<Manifest> manifests_;
   std::unique_ptr<boost::dll::shared_library> library_;
 };
 

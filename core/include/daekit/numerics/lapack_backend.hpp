@@ -15,9 +15,10 @@
 namespace daekit {
 
 struct LapackBackend {
-  std::string library;   // the file opened, "" if none (Eigen's LU is used)
+  std::string library;   // the file opened (its real path), "" if none (Eigen's LU is used)
   std::string kernel;    // OpenBLAS's core in use, "" if the LAPACK is not OpenBLAS
   std::string decision;  // how the kernel was chosen, in words
+  std::string config;    // OpenBLAS's build configuration, "" if not OpenBLAS
 };
 
 // Opens LAPACK if that has not happened yet.
