@@ -26,6 +26,10 @@ void print_solver(const loader::Plugin& plugin) {
             << "DAE index   up to " << s.max_dae_index << (s.max_dae_index == 0 ? " (ODEs only)" : "") << "\n"
             << "dense out   " << ((s.flags & DK_SOLVER_DENSE_OUTPUT) ? "yes" : "no") << "\n"
             << "sparse      " << ((s.flags & DK_SOLVER_SPARSE) ? "yes (sparse LU when the problem gives a pattern)" : "no")
+            << "\n"
+            << "events      " << ((s.flags & DK_SOLVER_EVENTS) ? "yes (root functions, time events, state resets)" : "no")
+            << "\n"
+            << "constraints " << ((s.flags & DK_SOLVER_CONSTRAINTS) ? "yes (sign constraints on components)" : "no")
             << "\n";
   std::cout << "options (--solver-opt key=value):\n";
   if (s.noptions == 0) std::cout << "  (none)\n";
@@ -56,6 +60,27 @@ void print_problem(const loader::Plugin& plugin, const std::map<std::string, std
             << "\n"
             << "initial     " << ((p.flags & DK_PROBLEM_CONSISTENT_Y0) ? "consistent by construction" : "as given")
             << "\n";
+  if (DK_HAS_FIELD(&p, dk_problem_info, constraints)) {
+    const bool time_events = p.flags & DK_PROBLEM_TIME_EVENTS;
+    if (p.nroots > 0 || time_events) {
+      std::cout << "events      ";
+      if (p.nroots > 0) std::cout << p.nroots << " root function" << (p.nroots == 1 ? "" : "s");
+      if (p.nroots > 0 && time_events) std::cout << ", ";
+      if (time_events) std::cout << "time events";
+      std::cout << "\n";
+      for (std::size_t i = 0; i < p.nroots; ++i) {
+        const int d = p.root_direction ? p.root_direction[i] : 0;
+        std::cout << "  root " << i << (p.root_names && p.root_names[i] ? std::string(" (") + p.root_names[i] + ")" : "")
+                  << ": " << (d > 0 ? "rising" : d < 0 ? "falling" : "both directions")
+                  << (p.root_terminal && p.root_terminal[i] ? ", terminal" : "") << "\n";
+      }
+    }
+    std::size_t constrained = 0;
+    for (std::size_t i = 0; p.constraints && i < p.n; ++i) constrained += p.constraints[i] != 0;
+    if (constrained > 0)
+      std::cout << "constraints " << constrained << " component" << (constrained == 1 ? "" : "s")
+                << " with sign constraints (y >= 0 and the like)\n";
+  }
   if (p.nparams) {
     std::cout << "parameters (--param key=value):\n";
     for (std::size_t i = 0; i < p.nparams; ++i)

@@ -71,7 +71,7 @@ int command_run(int argc, char** argv) {
   std::string problem_name, solver_name, saveat, output_file, report = "text", jacobian = "auto", init = "check";
   std::vector<std::string> params, solver_opts;
   double rtol = 0, atol = -1, h0 = 0, hmin = 0, hmax = 0, tend = std::numeric_limits<double>::quiet_NaN();
-  std::int64_t max_steps = 100000;
+  std::int64_t max_steps = 100000, max_events = 0;
   double timeout = 0;
   po::options_description desc("daekit run options");
   desc.add_options()("help,h", "show this help")("problem,p", po::value(&problem_name), "problem plugin name")(
@@ -80,6 +80,8 @@ int command_run(int argc, char** argv) {
       "atol", po::value(&atol), "absolute tolerance (default: the problem's suggested scale times rtol)")(
       "h0", po::value(&h0), "initial step (default: automatic)")("hmin", po::value(&hmin), "minimum step")(
       "hmax", po::value(&hmax), "maximum step")("max-steps", po::value(&max_steps), "maximum number of steps")(
+      "max-events", po::value(&max_events),
+      "more events than this end the run with status too_many_events (chattering; default 1000)")(
       "tend", po::value(&tend), "end of the time span (default: the problem's)")(
       "param", po::value(&params)->composing(), "problem parameter key=value (repeatable)")(
       "solver-opt", po::value(&solver_opts)->composing(), "solver option key=value (repeatable)")(
@@ -134,6 +136,8 @@ int command_run(int argc, char** argv) {
     settings.hmin = hmin;
     settings.hmax = hmax;
     settings.max_steps = max_steps;
+    if (vm.count("max-events") && max_events <= 0) throw UsageError("--max-events must be a positive number");
+    settings.max_events = max_events;
     settings.solver_options = parse_key_values(solver_opts, "--solver-opt");
     settings.jacobian = jacobian;
     settings.init = init;
@@ -154,20 +158,30 @@ int command_run(int argc, char** argv) {
       settings.output = vm.count("every-step") ? DK_OUTPUT_EVERY_STEP : DK_OUTPUT_END;
     }
     PreparedRun prepared(*problem, *solver, settings);
-    const dk_solve_options& o = prepared.options();
-
     Trajectory collected;
     collected.n = n;
     dk_output_sink sink = collect_into(collected);
+    const dk_event_sink event_sink = collect_events_into(collected);
+    const dk_solve_options o = prepared.options_with(&event_sink);
     RunReport r;
     r.result.struct_size = sizeof r.result;
     solver->solve(*problem, o, sink, r.result);
     // A result the solver could not have computed is not passed on as one.
-    if (const std::string why = impossible_result(r.result, collected, o.tend); !why.empty()) {
+    if (const std::string why = impossible_result(r.result, collected, o); !why.empty()) {
       r.result.status = DK_STATUS_INTERNAL_ERROR;
       std::snprintf(r.result.message, sizeof r.result.message, "solver '%s' (%s) %s", solver->info().name,
                     solver_plugin.file.string().c_str(), why.c_str());
-      collected = Trajectory{{}, {}, n, {}};
+      collected = Trajectory{};
+      collected.n = n;
+    }
+    r.events = collected.events;
+    if (DK_HAS_FIELD(&info, dk_problem_info, constraints)) {
+      r.has_events = info.nroots > 0 || (info.flags & DK_PROBLEM_TIME_EVENTS);
+      bool constrained = false;
+      for (std::size_t i = 0; info.constraints && i < n; ++i) constrained = constrained || info.constraints[i] != 0;
+      r.constraints_ignored = constrained && !(solver->info().flags & DK_SOLVER_CONSTRAINTS);
+      for (std::size_t i = 0; i < info.nroots; ++i)
+        r.root_names.push_back(info.root_names && info.root_names[i] ? info.root_names[i] : "");
     }
 
     r.problem = info.name;
@@ -203,7 +217,10 @@ int command_run(int argc, char** argv) {
         names.push_back(component_name(info, i));
       // A failed run never replaces an existing file: what it reached goes beside it.
       const std::string target = success ? output_file : output_file + ".partial";
-      write_trajectory(target, names, collected.t, collected.y);
+      if (r.has_events)
+        write_trajectory_with_events(target, names, collected);
+      else
+        write_trajectory(target, names, collected.t, collected.y);
       if (!success)
         std::cerr << "daekit run: the run failed; the " << collected.t.size() << " points it reached are in " << target
                   << " (" << output_file << " is left as it was)\n";

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -32,6 +33,27 @@ bool by_index_differs(const Accuracy& a) {
   return kinds > 1;
 }
 
+const char* direction_name(std::int32_t d) { return d > 0 ? "rising" : d < 0 ? "falling" : nullptr; }
+
+const char* action_name(std::uint32_t a) {
+  switch (a) {
+    case DK_EVENT_STOP: return "stop";
+    case DK_EVENT_REINIT: return "reinit";
+    default: return "continue";
+  }
+}
+
+std::string event_source(const RunReport& r, const EventRecord& e) {
+  if (e.kind == DK_EVENT_TIME || e.index < 0) return "time event";
+  std::string s = "root " + std::to_string(e.index);
+  if (static_cast<std::size_t>(e.index) < r.root_names.size() && !r.root_names[e.index].empty())
+    s += " (" + r.root_names[e.index] + ")";
+  return s;
+}
+
+// The first and last few events in the text report; all of them are in the JSON.
+constexpr std::size_t events_listed = 10;
+
 }  // namespace
 
 void print_text(const RunReport& r, std::ostream& out) {
@@ -52,8 +74,24 @@ void print_text(const RunReport& r, std::ostream& out) {
   out << "   solves " << s.nsolve;
   if (s.nnewton) out << "   Newton " << s.nnewton << " (" << s.nnewton_fail << " failed)";
   if (s.nsingular) out << "   singular " << s.nsingular;
-  out << "\n"
-      << "wall time  " << std::setprecision(4) << s.wall_s << " s\n";
+  out << "\n";
+  if (r.has_events) {
+    out << "events     " << r.events.size() << " (" << s.nroot_evals << " root-function evaluations)\n";
+    for (std::size_t k = 0; k < r.events.size(); ++k) {
+      if (k == events_listed / 2 && r.events.size() > events_listed) {
+        out << "           ... " << r.events.size() - events_listed << " more (all in --report json)\n";
+        k = r.events.size() - events_listed / 2;
+      }
+      const EventRecord& e = r.events[k];
+      out << "  event    t=" << std::setprecision(10) << e.t << "  " << event_source(r, e);
+      if (const char* d = direction_name(e.direction)) out << " " << d;
+      out << " -> " << action_name(e.action) << "\n";
+    }
+  }
+  if (r.constraints_ignored)
+    out << "constraints not enforced: solver '" << r.solver << "' ignores the problem's sign constraints\n";
+  if (s.nconstraint_fails) out << "constraints " << s.nconstraint_fails << " steps rejected for leaving a sign constraint\n";
+  out << "wall time  " << std::setprecision(4) << s.wall_s << " s\n";
   if (r.accuracy) {
     const Accuracy& a = *r.accuracy;
     out << std::fixed << std::setprecision(2) << "accuracy   scd " << a.scd << " (" << r.scored_components
@@ -106,7 +144,26 @@ nlohmann::json to_json(const RunReport& r) {
                 {"nfev", s.nfev},         {"nfev_jac", s.nfev_jac},   {"njac", s.njac},
                 {"nlu", s.nlu},           {"nsolve", s.nsolve},       {"nnewton", s.nnewton},
                 {"nnewton_fail", s.nnewton_fail}, {"nsingular", s.nsingular}, {"nmass", s.nmass},
-                {"order_last", s.order_last}, {"h_last", s.h_last}};
+                {"order_last", s.order_last}, {"h_last", s.h_last},
+                {"nfailed_eval", s.nfailed_eval}, {"nevents", s.nevents}, {"nroot_evals", s.nroot_evals},
+                {"nconstraint_fails", s.nconstraint_fails}};
+  // Events (ABI 1.2): one entry per function that fired (several at one t fired together).
+  auto events = json::array();
+  for (const EventRecord& e : r.events) {
+    json item;
+    item["t"] = number(e.t);
+    item["kind"] = e.kind == DK_EVENT_TIME ? "time" : "root";
+    item["index"] = e.index >= 0 ? json(e.index) : json(nullptr);
+    item["name"] = e.index >= 0 && static_cast<std::size_t>(e.index) < r.root_names.size() && !r.root_names[e.index].empty()
+                       ? json(r.root_names[e.index])
+                       : json(nullptr);
+    item["direction"] = e.direction != 0 ? json(e.direction) : json(nullptr);
+    item["action"] = action_name(e.action);
+    events.push_back(item);
+  }
+  j["events"] = events;
+  j["constraints_ignored"] = r.constraints_ignored;
+  j["nevents"] = r.events.size();
   return j;
 }
 
@@ -153,6 +210,36 @@ void write_points(std::ostream& out, const std::string& file, const std::vector<
 }
 
 }  // namespace
+
+void write_trajectory_with_events(const std::string& file, const std::vector<std::string>& names,
+                                  const Trajectory& trajectory) {
+  // Merge by time; at one time an ordinary point (the step's end) comes between the limits.
+  const std::size_t n = trajectory.n;
+  struct Row {
+    double t;
+    int order;  // 1 left limit, 2 ordinary, 3 right limit: the order at one t
+    std::size_t source;
+    std::uint32_t mark;
+  };
+  std::vector<Row> rows;
+  for (std::size_t k = 0; k < trajectory.t.size(); ++k) rows.push_back({trajectory.t[k], 2, k, 0});
+  for (std::size_t k = 0; k < trajectory.marked_t.size(); ++k)
+    rows.push_back({trajectory.marked_t[k], trajectory.marks[k] == DK_MARK_LEFT_LIMIT ? 1 : 3, k, trajectory.marks[k]});
+  const double dir = trajectory.t.size() > 1 && trajectory.t.back() < trajectory.t.front() ? -1.0 : 1.0;
+  std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+    return a.t != b.t ? dir * (a.t - b.t) < 0.0 : a.order < b.order;
+  });
+  std::vector<std::string> columns = names;
+  columns.push_back("event");
+  std::vector<double> t, y;
+  for (const Row& row : rows) {
+    t.push_back(row.t);
+    const double* from = row.mark ? &trajectory.marked_y[row.source * n] : &trajectory.y[row.source * n];
+    y.insert(y.end(), from, from + n);
+    y.push_back(static_cast<double>(row.mark));
+  }
+  write_trajectory(file, columns, t, y);
+}
 
 void write_trajectory(const std::string& file, const std::vector<std::string>& names, const std::vector<double>& t,
                       const std::vector<double>& y) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "run_setup.hpp"
+
 namespace daekit::host {
 
 struct RunReport {
@@ -23,6 +25,11 @@ struct RunReport {
   std::optional<Accuracy> accuracy;  // when the problem has a reference at tend and the run got there
   std::string reference_source;
   std::string scored_components;
+  // Events (ABI 1.2), with the names of the problem's root functions.
+  bool has_events = false;  // the problem declares root functions or time events
+  bool constraints_ignored = false;  // the problem declares sign constraints the solver does not enforce
+  std::vector<EventRecord> events;
+  std::vector<std::string> root_names;
 };
 
 void print_text(const RunReport& r, std::ostream& out);
@@ -37,5 +44,9 @@ void check_writable(const std::string& file);
 // so a failed write leaves an existing file intact; every write is checked (UsageError).
 void write_trajectory(const std::string& file, const std::vector<std::string>& names, const std::vector<double>& t,
                       const std::vector<double>& y);
+// The same with the points at events merged in time order and a last column `event`:
+// 0 an ordinary point, 1 the left limit of an event, 2 the right limit after a reset.
+void write_trajectory_with_events(const std::string& file, const std::vector<std::string>& names,
+                                  const Trajectory& trajectory);
 
 }  // namespace daekit::host

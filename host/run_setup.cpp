@@ -29,16 +29,52 @@ std::int32_t append_point(void* env, double t, const double* y, std::size_t n) {
   trajectory->y.insert(trajectory->y.end(), y, y + n);
   return 0;
 }
+std::int32_t record_event(void* env, const dk_event* event, std::uint32_t action) {
+  auto* trajectory = static_cast<Trajectory*>(env);
+  if (!event) return 0;
+  if (event->kind != DK_EVENT_ROOT || event->nfired == 0 || !event->fired) {
+    trajectory->events.push_back({event->t, event->kind, -1, 0, action});
+    return 0;
+  }
+  for (std::size_t k = 0; k < event->nfired; ++k)
+    trajectory->events.push_back(
+        {event->t, event->kind, event->fired[k], event->directions ? event->directions[k] : 0, action});
+  return 0;
+}
+
+std::int32_t append_marked_point(void* env, double t, const double* y, std::size_t n, std::uint32_t mark) {
+  auto* trajectory = static_cast<Trajectory*>(env);
+  if (n != trajectory->n || !y) {
+    trajectory->violation = "emitted an event point of " + std::to_string(n) + " values for a problem of " +
+                            std::to_string(trajectory->n);
+    return 1;
+  }
+  trajectory->marked_t.push_back(t);
+  trajectory->marked_y.insert(trajectory->marked_y.end(), y, y + n);
+  trajectory->marks.push_back(mark);
+  return 0;
+}
+
 }  // namespace
 
 dk_output_sink collect_into(Trajectory& trajectory) { return {&trajectory, &append_point}; }
 
-std::string impossible_result(const dk_result& result, const Trajectory& trajectory, double tend) {
+dk_event_sink collect_events_into(Trajectory& trajectory) {
+  return {sizeof(dk_event_sink), &trajectory, &record_event, &append_marked_point};
+}
+
+std::string impossible_result(const dk_result& result, const Trajectory& trajectory, const dk_solve_options& options) {
+  const double tend = options.tend;
   if (!trajectory.violation.empty()) return trajectory.violation;
-  if (result.status != DK_STATUS_SUCCESS) return "";
+  const bool by_event = result.status == DK_STATUS_STOPPED_BY_EVENT;
+  if (result.status != DK_STATUS_SUCCESS && !by_event) return "";
   if (!std::isfinite(result.t_reached)) return "reported success at t = " + format_number(result.t_reached);
-  if (result.t_reached != tend)
-    return "reported success at t = " + format_number(result.t_reached) + " before tend = " + format_number(tend);
+  // An event may end the run early, never after tend.
+  const double dir = tend >= options.t0 ? 1.0 : -1.0;
+  if (by_event ? dir * (result.t_reached - tend) > 0.0 || dir * (result.t_reached - options.t0) < 0.0
+               : result.t_reached != tend)
+    return "reported success at t = " + format_number(result.t_reached) + (by_event ? " beyond" : " before") +
+           " tend = " + format_number(tend);
   if (trajectory.t.empty()) return "reported success without any output point";
   for (std::size_t k = 0; k < trajectory.t.size(); ++k) {
     if (!std::isfinite(trajectory.t[k])) return "reported success with an output point at t = " + format_number(trajectory.t[k]);
@@ -115,6 +151,10 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
   o.tstops = info.tstops;
   o.nextra = extra_.size();
   o.extra = extra_.empty() ? nullptr : extra_.data();
+  if (s.max_events < 0) throw UsageError("--max-events must not be negative");
+  o.max_events = s.max_events;
+  o.keep_dense = 0;
+  o.events = nullptr;
 
   // The same checks the solver makes, so the message names the option.
   SolveRequest request;

@@ -23,6 +23,16 @@ struct RunSettings {
   bool index_scaling = true, suppress_algebraic = false;
   dk_output_mode output = DK_OUTPUT_END;
   std::vector<double> saveat;
+  std::int64_t max_events = 0;  // 0: the solver's default (1000)
+};
+
+// One event as the solver reported it (a root function that fired, or a time event).
+struct EventRecord {
+  double t = 0;
+  std::uint32_t kind = DK_EVENT_ROOT;
+  std::int32_t index = -1;    // the root function (0-based), -1 for a time event
+  std::int32_t direction = 0; // +1 rising, -1 falling, 0 for a time event
+  std::uint32_t action = DK_EVENT_CONTINUE;
 };
 
 // Output points of a solve, stored as they arrive (row-major y, n per time).
@@ -30,12 +40,19 @@ struct Trajectory {
   std::vector<double> t, y;
   std::size_t n = 0;    // the problem's size: a point of any other size is refused, not read
   std::string violation;  // the first impossible point a solver emitted, if any
+  // Events (ABI 1.2): what fired, and the points at both limits of each reset.
+  std::vector<EventRecord> events;
+  std::vector<double> marked_t, marked_y;
+  std::vector<std::uint32_t> marks;  // DK_MARK_LEFT_LIMIT / DK_MARK_RIGHT_LIMIT
 };
 // A sink that appends every point to `trajectory` (whose n must be set).
 dk_output_sink collect_into(Trajectory& trajectory);
-// "" when a solver's result is possible: a success must have reached tend with at least
-// one point, every point finite and of the problem's size. Else what was impossible.
-std::string impossible_result(const dk_result& result, const Trajectory& trajectory, double tend);
+// The event sink that records into `trajectory`.
+dk_event_sink collect_events_into(Trajectory& trajectory);
+// "" when a solver's result is possible: a success must have reached tend (an end by an
+// event: a time in [t0, tend]) with at least one point, every point finite and of the
+// problem's size. Else what was impossible.
+std::string impossible_result(const dk_result& result, const Trajectory& trajectory, const dk_solve_options& options);
 
 class PreparedRun {
  public:
@@ -45,6 +62,12 @@ class PreparedRun {
   PreparedRun& operator=(const PreparedRun&) = delete;
 
   const dk_solve_options& options() const { return options_; }
+  // The options with events and marked points going to `events`.
+  dk_solve_options options_with(const dk_event_sink* events) const {
+    dk_solve_options o = options_;
+    o.events = events;
+    return o;
+  }
   double rtol() const { return rtols_[0]; }
   double atol_at(std::size_t i) const { return atols_[atols_.size() == 1 ? 0 : i]; }
   const std::string& atol_text() const { return atol_text_; }

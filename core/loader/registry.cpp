@@ -272,9 +272,49 @@ constexpr std::size_t max_problem_size = std::size_t{1} << 31;
 
 }  // namespace
 
+namespace {
+
+std::string invalid_pattern(const dk_sparsity& p, std::size_t n, const std::string& what) {
+  if (!p.col_ptr || !p.row_idx) return "the " + what + "'s arrays are NULL";
+  if (p.col_ptr[0] != 0 || static_cast<std::size_t>(p.col_ptr[n]) != p.nnz)
+    return "the " + what + "'s col_ptr does not run from 0 to nnz";
+  for (std::size_t j = 0; j < n; ++j)
+    if (p.col_ptr[j + 1] < p.col_ptr[j]) return "the " + what + "'s col_ptr decreases";
+  for (std::size_t k = 0; k < p.nnz; ++k)
+    if (p.row_idx[k] < 0 || static_cast<std::size_t>(p.row_idx[k]) >= n)
+      return "the " + what + " has row index " + std::to_string(p.row_idx[k]) + " outside 0 .. n-1";
+  return "";
+}
+
+// Event functions beyond this many are a broken description (each is evaluated per step).
+constexpr std::size_t max_root_functions = std::size_t{1} << 20;
+
+// The fields ABI 1.2 added, when the problem's struct holds them.
+std::string invalid_fields_1_2(const dk_problem_info* info) {
+  if (!DK_HAS_FIELD(info, dk_problem_info, constraints)) return "";
+  if (info->mass_storage > DK_MASS_STORAGE_SPARSE)
+    return "mass_storage " + std::to_string(info->mass_storage) + " is unknown";
+  if (info->mass_storage == DK_MASS_STORAGE_SPARSE)
+    if (std::string bad = invalid_pattern(info->mass_pattern, info->n, "mass pattern"); !bad.empty()) return bad;
+  if (info->nroots > max_root_functions) return "nroots = " + std::to_string(info->nroots) + " is absurd";
+  for (std::size_t i = 0; info->root_direction && i < info->nroots; ++i)
+    if (info->root_direction[i] < -1 || info->root_direction[i] > 1)
+      return "root_direction[" + std::to_string(i) + "] = " + std::to_string(info->root_direction[i]) +
+             " (-1, 0 or 1 expected)";
+  for (std::size_t i = 0; info->root_names && i < info->nroots; ++i)
+    if (!info->root_names[i]) return "root_names[" + std::to_string(i) + "] is NULL";
+  for (std::size_t i = 0; info->constraints && i < info->n; ++i)
+    if (info->constraints[i] < -2 || info->constraints[i] > 2)
+      return "constraints[" + std::to_string(i) + "] = " + std::to_string(info->constraints[i]) +
+             " (-2 .. 2, IDASetConstraints' codes, expected)";
+  return "";
+}
+
+}  // namespace
+
 std::string invalid_field(const dk_problem_info* info) {
   if (!info) return "no description (info returned NULL)";
-  if (info->struct_size < sizeof(dk_problem_info)) return "struct_size " + std::to_string(info->struct_size) + " is too small";
+  if (info->struct_size < DK_MIN_SIZE_PROBLEM_INFO) return "struct_size " + std::to_string(info->struct_size) + " is too small";
   if (!info->name) return "name is NULL";
   if (info->n == 0) return "n is 0";
   if (info->n > max_problem_size) return "n = " + std::to_string(info->n) + " is beyond any memory";
@@ -293,18 +333,9 @@ std::string invalid_field(const dk_problem_info* info) {
   if (info->nparams > 0 && !info->param_values) return "param_values is NULL";
   for (std::size_t i = 0; info->component_names && i < info->n; ++i)
     if (!info->component_names[i]) return "component_names[" + std::to_string(i) + "] is NULL";
-  if (info->flags & DK_PROBLEM_SPARSE_JACOBIAN) {
-    const auto& p = info->jac_pattern;
-    if (!p.col_ptr || !p.row_idx) return "the sparsity pattern's arrays are NULL";
-    if (p.col_ptr[0] != 0 || static_cast<std::size_t>(p.col_ptr[info->n]) != p.nnz)
-      return "the sparsity pattern's col_ptr does not run from 0 to nnz";
-    for (std::size_t j = 0; j < info->n; ++j)
-      if (p.col_ptr[j + 1] < p.col_ptr[j]) return "the sparsity pattern's col_ptr decreases";
-    for (std::size_t k = 0; k < p.nnz; ++k)
-      if (p.row_idx[k] < 0 || static_cast<std::size_t>(p.row_idx[k]) >= info->n)
-        return "the sparsity pattern has row index " + std::to_string(p.row_idx[k]) + " outside 0 .. n-1";
-  }
-  return "";
+  if (info->flags & DK_PROBLEM_SPARSE_JACOBIAN)
+    if (std::string bad = invalid_pattern(info->jac_pattern, info->n, "sparsity pattern"); !bad.empty()) return bad;
+  return invalid_fields_1_2(info);
 }
 
 std::string invalid_field(const dk_solver_info* info) {
@@ -386,7 +417,7 @@ SolverInstance::SolverInstance(const Plugin& plugin) : plugin_(plugin) {
       !solver_.vtbl)
     throw LoadError("solver '" + plugin.manifest.name + "' (" + plugin.file.string() +
                     ") could not be created: " + (err[0] ? err : "no message"));
-  if (solver_.vtbl->struct_size < sizeof(dk_solver_vtbl) || !solver_.vtbl->info || !solver_.vtbl->solve ||
+  if (solver_.vtbl->struct_size < DK_MIN_SIZE_SOLVER_VTBL || !solver_.vtbl->info || !solver_.vtbl->solve ||
       !solver_.vtbl->destroy)
     throw LoadError("solver '" + plugin.manifest.name + "' returned an incomplete function table");
   try {

@@ -47,7 +47,10 @@ void BdfStepper::start(double t0, const Eigen::VectorXd& y0, const Eigen::Vector
   fresh_start_ = true;
   initial_phase_ = settings_.fixed_step <= 0.0;
   order_ = 1;
+  // Breakpoints behind a restart (after an event) are not met again.
   next_tstop_ = 0;
+  while (next_tstop_ < request_.tstops.size() && request_.direction() * (request_.tstops[next_tstop_] - t0) <= 0.0)
+    ++next_tstop_;
 }
 
 double BdfStepper::initial_step() const {
@@ -321,6 +324,12 @@ void BdfStepper::accept() {
   }
 }
 
+void BdfStepper::projected(const Eigen::VectorXd& y) {
+  phi_.col(1) += y - y_n_;
+  y_n_ = y;
+  y_ = y;
+}
+
 // DASSL's interpolation on the last step from the updated differences.
 void BdfStepper::interpolate(double theta, Eigen::VectorXd& out) const {
   const double offset = (theta - 1.0) * h_old_;  // t_out - t_n
@@ -361,7 +370,32 @@ SolveOutcome solve_bdf(ProblemView& problem, const SolveRequest& request, Output
   BdfController controller(stepper);
   DriverLimits limits;
   limits.first_rejection_cut = 0.0;  // the stepper's own reductions from the first step on
-  SolveOutcome out = drive(stepper, problem, request, sink, controller, h0, y, limits);
+  // After an event changed the state: consistent values and slopes again (the algebraic
+  // components re-solved when the event asks for it), then order 1 from there.
+  const Restart restart = [&](double t, Eigen::VectorXd& y_event, bool reinit) -> RestartOutcome {
+    SolveRequest at_event = request;
+    at_event.t0 = t;
+    at_event.init = reinit ? InitPolicy::fix_algebraic : InitPolicy::check;
+    Eigen::VectorXd yp_event;
+    InitialisationOutcome again;
+    if (system.mass_form()) {
+      again = initialise(problem, at_event, system.mass(), y_event);
+      if (again.status == Status::success) {
+        Eigen::VectorXd f(y_event.size());
+        if (problem.rhs(t, y_event, f) != Eval::ok) return {Status::evaluation_failure, problem.last_message(), 0.0};
+        derivative_from_mass(system.mass(), problem, f, yp_event);
+      }
+    } else {
+      // y' is not known after a reset: solved for, whatever the event asked.
+      at_event.init = InitPolicy::fix_algebraic;
+      again = initialise_residual(problem, at_event, y_event, yp_event);
+    }
+    if (again.status != Status::success)
+      return failed_restart(again, reinit);
+    stepper.start(t, y_event, yp_event);
+    return {Status::success, "", stepper.initial_step()};
+  };
+  SolveOutcome out = drive(stepper, problem, request, sink, controller, h0, y, limits, restart);
   if (!init.message.empty() && is_success(out.status)) out.message = init.message;
   return out;
 }

@@ -1,6 +1,7 @@
 #include "daekit/problem_view.hpp"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -19,8 +20,15 @@ std::string ProblemView::component(Eigen::Index i) const {
   return s;
 }
 
+std::string ProblemView::root_name(std::size_t i) const {
+  std::string s = std::to_string(i + 1);
+  if (has_1_2_info() && info_->root_names && info_->root_names[i]) s += std::string(" (") + info_->root_names[i] + ")";
+  return s;
+}
+
 std::string ProblemView::entry(Eigen::Index k, Layout layout) const {
   if (layout == Layout::vector) return "component " + component(k);
+  if (layout == Layout::roots) return "root function " + root_name(static_cast<std::size_t>(k));
   Eigen::Index row = 0, col = 0;
   if (layout == Layout::dense_matrix) {
     row = k % size();
@@ -120,7 +128,22 @@ Eval ProblemView::mass(double t, ConstRef y, Eigen::MatrixXd& m) {
 Eval ProblemView::residual(double t, ConstRef y, ConstRef yp, Ref r, bool for_jacobian) {
   ++stats_.nfev;
   if (for_jacobian) ++stats_.nfev_jac;
-  if (!p_.vtbl->residual) return finish(DK_EVAL_NOT_PROVIDED, "residual", t, nullptr, 0);
+  if (!p_.vtbl->residual) {
+    // The ABI's rule for the mass-matrix form: F = M y' - f. The SDK supplies it; a problem
+    // written against the bare C header may not, and still runs with residual-form solvers.
+    if (residual_only()) return finish(DK_EVAL_NOT_PROVIDED, "residual", t, nullptr, 0);
+    --stats_.nfev;  // counted once, by rhs below
+    if (for_jacobian) --stats_.nfev_jac;
+    if (const Eval e = rhs(t, y, r, for_jacobian); e != Eval::ok) return e;
+    if (mass_kind() == MassKind::identity) {
+      r = yp - r;
+      return Eval::ok;
+    }
+    Eigen::MatrixXd m;  // only for bare-ABI DAEs without their own residual
+    if (const Eval e = mass(t, y, m); e != Eval::ok) return e;
+    r = m * yp - r;
+    return Eval::ok;
+  }
   return finish(guarded([&] { return p_.vtbl->residual(p_.self, t, y.data(), yp.data(), r.data()); }), "residual", t, r.data(), size());
 }
 
@@ -129,6 +152,40 @@ Eval ProblemView::residual_jacobian(double t, ConstRef y, ConstRef yp, double cj
   j.resize(size(), size());
   dk_eval code = guarded([&] { return p_.vtbl->residual_jacobian(p_.self, t, y.data(), yp.data(), cj, j.data(), n()); });
   return finish(code, "residual Jacobian", t, j.data(), j.size(), Layout::dense_matrix);
+}
+
+Eval ProblemView::roots(double t, ConstRef y, const double* yp, Ref g) {
+  ++stats_.nroot_evals;
+  if (!has_1_2_table() || !p_.vtbl->roots) return finish(DK_EVAL_NOT_PROVIDED, "root functions", t, nullptr, 0);
+  return finish(guarded([&] { return p_.vtbl->roots(p_.self, t, y.data(), yp, g.data()); }), "root functions", t,
+                g.data(), g.size(), Layout::roots);
+}
+
+Eval ProblemView::next_time_event(double t, double* t_next) {
+  *t_next = std::numeric_limits<double>::infinity();
+  if (!has_time_events()) return Eval::ok;
+  const dk_eval code = guarded([&] { return p_.vtbl->next_time_event(p_.self, t, t_next); });
+  if (code == DK_EVAL_OK && std::isnan(*t_next)) {
+    message_ = "the model's next_time_event returned NaN at t=" + std::to_string(t);
+    ++failed_;
+    return Eval::fatal;
+  }
+  return finish(code, "next_time_event", t, nullptr, 0);
+}
+
+Eval ProblemView::on_event(const dk_event& event, Ref y, Eigen::VectorXd& yp, std::uint32_t* action) {
+  *action = DK_EVENT_CONTINUE;
+  if (!has_1_2_table() || !p_.vtbl->on_event) return Eval::ok;  // no reaction: the event is reported only
+  double* yp_data = yp.size() == size() ? yp.data() : nullptr;
+  const dk_eval code = guarded([&] { return p_.vtbl->on_event(p_.self, &event, y.data(), yp_data, action); });
+  // The reset state must be usable: a non-finite value is the model's fault, not a step's.
+  Eval e = finish(code, "on_event", event.t, y.data(), size());
+  if (e == Eval::recoverable) e = Eval::fatal;
+  if (e == Eval::ok && *action > DK_EVENT_REINIT) {
+    message_ = "the model's on_event returned the unknown action " + std::to_string(*action);
+    return Eval::fatal;
+  }
+  return e;
 }
 
 Eigen::SparseMatrix<double> ProblemView::sparsity_pattern() const {

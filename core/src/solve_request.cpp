@@ -97,7 +97,7 @@ bool parse_request(const dk_solve_options& in, const dk_problem_info& problem, S
                    std::string* why) {
   const std::size_t n = problem.n;
   SolveRequest r;
-  if (in.struct_size < sizeof(dk_solve_options))
+  if (in.struct_size < DK_MIN_SIZE_SOLVE_OPTIONS)
     return fail(why, "solve options from an older ABI minor are too small");
   if (!std::isfinite(in.t0) || !std::isfinite(in.tend)) return fail(why, "t0 and tend must be finite");
   if (in.t0 == in.tend) return fail(why, "the time span is empty (t0 == tend)");
@@ -187,6 +187,11 @@ bool parse_request(const dk_solve_options& in, const dk_problem_info& problem, S
     if (!in.extra[i].key || !in.extra[i].value) return fail(why, "plugin option without key or value");
     r.extra[in.extra[i].key] = in.extra[i].value;
   }
+  if (DK_HAS_FIELD(&in, dk_solve_options, events)) {
+    if (in.max_events < 0) return fail(why, "max_events must not be negative");
+    if (in.max_events > 0) r.max_events = in.max_events;
+    r.keep_dense = in.keep_dense != 0;
+  }
   *out = std::move(r);
   return true;
 }
@@ -267,6 +272,24 @@ bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& pro
     m << who << "handles DAEs up to index " << solver.max_dae_index << " (0 = ODEs only), but" << what
       << " has components of index " << index;
     return fail(why, m.str());
+  }
+  // ABI 1.2 capabilities: a problem that needs them is refused, never run without them.
+  if (DK_HAS_FIELD(&problem, dk_problem_info, constraints)) {
+    const bool events = problem.nroots > 0 || (problem.flags & DK_PROBLEM_TIME_EVENTS);
+    if (events && !(solver.flags & DK_SOLVER_EVENTS)) {
+      std::ostringstream m;
+      m << who << "does not handle events, but" << what << " has ";
+      if (problem.nroots > 0) m << problem.nroots << " root function" << (problem.nroots == 1 ? "" : "s");
+      if (problem.nroots > 0 && (problem.flags & DK_PROBLEM_TIME_EVENTS)) m << " and ";
+      if (problem.flags & DK_PROBLEM_TIME_EVENTS) m << "time events";
+      m << "; use a solver whose `daekit info` says `events: yes`";
+      return fail(why, m.str());
+    }
+    // Sign constraints are not refused: the true solution satisfies them, so a solver that
+    // ignores them solves the same problem (with less protection at loose tolerances).
+    if (problem.mass_storage != DK_MASS_STORAGE_DENSE && !(solver.flags & DK_SOLVER_MASS_STORAGE))
+      return fail(why, who + "takes dense mass matrices only, but" + what + " stores its mass matrix " +
+                           (problem.mass_storage == DK_MASS_STORAGE_DIAGONAL ? "as a diagonal" : "sparse"));
   }
   return true;
 }

@@ -50,7 +50,7 @@ Report check_solver(const loader::Plugin& plugin, const loader::Registry& regist
     const Status status = static_cast<Status>(result.status);
     const dk_stats& st = result.stats;
     std::ostringstream detail;
-    const std::string impossible = impossible_result(result, points, run.options().tend);
+    const std::string impossible = impossible_result(result, points, run.options());
     bool ok = is_success(status) && impossible.empty();
     if (!impossible.empty())
       detail << "an impossible result: it " << impossible;

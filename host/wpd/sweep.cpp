@@ -53,7 +53,7 @@ json measure(const loader::Registry& registry, const Point& p, const SweepOption
       const auto start = std::chrono::steady_clock::now();
       solver.solve(problem, prepared.options(), sink, result);
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (const std::string why = impossible_result(result, trajectory, prepared.options().tend); !why.empty()) {
+      if (const std::string why = impossible_result(result, trajectory, prepared.options()); !why.empty()) {
         result.status = DK_STATUS_INTERNAL_ERROR;
         std::snprintf(result.message, sizeof result.message, "solver '%s' %s", solver.info().name, why.c_str());
         trajectory = Trajectory{{}, {}, problem.info().n, {}};

@@ -32,6 +32,8 @@ class MultistepSolver : public Solver {
     d.capabilities.dense_output = true;
     d.capabilities.sparse = true;
     d.capabilities.order = 5;
+    d.capabilities.events = true;
+    d.capabilities.constraints = true;
     d.options = {
         {"max_order", "int", "5", "highest order (1-5)"},
         {"max_newton", "int", "4", "Newton iterations per step before the step is retried (DASSL's MAXIT)"},

@@ -19,6 +19,8 @@ SolverDescription radau_description(int order) {
   d.capabilities.max_dae_index = 3;
   d.capabilities.dense_output = true;
   d.capabilities.order = order;
+  d.capabilities.events = true;
+  d.capabilities.constraints = true;
   return d;
 }
 

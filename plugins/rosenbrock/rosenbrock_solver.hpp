@@ -20,6 +20,8 @@ class RosenbrockSolver : public Solver {
     d.capabilities.dense_output = Tableau.dense_rows > 0;
     d.capabilities.sparse = true;
     d.capabilities.order = Tableau.order;
+    d.capabilities.events = true;
+    d.capabilities.constraints = true;
     d.options = {
         {"controller", "choice:predictive|pi|i", "predictive",
          "step-size controller: Gustafsson's predictive (as RODAS), PI, or elementary"},

@@ -50,6 +50,12 @@ struct OdeModel {
     return to_sundials(m->problem.rhs(t, Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(y), n),
                                       Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(f), n)));
   }
+  static int roots(double t, N_Vector y, double* g, void* data) {
+    auto* m = static_cast<OdeModel*>(data);
+    const Eigen::Index n = m->problem.size();
+    return to_sundials(m->problem.roots(t, Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(y), n), nullptr,
+                                        Eigen::Map<Eigen::VectorXd>(g, static_cast<Eigen::Index>(m->problem.nroots()))));
+  }
   static int weights(N_Vector y, N_Vector w, void* data) {
     auto* m = static_cast<OdeModel*>(data);
     return error_weights(m->request.rtol, m->request.atol, y, w);
@@ -91,8 +97,27 @@ class Cvode {
     if (req.h0 > 0) check(CVodeSetInitStep(mem_, req.direction() * req.h0), "CVodeSetInitStep");
     if (req.hmax > 0) check(CVodeSetMaxStep(mem_, req.hmax), "CVodeSetMaxStep");
     if (req.hmin > 0) check(CVodeSetMinStep(mem_, req.hmin), "CVodeSetMinStep");
+    if (constraint_vector(model.problem, constraints_)) check(CVodeSetConstraints(mem_, constraints_), "CVodeSetConstraints");
+    if (const std::size_t m = model.problem.nroots(); m > 0) {
+      check(CVodeRootInit(mem_, static_cast<int>(m), &OdeModel::roots), "CVodeRootInit");
+      std::vector<int> directions = root_directions(model.problem);
+      check(CVodeSetRootDirection(mem_, directions.data()), "CVodeSetRootDirection");
+      root_info_.resize(m);
+    }
   }
   ~Cvode() { CVodeFree(&mem_); }
+
+  int root_return() const { return CV_ROOT_RETURN; }
+  RootBracket roots_found(double t) {
+    CVodeGetRootInfo(mem_, root_info_.data());
+    return root_bracket(t, root_info_);
+  }
+  // An ODE has nothing to make consistent: CVODE starts afresh from the changed state.
+  RestartOutcome reset(double t, bool) {
+    const int flag = restart(t);
+    if (flag < 0) return {cvode_status(flag), flag_name(flag) + ": " + message(), 0.0};
+    return {};
+  }
 
   int step(double tout, double* t) { return CVode(mem_, tout, y_, t, CV_ONE_STEP); }
   bool interpolate(double t, Eigen::VectorXd& out) {
@@ -159,6 +184,8 @@ class Cvode {
   OdeModel& model_;
   Context ctx_;
   Vector y_, dky_;  // dky_: interpolated output
+  Vector constraints_{model_.problem.size(), ctx_};
+  std::vector<int> root_info_;
   LinearAlgebra la_;
   void* mem_ = nullptr;
 };
@@ -172,6 +199,8 @@ SolverDescription CvodeSolver::describe() {
   d.capabilities.dense_output = true;
   d.capabilities.sparse = true;
   d.capabilities.order = 5;
+  d.capabilities.events = true;
+  d.capabilities.constraints = true;
   d.options = {
       {"max_order", "int", "5", "highest BDF order (1-5)"},
       {"linear_solver", "choice:auto|dense|core|klu", "auto",
@@ -208,7 +237,8 @@ SolveOutcome CvodeSolver::solve(ProblemView& problem, const SolveRequest& req, O
 
   Stats& stats = problem.stats();
   Cvode cvode(model, req.y0, solver_choice, max_order);
-  SolveOutcome out = one_step_loop(cvode, req, sink, static_cast<long>(req.max_steps));
+  EventMonitor events(problem, req, sink);
+  SolveOutcome out = one_step_loop(cvode, req, sink, static_cast<long>(req.max_steps), events);
   cvode.add_stats(stats);
   return out;
 }

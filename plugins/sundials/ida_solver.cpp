@@ -67,6 +67,12 @@ struct Model {
                                            Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(yp), n),
                                            Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(rr), n)));
   }
+  static int roots(double t, N_Vector yy, N_Vector yp, double* g, void* data) {
+    auto* m = static_cast<Model*>(data);
+    const Eigen::Index n = m->problem.size();
+    return to_sundials(m->problem.roots(t, Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(yy), n), N_VGetArrayPointer(yp),
+                                        Eigen::Map<Eigen::VectorXd>(g, static_cast<Eigen::Index>(m->problem.nroots()))));
+  }
   static int weights(N_Vector y, N_Vector w, void* data) {
     auto* m = static_cast<Model*>(data);
     return error_weights(m->request.rtol, m->request.atol, y, w);
@@ -122,8 +128,49 @@ class Ida {
     if (h0 > 0) check(IDASetInitStep(mem_, req.direction() * h0), "IDASetInitStep");
     if (req.hmax > 0) check(IDASetMaxStep(mem_, req.hmax), "IDASetMaxStep");
     if (req.hmin > 0) check(IDASetMinStep(mem_, req.hmin), "IDASetMinStep");
+    if (constraint_vector(model.problem, constraints_)) check(IDASetConstraints(mem_, constraints_), "IDASetConstraints");
+    if (const std::size_t m = model.problem.nroots(); m > 0) {
+      check(IDARootInit(mem_, static_cast<int>(m), &Model::roots), "IDARootInit");
+      std::vector<int> directions = root_directions(model.problem);
+      check(IDASetRootDirection(mem_, directions.data()), "IDASetRootDirection");
+      root_info_.resize(m);
+    }
   }
   ~Ida() { IDAFree(&mem_); }
+
+  int root_return() const { return IDA_ROOT_RETURN; }
+  RootBracket roots_found(double t) {
+    IDAGetRootInfo(mem_, root_info_.data());
+    return root_bracket(t, root_info_);
+  }
+  // After an event changed y: the core's consistency service (the algebraic components
+  // re-solved when the event asks, else checked), y' anew, then IDA starts afresh.
+  RestartOutcome reset(double t, bool reinit) {
+    ProblemView& problem = model_.problem;
+    SolveRequest at_event = model_.request;
+    at_event.t0 = t;
+    at_event.init = reinit ? InitPolicy::fix_algebraic : InitPolicy::check;
+    Eigen::VectorXd y = yy_.map(), yp;
+    InitialisationOutcome again;
+    if (!problem.residual_only() && problem.mass_kind() <= MassKind::constant) {
+      again = initialise(problem, at_event, model_.mass, y);
+      if (again.status == Status::success) {
+        Eigen::VectorXd f(y.size());
+        if (problem.rhs(t, y, f) != Eval::ok) return {Status::evaluation_failure, problem.last_message(), 0.0};
+        derivative_from_mass(model_.mass, problem, f, yp);
+      }
+    } else {
+      at_event.init = InitPolicy::fix_algebraic;  // y' after a reset is not known: solved for
+      again = initialise_residual(problem, at_event, y, yp);
+    }
+    if (again.status != Status::success)
+      return failed_restart(again, reinit);
+    yy_.map() = y;
+    yp_.map() = yp;
+    const int flag = restart(t);
+    if (flag < 0) return {ida_status(flag), flag_name(flag) + ": " + message(), 0.0};
+    return {};
+  }
 
   void set_suppress(bool s) {
     suppress_ = s;
@@ -204,6 +251,8 @@ class Ida {
   Model& model_;
   Context ctx_;
   Vector yy_, yp_, id_, dky_;  // dky_: interpolated output
+  Vector constraints_{model_.problem.size(), ctx_};
+  std::vector<int> root_info_;
   LinearAlgebra la_;
   void* mem_ = nullptr;
   bool suppress_ = false;
@@ -226,6 +275,8 @@ SolverDescription IdaSolver::describe() {
   d.capabilities.dense_output = true;
   d.capabilities.sparse = true;
   d.capabilities.order = 5;
+  d.capabilities.events = true;
+  d.capabilities.constraints = true;
   d.options = {
       {"max_order", "int", "5", "highest BDF order (1-5)"},
       {"max_nonlinear_iterations", "int", "4", "Newton iterations per step before a convergence failure"},
@@ -397,7 +448,8 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
       ida.consistent_ic();
       init_note += "initial values made consistent by IDACalcIC (IDA_YA_YDP_INIT); ";
     }
-    out = one_step_loop(ida, req, sink, static_cast<long>(req.max_steps - stats.steps));
+    EventMonitor events(problem, req, sink);
+    out = one_step_loop(ida, req, sink, static_cast<long>(req.max_steps - stats.steps), events);
     ida.add_stats(stats);
     used_h0 = h0s[attempt];
     const bool failed_at_start = !is_success(out.status) && ida.accepted_steps() == 0;

@@ -128,6 +128,38 @@ inline std::string last_message(const ErrorCapture& errors, const ProblemView& p
 // A model evaluation's result as SUNDIALS wants it: 0 ok, > 0 recoverable, < 0 fatal.
 inline int to_sundials(Eval e) { return e == Eval::ok ? 0 : e == Eval::recoverable ? 1 : -1; }
 
+// SUNDIALS' root directions (0 both, > 0 rising only, < 0 falling only) from the problem's.
+inline std::vector<int> root_directions(const ProblemView& problem) {
+  std::vector<int> d(problem.nroots());
+  for (std::size_t i = 0; i < d.size(); ++i) d[i] = problem.root_direction(i);
+  return d;
+}
+
+// The problem's sign constraints as SUNDIALS wants them (the same codes); false when none.
+inline bool constraint_vector(const ProblemView& problem, N_Vector c) {
+  const std::int8_t* codes = problem.constraints();
+  if (!codes) return false;
+  bool any = false;
+  double* v = N_VGetArrayPointer(c);
+  for (std::size_t i = 0; i < problem.n(); ++i) {
+    v[i] = codes[i];
+    any = any || codes[i] != 0;
+  }
+  return any;
+}
+
+// CVodeGetRootInfo / IDAGetRootInfo's answer (+1 rising, -1 falling, 0 not found) as a bracket.
+inline RootBracket root_bracket(double t, const std::vector<int>& info) {
+  RootBracket root;
+  root.t = t;
+  for (std::size_t i = 0; i < info.size(); ++i) {
+    if (info[i] == 0) continue;
+    root.fired.push_back(static_cast<std::int32_t>(i));
+    root.directions.push_back(static_cast<std::int8_t>(info[i] > 0 ? 1 : -1));
+  }
+  return root;
+}
+
 // The one-step loop over a SUNDIALS integrator. A Backend provides
 //   int step(double tout, double* t);   // one internal step (one-step mode), flag as SUNDIALS returns it
 //   bool interpolate(double t, Eigen::VectorXd& out);
@@ -140,8 +172,14 @@ inline int to_sundials(Eval e) { return e == Eval::ok ? 0 : e == Eval::recoverab
 //   Status status_of(int flag) const;  std::string flag_name(int flag) const;
 //   std::string message() const;         // SUNDIALS' or the model's last message
 //   std::string model_failures() const;  // "" or the model's failed evaluations (ProblemView)
+//   int root_return() const;             // the flag meaning "stopped at a root" (SUNDIALS' root finder)
+//   RootBracket roots_found(double t);   // which functions fired there
+//   RestartOutcome reset(double t, bool reinit);  // after an event changed state(): consistent, reinitialised
+// Events: roots are found by SUNDIALS (CVodeRootInit / IDARootInit); time events are stop
+// times; what happens at each is the core's EventMonitor, as in every other family.
 template <class Backend>
-SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink, long step_budget) {
+SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink, long step_budget,
+                           EventMonitor& events) {
   SolveOutcome out;
   const double dir = req.direction();
   double t = req.t0;
@@ -150,8 +188,15 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
   Eigen::VectorXd y_out(b.state().size());
   auto stop_after = [&](double from) {
     while (next_tstop < req.tstops.size() && dir * (req.tstops[next_tstop] - from) <= 0.0) ++next_tstop;
-    return next_tstop < req.tstops.size() ? req.tstops[next_tstop] : req.tend;
+    const double breakpoint = next_tstop < req.tstops.size() ? req.tstops[next_tstop] : req.tend;
+    return dir * (events.next_time_event() - breakpoint) < 0.0 ? events.next_time_event() : breakpoint;
   };
+  if (events.active() && events.start(t, Eigen::VectorXd(b.state())) != Eval::ok) {
+    out.status = Status::evaluation_failure;
+    out.message = "evaluating the events at t0: " + b.message();
+    out.t_reached = t;
+    return out;
+  }
   double stop = stop_after(t);
   b.set_stop_time(stop);
   const long first_steps = b.steps();
@@ -198,6 +243,44 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
       out.status = Status::stopped_by_observer;
       out.t_reached = t;
       return out;
+    }
+    const bool at_root = flag == b.root_return();
+    const bool at_time_event = flag == b.tstop_return() && t == events.next_time_event();
+    if (at_root || at_time_event) {
+      const RootBracket root = at_root ? b.roots_found(t) : RootBracket{};
+      y_out = b.state();
+      const EventMonitor::Handled handled =
+          events.handle(t, at_root ? DK_EVENT_ROOT : DK_EVENT_TIME, at_root ? &root : nullptr, y_out);
+      if (handled.status != Status::success || handled.action == DK_EVENT_STOP) {
+        out.status = handled.status != Status::success ? handled.status : Status::stopped_by_event;
+        out.message = handled.status != Status::success ? handled.message : "stopped by an event at t=" + std::to_string(t);
+        if (handled.changed) b.state() = y_out;
+        if (out.status == Status::stopped_by_event && req.output == OutputMode::end && !sink.emit(t, b.state()))
+          out.status = Status::stopped_by_observer;
+        out.t_reached = t;
+        return out;
+      }
+      if (handled.changed) {
+        b.state() = y_out;
+        const RestartOutcome r = b.reset(t, handled.action == DK_EVENT_REINIT);
+        if (r.status != Status::success) {
+          out.status = r.status;
+          out.message = "after the event at t=" + std::to_string(t) + ": " + r.message;
+          out.t_reached = t;
+          return out;
+        }
+      }
+      if (handled.changed || at_time_event) {
+        if (events.start(t, Eigen::VectorXd(b.state())) != Eval::ok) {
+          out.status = Status::evaluation_failure;
+          out.message = "evaluating the events after the event at t=" + std::to_string(t) + ": " + b.message();
+          out.t_reached = t;
+          return out;
+        }
+        stop = stop_after(t);
+        b.set_stop_time(stop);
+      }
+      continue;
     }
     if (flag == b.tstop_return() && t != req.tend) {
       // A breakpoint: restart the multistep history there, as the test set's drivers do.

@@ -61,6 +61,22 @@ void set_init(RunSpec& spec, dk_init_policy init) {
   };
 }
 
+namespace {
+std::int32_t record_event(void* env, const dk_event* e, std::uint32_t action) {
+  auto* out = static_cast<RunResult*>(env);
+  if (e->kind != DK_EVENT_ROOT) out->events.push_back({e->t, -1, 0, action});
+  for (std::size_t k = 0; e->kind == DK_EVENT_ROOT && k < e->nfired; ++k)
+    out->events.push_back({e->t, e->fired[k], e->directions[k], action});
+  return 0;
+}
+std::int32_t record_marked(void* env, double t, const double*, std::size_t, std::uint32_t mark) {
+  auto* out = static_cast<RunResult*>(env);
+  out->marked_t.push_back(t);
+  out->marks.push_back(mark);
+  return 0;
+}
+}  // namespace
+
 RunResult run(const RunSpec& spec) {
   RunResult out;
   out.problem = std::make_shared<loader::ProblemInstance>(find(spec.problem), spec.params);
@@ -99,7 +115,10 @@ RunResult run(const RunSpec& spec) {
   if (spec.tweak_yp0) spec.tweak_yp0(yp0);
   o.y0 = y0.data();
   o.yp0 = (info.flags & DK_PROBLEM_HAS_YP0) ? yp0.data() : nullptr;
+  o.max_events = spec.max_events;
   dk_output_sink sink{&out, &collect};
+  const dk_event_sink events{sizeof(dk_event_sink), &out, &record_event, &record_marked};
+  o.events = &events;
   out.result.struct_size = sizeof out.result;
   solver.solve(*out.problem, o, sink, out.result);
   return out;

@@ -30,6 +30,7 @@ struct RunSpec {
   std::map<std::string, std::string> params, solver_options;
   dk_output_mode output = DK_OUTPUT_END;
   std::vector<double> saveat;
+  std::int64_t max_events = 0;  // 0: the solver's default
   // Last-minute changes to the C options or the initial values.
   std::function<void(dk_solve_options&, std::vector<double>& y0)> tweak;
   std::function<void(std::vector<double>& yp0)> tweak_yp0;  // when the problem gives y'(t0)
@@ -40,9 +41,20 @@ RunSpec spec_for(const std::string& problem, const std::string& solver, double r
 // Sets the initial-value policy, keeping any tweak already there.
 void set_init(RunSpec& spec, dk_init_policy init);
 
+// One fired root function (or a time event: index -1) as the solver reported it.
+struct FiredEvent {
+  double t = 0;
+  std::int32_t index = -1;
+  std::int32_t direction = 0;
+  std::uint32_t action = DK_EVENT_CONTINUE;
+};
+
 struct RunResult {
   dk_result result{};
   std::vector<double> t, y;
+  std::vector<FiredEvent> events;
+  std::vector<double> marked_t;          // times of the points at events
+  std::vector<std::uint32_t> marks;      // DK_MARK_LEFT_LIMIT / DK_MARK_RIGHT_LIMIT
   std::size_t n = 0;
   std::shared_ptr<loader::ProblemInstance> problem;
 

@@ -1,4 +1,4 @@
-/* daekit plugin ABI, version 1.
+/* daekit plugin ABI, version 1.2 (docs/abi.md lists what each minor added).
  *
  * This is the only header that host and plugins must agree on byte for byte.
  * Only C types cross it: PODs, raw pointers, sizes and integers. No exception,
@@ -26,7 +26,7 @@ extern "C" {
 
 #define DK_ABI_MAGIC 0x4B444144u /* "DADK" in little-endian bytes */
 #define DK_ABI_MAJOR 1u
-#define DK_ABI_MINOR 1u
+#define DK_ABI_MINOR 2u
 
 /* Every manifest is exported (as a Boost.DLL alias) in this ELF section under the
  * name "daekit_v<MAJOR>_manifest_<plugin name>". */
@@ -89,6 +89,31 @@ typedef enum {
 #define DK_PROBLEM_CONSISTENT_Y0 (1u << 4)   /* initial values are consistent by construction */
 #define DK_PROBLEM_HAS_YP0 (1u << 5)         /* initial_values also fills y'(t0) */
 #define DK_PROBLEM_ANALYTIC_RESIDUAL_JACOBIAN (1u << 6)
+/* ABI 1.2 */
+#define DK_PROBLEM_REFERENCE_AT (1u << 7)           /* reference_at(t) gives the solution at any t */
+#define DK_PROBLEM_TIME_EVENTS (1u << 8)            /* next_time_event names times of events */
+#define DK_PROBLEM_ROOTS_USE_YP (1u << 9)           /* roots() reads y' (residual-form models) */
+#define DK_PROBLEM_DIRECTIONAL_DERIVATIVE (1u << 10) /* jacobian_vector gives (df/dy) v */
+#define DK_PROBLEM_STEP_NOTIFICATION (1u << 11)     /* step_completed wants every accepted step */
+
+/* How the mass matrix is stored (ABI 1.2), orthogonal to dk_mass_kind. */
+typedef enum {
+  DK_MASS_STORAGE_DENSE = 0,    /* mass(): n x n column-major (1.1's only storage) */
+  DK_MASS_STORAGE_DIAGONAL = 1, /* mass_diagonal(): n values */
+  DK_MASS_STORAGE_SPARSE = 2    /* mass_sparse(): values in mass_pattern's order */
+} dk_mass_storage;
+
+/* Sign constraints on components (ABI 1.2), the codes of SUNDIALS' IDASetConstraints. */
+#define DK_CONSTRAINT_NONE 0
+#define DK_CONSTRAINT_NON_NEGATIVE 1  /* y >= 0 */
+#define DK_CONSTRAINT_POSITIVE 2      /* y > 0 */
+#define DK_CONSTRAINT_NON_POSITIVE (-1)
+#define DK_CONSTRAINT_NEGATIVE (-2)
+
+/* Directions of event functions (ABI 1.2). */
+#define DK_ROOT_BOTH 0
+#define DK_ROOT_RISING 1   /* g goes from negative to positive */
+#define DK_ROOT_FALLING (-1)
 
 /* Values of dk_problem_info.scored[i]. */
 #define DK_SCORED_NO 0u
@@ -134,7 +159,34 @@ typedef struct dk_problem_info {
                                    DK_SCORED_ABSOLUTE absolute error (as the test set scores medakzo) */
   const char* reference_source; /* provenance of the reference solution */
   dk_sparsity jac_pattern;      /* valid with DK_PROBLEM_SPARSE_JACOBIAN */
+  /* ABI 1.2: read only when struct_size covers them */
+  uint32_t mass_storage;          /* dk_mass_storage */
+  dk_sparsity mass_pattern;       /* CSC pattern of M, with DK_MASS_STORAGE_SPARSE */
+  size_t nroots;                  /* event functions g_i(t, y[, y']) */
+  const int8_t* root_direction;   /* nroots entries: DK_ROOT_*, or NULL (all DK_ROOT_BOTH) */
+  const uint8_t* root_terminal;   /* nroots entries: 1 ends the integration, or NULL (none) */
+  const char* const* root_names;  /* nroots entries, or NULL */
+  const int8_t* constraints;      /* n entries DK_CONSTRAINT_*, or NULL */
 } dk_problem_info;
+
+/* An event as the solver found it (ABI 1.2). */
+#define DK_EVENT_ROOT 1u /* one or more root functions changed sign */
+#define DK_EVENT_TIME 2u /* a time named by next_time_event was reached */
+#define DK_EVENT_STEP 3u /* step_completed asked for event handling */
+typedef struct dk_event {
+  uint32_t struct_size;
+  double t;
+  uint32_t kind;             /* DK_EVENT_* */
+  size_t nfired;
+  const int32_t* fired;      /* indices of the roots found at t (simultaneous ones together) */
+  const int8_t* directions;  /* nfired entries: +1 rising, -1 falling */
+} dk_event;
+
+/* Actions an on_event or step_completed callback returns. */
+#define DK_EVENT_CONTINUE 0u
+#define DK_EVENT_STOP 1u   /* end the integration at the event (status DK_STATUS_STOPPED_BY_EVENT) */
+#define DK_EVENT_REINIT 2u /* y (and y') changed, possibly the DAE's mode: restart, re-solving
+                              the algebraic components for consistency */
 
 /* Matrices are dense column-major with leading dimension ld unless stated. */
 typedef struct dk_problem_vtbl {
@@ -153,6 +205,17 @@ typedef struct dk_problem_vtbl {
                                double cj, double* j, size_t ld);
   dk_eval (*reference)(const void* self, double* yref);
   size_t (*last_error)(const void* self, char* buffer, size_t size);
+  /* ABI 1.2: every entry optional, read only when struct_size covers it */
+  dk_eval (*mass_diagonal)(void* self, double t, const double* y, double* d);     /* n values */
+  dk_eval (*mass_sparse)(void* self, double t, const double* y, double* values);  /* mass_pattern order */
+  dk_eval (*roots)(void* self, double t, const double* y, const double* yp, double* g); /* nroots values */
+  dk_eval (*next_time_event)(void* self, double t, double* t_next); /* +inf: none after t */
+  /* May change y and y' in place; sets *action to DK_EVENT_*. y' is NULL for solvers
+     that keep none. */
+  dk_eval (*on_event)(void* self, const dk_event* event, double* y, double* yp, uint32_t* action);
+  dk_eval (*reference_at)(const void* self, double t, double* yref);
+  dk_eval (*jacobian_vector)(void* self, double t, const double* y, const double* v, double* jv);
+  dk_eval (*step_completed)(void* self, double t, const double* y, uint32_t* action);
 } dk_problem_vtbl;
 
 typedef struct dk_problem {
@@ -172,6 +235,7 @@ typedef int32_t (*dk_problem_entry_fn)(const dk_host* host, const dk_keyval* par
 typedef enum {
   DK_STATUS_SUCCESS = 0,
   DK_STATUS_STOPPED_BY_OBSERVER = 1,
+  DK_STATUS_STOPPED_BY_EVENT = 2, /* ABI 1.2: a terminal root or DK_EVENT_STOP; t_reached says where */
   DK_STATUS_INVALID_INPUT = -1,
   DK_STATUS_TOO_MANY_STEPS = -2,
   DK_STATUS_STEP_SIZE_TOO_SMALL = -3,
@@ -182,12 +246,18 @@ typedef enum {
   DK_STATUS_INCONSISTENT_INITIAL_VALUES = -8,
   DK_STATUS_TOLERANCES_TOO_SMALL = -9,
   DK_STATUS_UNSUPPORTED_PROBLEM = -10,
+  DK_STATUS_TOO_MANY_EVENTS = -11, /* ABI 1.2: more than max_events events (chattering) */
   DK_STATUS_INTERNAL_ERROR = -99
 } dk_status;
 
 #define DK_SOLVER_DENSE_OUTPUT (1u << 0)
 #define DK_SOLVER_SPARSE (1u << 1)
 #define DK_SOLVER_BANDED (1u << 2)
+/* ABI 1.2 */
+#define DK_SOLVER_EVENTS (1u << 3)       /* root functions, time events, on_event */
+#define DK_SOLVER_CONSTRAINTS (1u << 4)  /* sign constraints on components */
+#define DK_SOLVER_MASS_STORAGE (1u << 5) /* diagonal and sparse mass storage without a dense copy */
+#define DK_SOLVER_KEEP_DENSE (1u << 6)   /* dk_solver_vtbl.dense after a solve with keep_dense */
 
 typedef struct dk_option_desc {
   const char* key;
@@ -242,6 +312,10 @@ typedef struct dk_solve_options {
   const double* tstops; /* never step across these */
   size_t nextra;
   const dk_keyval* extra; /* plugin-specific options, checked against dk_solver_info.options */
+  /* ABI 1.2: read only when struct_size covers them */
+  int64_t max_events;     /* status DK_STATUS_TOO_MANY_EVENTS beyond this many events; 0: 1000 */
+  uint32_t keep_dense;    /* keep the dense output for dk_solver_vtbl.dense after the solve */
+  const struct dk_event_sink* events; /* where events and the limits of resets go, or NULL */
 } dk_solve_options;
 
 typedef struct dk_stats {
@@ -263,6 +337,11 @@ typedef struct dk_stats {
   double wall_s;
   int64_t njac_reused; /* steps that reused an older Jacobian (W-methods) */
   int32_t linear_algebra; /* dk_linear_algebra: the LUs the solver used (ABI 1.1) */
+  /* ABI 1.2 */
+  int64_t nfailed_eval; /* model evaluations that failed (recoverable, fatal or non-finite) */
+  int64_t nevents;      /* events handled (on_event calls) */
+  int64_t nroot_evals;  /* evaluations of the root functions */
+  int64_t nconstraint_fails; /* steps rejected because they ended outside a sign constraint */
 } dk_stats;
 
 typedef struct dk_result {
@@ -280,12 +359,27 @@ typedef struct dk_output_sink {
   int32_t (*emit)(void* env, double t, const double* y, size_t n);
 } dk_output_sink;
 
+/* Events as they are handled (ABI 1.2); a sink's entries may be NULL. */
+typedef struct dk_event_sink {
+  uint32_t struct_size;
+  void* env;
+  /* every event, after on_event has said what follows; returns 0 to go on, 1 to stop */
+  int32_t (*event)(void* env, const dk_event* event, uint32_t action);
+  /* a point at an event: mark 1 the left limit (before on_event), 2 the right limit (after) */
+  int32_t (*emit_marked)(void* env, double t, const double* y, size_t n, uint32_t mark);
+} dk_event_sink;
+#define DK_MARK_LEFT_LIMIT 1u
+#define DK_MARK_RIGHT_LIMIT 2u
+
 typedef struct dk_solver_vtbl {
   uint32_t struct_size;
   void (*destroy)(void* self);
   const dk_solver_info* (*info)(const void* self);
   int32_t (*solve)(void* self, const dk_problem* problem, const dk_solve_options* options,
                    const dk_output_sink* sink, dk_result* result);
+  /* ABI 1.2, optional: y(t) from the last solve's kept dense output (keep_dense), for t
+     between t0 and t_reached; returns 0, or non-zero when t is outside or nothing is kept */
+  int32_t (*dense)(void* self, double t, double* y);
 } dk_solver_vtbl;
 
 typedef struct dk_solver {
@@ -295,6 +389,20 @@ typedef struct dk_solver {
 
 typedef int32_t (*dk_solver_entry_fn)(const dk_host* host, dk_solver* out, char* err,
                                       size_t err_size);
+
+/* ----------------------------------------------------------------------------------
+ * Reading structs written against an older minor
+ * ---------------------------------------------------------------------------------- */
+
+/* Non-zero when the struct *s (of type T, starting with struct_size) holds `field`. */
+#define DK_HAS_FIELD(s, T, field) ((s)->struct_size >= offsetof(T, field) + sizeof(((const T*)0)->field))
+
+/* The smallest sizes a reader accepts: those of ABI 1.0/1.1 (each struct ends where the
+   1.2 fields begin). */
+#define DK_MIN_SIZE_PROBLEM_INFO offsetof(dk_problem_info, mass_storage)
+#define DK_MIN_SIZE_PROBLEM_VTBL offsetof(dk_problem_vtbl, mass_diagonal)
+#define DK_MIN_SIZE_SOLVER_VTBL offsetof(dk_solver_vtbl, dense)
+#define DK_MIN_SIZE_SOLVE_OPTIONS offsetof(dk_solve_options, max_events)
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -46,6 +46,32 @@ class ProblemView {
   Eval residual_jacobian(double t, ConstRef y, ConstRef yp, double cj, Eigen::MatrixXd& j);
   bool has_residual_jacobian() const { return p_.vtbl->residual_jacobian != nullptr; }
 
+  // --- ABI 1.2: absent (0, NULL, false) for a problem built against an older minor. ---
+  // Event functions g_i(t, y[, y']) and what a crossing means.
+  std::size_t nroots() const { return has_1_2_info() ? info_->nroots : 0; }
+  int root_direction(std::size_t i) const {
+    return info_->root_direction ? info_->root_direction[i] : DK_ROOT_BOTH;
+  }
+  bool root_terminal(std::size_t i) const { return info_->root_terminal && info_->root_terminal[i] != 0; }
+  std::string root_name(std::size_t i) const;  // "2 (floor)" or "2", 1-based
+  bool roots_use_yp() const { return has_1_2_info() && (info_->flags & DK_PROBLEM_ROOTS_USE_YP); }
+  bool has_time_events() const {
+    return has_1_2_table() && (info_->flags & DK_PROBLEM_TIME_EVENTS) && p_.vtbl->next_time_event;
+  }
+  bool has_events() const { return nroots() > 0 || has_time_events(); }
+  // Whether the problem reacts to events (it may change y or its own mode); without it,
+  // events are only reported and the integration goes on as if nothing happened.
+  bool has_on_event() const { return has_1_2_table() && p_.vtbl->on_event; }
+  // Per component DK_CONSTRAINT_* codes, or NULL when the problem declares none.
+  const std::int8_t* constraints() const { return has_1_2_info() ? info_->constraints : nullptr; }
+
+  // g has nroots() entries; yp (n values) may be NULL when the solver keeps no y'.
+  Eval roots(double t, ConstRef y, const double* yp, Ref g);
+  // The first time event after t (+inf when none).
+  Eval next_time_event(double t, double* t_next);
+  // The problem's reaction to an event: may change y and yp; sets *action (DK_EVENT_*).
+  Eval on_event(const dk_event& event, Ref y, Eigen::VectorXd& yp, std::uint32_t* action);
+
   // The pattern as an Eigen matrix with explicit zeros (for analysing once).
   Eigen::SparseMatrix<double> sparsity_pattern() const;
 
@@ -71,7 +97,9 @@ class ProblemView {
     }
   }
   // How a result's entries map to components, for messages that name them.
-  enum class Layout { vector, dense_matrix, sparse_matrix };
+  enum class Layout { vector, dense_matrix, sparse_matrix, roots };
+  bool has_1_2_info() const { return DK_HAS_FIELD(info_, dk_problem_info, constraints); }
+  bool has_1_2_table() const { return DK_HAS_FIELD(p_.vtbl, dk_problem_vtbl, step_completed); }
   Eval finish(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,
               Layout layout = Layout::vector);
   Eval classify(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,

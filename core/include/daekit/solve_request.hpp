@@ -32,6 +32,9 @@ struct SolveRequest {
   bool suppress_algebraic = false;
   std::vector<double> tstops;  // sorted, strictly inside (t0, tend)
   std::map<std::string, std::string> extra;
+  // ABI 1.2
+  std::int64_t max_events = 1000;  // too_many_events beyond this
+  bool keep_dense = false;
 
   double direction() const { return tend >= t0 ? 1.0 : -1.0; }
 

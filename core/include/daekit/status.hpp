@@ -12,6 +12,7 @@ namespace daekit {
 enum class Status : std::int32_t {
   success = DK_STATUS_SUCCESS,
   stopped_by_observer = DK_STATUS_STOPPED_BY_OBSERVER,
+  stopped_by_event = DK_STATUS_STOPPED_BY_EVENT,
   invalid_input = DK_STATUS_INVALID_INPUT,
   too_many_steps = DK_STATUS_TOO_MANY_STEPS,
   step_size_too_small = DK_STATUS_STEP_SIZE_TOO_SMALL,
@@ -22,6 +23,7 @@ enum class Status : std::int32_t {
   inconsistent_initial_values = DK_STATUS_INCONSISTENT_INITIAL_VALUES,
   tolerances_too_small = DK_STATUS_TOLERANCES_TOO_SMALL,
   unsupported_problem = DK_STATUS_UNSUPPORTED_PROBLEM,
+  too_many_events = DK_STATUS_TOO_MANY_EVENTS,
   internal_error = DK_STATUS_INTERNAL_ERROR,
 };
 
@@ -43,6 +45,7 @@ constexpr std::string_view status_name(Status s) {
   switch (s) {
     case Status::success: return "success";
     case Status::stopped_by_observer: return "stopped_by_observer";
+    case Status::stopped_by_event: return "stopped_by_event";
     case Status::invalid_input: return "invalid_input";
     case Status::too_many_steps: return "too_many_steps";
     case Status::step_size_too_small: return "step_size_too_small";
@@ -53,13 +56,14 @@ constexpr std::string_view status_name(Status s) {
     case Status::inconsistent_initial_values: return "inconsistent_initial_values";
     case Status::tolerances_too_small: return "tolerances_too_small";
     case Status::unsupported_problem: return "unsupported_problem";
+    case Status::too_many_events: return "too_many_events";
     case Status::internal_error: return "internal_error";
   }
   return "internal_error";
 }
 
 constexpr bool is_success(Status s) {
-  return s == Status::success || s == Status::stopped_by_observer;
+  return s == Status::success || s == Status::stopped_by_observer || s == Status::stopped_by_event;
 }
 
 constexpr std::string_view mass_kind_name(MassKind m) {

@@ -48,6 +48,9 @@ class BdfStepper {
   void accept();
   void interpolate(double theta, Eigen::VectorXd& out) const;
   int order() const { return order_; }
+  // The driver moved the accepted end onto a sign constraint (by less than its
+  // tolerance): the newest difference carries the shift, the order stays.
+  void projected(const Eigen::VectorXd& y);
 
   // Step-size factors chosen together with the order (read by BdfController).
   double accepted_factor() const { return accepted_factor_; }

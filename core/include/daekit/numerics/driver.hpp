@@ -11,16 +11,26 @@
 //   void accept();                                   // commit, prepare dense output
 //   void interpolate(double theta, Eigen::VectorXd& out) const;  // on the last accepted step
 //   int order() const;
+//   void projected(const Eigen::VectorXd& y);  // the accepted end was moved onto a constraint
+//
+// Events and sign constraints (ABI 1.2) are the driver's too, so every family handles
+// them alike: roots are searched on each accepted step's dense output (EventMonitor),
+// time events are landed on like breakpoints, and a state changed by an event restarts
+// the method through the solver's `Restart` (consistent initialisation included).
 #pragma once
 
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <sstream>
 #include <string>
 
+#include "daekit/numerics/consistency.hpp"
+#include "daekit/numerics/constraint_guard.hpp"
 #include "daekit/numerics/controller.hpp"
+#include "daekit/numerics/event_monitor.hpp"
 #include "daekit/output_sink.hpp"
 #include "daekit/problem_view.hpp"
 #include "daekit/solve_request.hpp"
@@ -64,6 +74,26 @@ struct SolveOutcome {
   double t_reached = std::numeric_limits<double>::quiet_NaN();
 };
 
+// After an event changed the state: the method starts afresh at (t, y), re-solving the
+// algebraic components when `reinit` (y may change), and proposes its first step (0: keep h).
+struct RestartOutcome {
+  Status status = Status::success;
+  std::string message;
+  double h = 0.0;
+};
+using Restart = std::function<RestartOutcome(double t, Eigen::VectorXd& y, bool reinit)>;
+
+// What a restart says when the consistency service failed after an event: without
+// re-initialisation the state on_event left must satisfy the algebraic equations.
+inline RestartOutcome failed_restart(const InitialisationOutcome& init, bool reinit) {
+  if (reinit) return {init.status, "re-initialising the algebraic components failed: " + init.message, 0.0};
+  std::ostringstream m;
+  m << "the state on_event left violates the algebraic equations";
+  if (init.residual > 0.0) m << " by up to " << init.residual;
+  m << "; an on_event that changes a DAE's mode must return DK_EVENT_REINIT (EventAction::reinit in the SDK)";
+  return {init.status, m.str(), 0.0};
+}
+
 struct DriverLimits {
   int max_consecutive_rejections = 50;  // error-test failures in a row before giving up
   int max_consecutive_failures = 10;    // recoverable model failures / singular matrices in a row
@@ -82,7 +112,8 @@ inline std::string where(double t, double h) {
 
 template <class Stepper>
 SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& req, OutputSink& sink,
-                   StepController& controller, double h_start, Eigen::VectorXd& y, DriverLimits limits = {}) {
+                   StepController& controller, double h_start, Eigen::VectorXd& y, DriverLimits limits = {},
+                   const Restart& restart = nullptr) {
   Stats& stats = problem.stats();
   const double dir = req.direction();
   const double eps = std::numeric_limits<double>::epsilon();
@@ -94,7 +125,9 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
   bool last_rejected = false;
   std::string last_reason = "the error test failed";
   SolveOutcome out;
-  Eigen::VectorXd y_out(y.size());
+  Eigen::VectorXd y_out(y.size()), y_end(y.size());
+  const ConstraintGuard constraints(problem, req);
+  EventMonitor events(problem, req, sink);
 
   auto finish = [&](Status s, std::string msg) {
     out.status = s;
@@ -105,6 +138,9 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
     return out;
   };
 
+  if (std::string why; !constraints.satisfied(y, &why)) return finish(Status::invalid_input, why);
+  if (events.active() && events.start(t, y) != Eval::ok)
+    return finish(Status::evaluation_failure, "evaluating the events at t0: " + problem.last_message());
   if (req.output == OutputMode::every_step && !sink.emit(t, y))
     return finish(Status::stopped_by_observer, "stopped by the observer at t0");
   while (req.output == OutputMode::saveat && next_save < req.saveat.size() && req.saveat[next_save] == t) {
@@ -125,7 +161,10 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
       return finish(Status::too_many_steps, m.str());
     }
     while (next_tstop < req.tstops.size() && dir * (req.tstops[next_tstop] - t) <= 0.0) ++next_tstop;
-    const double stop = next_tstop < req.tstops.size() ? req.tstops[next_tstop] : req.tend;
+    double stop = next_tstop < req.tstops.size() ? req.tstops[next_tstop] : req.tend;
+    // A time event is landed on like a breakpoint.
+    const bool time_event_next = dir * (events.next_time_event() - stop) < 0.0;
+    if (time_event_next) stop = events.next_time_event();
     // Land exactly on the stop; stretch by up to 1% rather than leave a sliver of a step.
     bool landing = false;
     if (dir * (t + 1.01 * h - stop) >= 0.0) {
@@ -185,36 +224,122 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
       last_rejected = true;
       continue;
     }
+    y_end = stepper.y_new();
+    ConstraintGuard::Verdict verdict = ConstraintGuard::Verdict::satisfied;
+    if (constraints.active()) {
+      double shrink = 1.0;
+      verdict = constraints.check(y, y_end, &shrink, &last_reason);
+      if (verdict == ConstraintGuard::Verdict::violated) {
+        ++stats.rejected;
+        ++stats.nconstraint_fails;
+        if (++rejections_in_row > limits.max_consecutive_rejections) {
+          std::ostringstream m;
+          m << detail::where(t, h) << ": " << last_reason << " (" << rejections_in_row << " times in a row)";
+          return finish(Status::error_test_failures, m.str());
+        }
+        h *= shrink;
+        last_rejected = true;
+        continue;
+      }
+    }
 
     // Accepted.
     ++stats.accepted;
     rejections_in_row = 0;
     stepper.accept();
+    if (verdict == ConstraintGuard::Verdict::projected) stepper.projected(y_end);
     const double t_old = t;
-    const double t_new = landing ? stop : t + h;
-    while (req.output == OutputMode::saveat && next_save < req.saveat.size() &&
-           dir * (req.saveat[next_save] - t_new) <= 0.0) {
-      const double ts = req.saveat[next_save++];
-      if (ts == t_new) {
-        y_out = stepper.y_new();
-      } else {
-        stepper.interpolate((ts - t_old) / (t_new - t_old), y_out);
+    double t_new = landing ? stop : t + h;
+    auto y_at = [&](double ts, Eigen::VectorXd& v) {
+      if (ts == t_new) v = y_end;
+      else stepper.interpolate((ts - t_old) / (t_new - t_old), v);
+    };
+    // Requested output times up to t_limit (inclusive), from this step's dense output.
+    auto emit_saved_until = [&](double t_limit) {
+      while (req.output == OutputMode::saveat && next_save < req.saveat.size() &&
+             dir * (req.saveat[next_save] - t_limit) <= 0.0) {
+        const double ts = req.saveat[next_save++];
+        y_at(ts, y_out);
+        if (!sink.emit(ts, y_out)) {
+          t = ts;
+          y = y_out;
+          return false;
+        }
       }
-      if (!sink.emit(ts, y_out)) {
-        t = ts;
+      return true;
+    };
+
+    // Events inside the step: each root in turn. One that leaves the state as it was is
+    // reported and the step goes on; one that changes it (or stops) ends the step there.
+    bool cut = false;
+    EventMonitor::Handled handled;
+    double t_search = t_old;
+    while (events.active() && !cut) {
+      RootBracket root;
+      bool found = false;
+      if (events.find(t_search, t_new, y_end, y_at, &root, &found) != Eval::ok)
+        return finish(Status::evaluation_failure, "evaluating the events " + detail::where(t_new, h) + ": " +
+                                                      problem.last_message());
+      if (!found) break;
+      if (!emit_saved_until(root.t)) return finish(Status::stopped_by_observer, "stopped by the observer");
+      y_at(root.t, y_out);
+      handled = events.handle(root.t, DK_EVENT_ROOT, &root, y_out);
+      if (handled.status != Status::success) {
+        t = root.t;
         y = y_out;
-        return finish(Status::stopped_by_observer, "stopped by the observer");
+        return finish(handled.status, handled.message);
+      }
+      if (handled.changed || handled.action == DK_EVENT_STOP) {
+        cut = true;
+        t_new = root.t;
+        y_end = y_out;
+      } else {
+        events.continue_after_event();
+        t_search = root.t;
       }
     }
-    y = stepper.y_new();
+    if (!cut && landing && time_event_next) {
+      if (!emit_saved_until(t_new)) return finish(Status::stopped_by_observer, "stopped by the observer");
+      y_out = y_end;
+      handled = events.handle(t_new, DK_EVENT_TIME, nullptr, y_out);
+      if (handled.status != Status::success) {
+        t = t_new;
+        y = y_out;
+        return finish(handled.status, handled.message);
+      }
+      cut = true;  // the time event is behind us: ask for the next one
+      y_end = y_out;
+    }
+
+    if (!emit_saved_until(t_new)) return finish(Status::stopped_by_observer, "stopped by the observer");
+    y = y_end;
     t = t_new;
     if (req.output == OutputMode::every_step && !sink.emit(t, y))
       return finish(Status::stopped_by_observer, "stopped by the observer");
 
+    const double h_used = h;
+    if (cut) {
+      if (handled.action == DK_EVENT_STOP) {
+        if (req.output == OutputMode::end && !sink.emit(t, y))
+          return finish(Status::stopped_by_observer, "stopped by the observer");
+        return finish(Status::stopped_by_event, "stopped by an event at t=" + std::to_string(t));
+      }
+      if (handled.changed) {
+        if (!restart) return finish(Status::internal_error, "this solver cannot restart after an event");
+        const RestartOutcome r = restart(t, y, handled.action == DK_EVENT_REINIT);
+        if (r.status != Status::success) return finish(r.status, "after the event " + detail::where(t, h) + ": " + r.message);
+        h = r.h > 0.0 ? dir * std::min(r.h, req.hmax) : dir * std::abs(h_used);
+      }
+      if (events.start(t, y) != Eval::ok)
+        return finish(Status::evaluation_failure, "evaluating the events after the event " + detail::where(t, h) +
+                                                      ": " + problem.last_message());
+      last_rejected = false;
+      continue;
+    }
+
     double fac = controller.accepted(std::abs(h), a.error);
     if (last_rejected) fac = std::min(fac, 1.0);
     last_rejected = false;
-    const double h_used = h;
     h = dir * std::min(std::abs(h_used) * fac, req.hmax);
     if (landing && t != req.tend) h = dir * std::max(std::abs(h), std::abs(h_used));
   }

@@ -41,7 +41,22 @@ SolveOutcome solve_one_step(ProblemView& problem, const SolveRequest& request, O
   auto controller = make_controller(*stepper);
   // A plugin may be called without the host's option check: an unknown name is refused, not run.
   if (!controller) return {Status::invalid_input, "unknown step-size controller", request.t0};
-  SolveOutcome out = drive(*stepper, problem, request, sink, *controller, h0, y);
+  // After an event changed the state: consistent algebraic components again (re-solved
+  // when the event asks for it, else checked), f anew, and a first step from scratch.
+  const Restart restart = [&](double t, Eigen::VectorXd& y_event, bool reinit) -> RestartOutcome {
+    SolveRequest at_event = request;
+    at_event.t0 = t;
+    at_event.init = reinit ? InitPolicy::fix_algebraic : InitPolicy::check;
+    const InitialisationOutcome again = initialise(problem, at_event, mass, y_event);
+    if (again.status != Status::success)
+      return failed_restart(again, reinit);
+    if (stepper->restart(t, y_event) != Eval::ok) return {Status::evaluation_failure, problem.last_message(), 0.0};
+    double h = 0.0;
+    if (initial_step(problem, norm, mass, t, y_event, stepper->f_start(), order, request.hmax, &h) != Eval::ok)
+      return {Status::evaluation_failure, "choosing the first step: " + problem.last_message(), 0.0};
+    return {Status::success, "", h};
+  };
+  SolveOutcome out = drive(*stepper, problem, request, sink, *controller, h0, y, DriverLimits{}, restart);
   if (!init.message.empty() && is_success(out.status)) out.message = init.message;
   return out;
 }

@@ -37,6 +37,14 @@ class Radau5Stepper {
                 Radau5Settings settings = {});
 
   Eval start(double t0, const Eigen::VectorXd& y0);
+  // The driver moved the accepted end onto a sign constraint: f there is evaluated anew.
+  void projected(const Eigen::VectorXd&) { have_f0_ = false; }
+  // After an event changed the state: nothing of the last step carries over.
+  Eval restart(double t, const Eigen::VectorXd& y) {
+    have_jac_ = false;
+    first_ = true;
+    return start(t, y);
+  }
   const Eigen::VectorXd& f_start() const { return f0_; }
 
   StepAttempt attempt(double t, double h, const Eigen::VectorXd& y);

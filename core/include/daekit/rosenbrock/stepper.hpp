@@ -25,6 +25,14 @@ class RosenbrockStepper {
 
   // f(t0, y0), needed once for the automatic initial step.
   Eval start(double t0, const Eigen::VectorXd& y0);
+  // The driver moved the accepted end onto a sign constraint: f there is evaluated anew.
+  void projected(const Eigen::VectorXd&) { have_f0_ = false; }
+  // After an event changed the state: nothing of the last step carries over.
+  Eval restart(double t, const Eigen::VectorXd& y) {
+    have_jac_ = false;
+    jacobian_age_ = 0;
+    return start(t, y);
+  }
   const Eigen::VectorXd& f_start() const { return f0_; }
 
   StepAttempt attempt(double t, double h, const Eigen::VectorXd& y);

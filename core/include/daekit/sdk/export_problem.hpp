@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "daekit/abi.h"
@@ -57,6 +58,12 @@ class ProblemAdapter {
     check_size(in.atol_scale, n, "atol_scale");
     check_size(in.scored, n, "scored");
     if (!in.reference.empty()) check_size(in.reference, n, "reference");
+    check_size(in.constraints, n, "constraints");
+    for (const auto& r : in.roots) {
+      root_directions_.push_back(static_cast<std::int8_t>(r.direction));
+      root_terminal_.push_back(r.terminal ? 1 : 0);
+      root_names_.push_back(r.name.c_str());
+    }
 
     index_ = in.index.empty() ? std::vector<std::uint8_t>(n, 1) : in.index;
     scored_ = in.scored.empty() ? std::vector<std::uint8_t>(n, 1) : in.scored;
@@ -107,6 +114,13 @@ class ProblemAdapter {
       info_.jac_pattern.col_ptr = in.jac_col_ptr.data();
       info_.jac_pattern.row_idx = in.jac_row_idx.data();
     }
+    info_.mass_storage = DK_MASS_STORAGE_DENSE;
+    info_.nroots = in.roots.size();
+    info_.root_direction = in.roots.empty() ? nullptr : root_directions_.data();
+    info_.root_terminal = in.roots.empty() ? nullptr : root_terminal_.data();
+    info_.root_names = in.roots.empty() ? nullptr : root_names_.data();
+    info_.constraints = in.constraints.empty() ? nullptr : in.constraints.data();
+    if (in.time_events) info_.flags |= DK_PROBLEM_TIME_EVENTS;
   }
 
   Problem& impl() { return *impl_; }
@@ -143,7 +157,9 @@ class ProblemAdapter {
   std::unique_ptr<Problem> impl_;
   std::vector<ParamDesc> descs_;
   std::vector<std::uint8_t> index_, scored_, differential_;
-  std::vector<const char*> names_;
+  std::vector<const char*> names_, root_names_;
+  std::vector<std::int8_t> root_directions_;
+  std::vector<std::uint8_t> root_terminal_;
   std::vector<dk_param_desc> cdescs_;
   std::vector<std::string> values_;
   std::vector<const char*> cvalues_;
@@ -250,6 +266,30 @@ struct ProblemTrampolines {
     std::memcpy(yref, ref.data(), ref.size() * sizeof(double));
     return DK_EVAL_OK;
   }
+  static dk_eval roots(void* self, double t, const double* y, const double*, double* g) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto m = static_cast<Eigen::Index>(a.info().nroots);
+      return a.impl().roots(t, ConstVector(y, size(a)), Vector(g, m));
+    });
+  }
+  static dk_eval next_time_event(void* self, double t, double* t_next) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      *t_next = a.impl().next_time_event(t);
+      return Eval::ok;
+    });
+  }
+  static dk_eval on_event(void* self, const dk_event* event, double* y, double*, std::uint32_t* action) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      Event e;
+      e.t = event->t;
+      e.kind = event->kind;
+      if (event->nfired > 0 && event->fired) e.fired.assign(event->fired, event->fired + event->nfired);
+      if (event->nfired > 0 && event->directions)
+        e.directions.assign(event->directions, event->directions + event->nfired);
+      *action = static_cast<std::uint32_t>(a.impl().on_event(e, Vector(y, size(a))));
+      return Eval::ok;
+    });
+  }
   static std::size_t last_error(const void* self, char* buf, std::size_t size) noexcept {
     const auto& msg = static_cast<const ProblemAdapter*>(self)->error();
     copy_message(msg, buf, size);
@@ -272,7 +312,15 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
                        &ProblemTrampolines::residual,
                        &ProblemTrampolines::residual_jacobian,
                        &ProblemTrampolines::reference,
-                       &ProblemTrampolines::last_error};
+                       &ProblemTrampolines::last_error,
+                       /*mass_diagonal=*/nullptr,
+                       /*mass_sparse=*/nullptr,
+                       &ProblemTrampolines::roots,
+                       &ProblemTrampolines::next_time_event,
+                       &ProblemTrampolines::on_event,
+                       /*reference_at=*/nullptr,
+                       /*jacobian_vector=*/nullptr,
+                       /*step_completed=*/nullptr};
   if (!(info.flags & DK_PROBLEM_ANALYTIC_JACOBIAN)) t.jacobian = nullptr;
   if (!(info.flags & DK_PROBLEM_SPARSE_JACOBIAN)) t.jacobian_sparse = nullptr;
   if (!(info.flags & DK_PROBLEM_ANALYTIC_DFDT)) t.dfdt = nullptr;
@@ -285,6 +333,9 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
     t.mass = nullptr;
   }
   if (!info.has_reference) t.reference = nullptr;
+  if (info.nroots == 0) t.roots = nullptr;
+  if (!(info.flags & DK_PROBLEM_TIME_EVENTS)) t.next_time_event = nullptr;
+  if (info.nroots == 0 && !(info.flags & DK_PROBLEM_TIME_EVENTS)) t.on_event = nullptr;
   return t;
 }
 
@@ -299,6 +350,10 @@ std::int32_t make_problem(const dk_host* /*host*/, const dk_keyval* params, std:
         Params p(descs, given);
         auto* adapter = new ProblemAdapter(std::make_unique<Class>(p), std::move(descs), p);
         adapter->table = problem_vtbl(adapter->info());
+        // A problem that does not override on_event only watches its root functions:
+        // no reaction, so solvers report its events without restarting.
+        using Reaction = EventAction (Problem::*)(const Event&, Vector);
+        if constexpr (std::is_same_v<decltype(&Class::on_event), Reaction>) adapter->table.on_event = nullptr;
         out->self = adapter;
         out->vtbl = &adapter->table;
       },

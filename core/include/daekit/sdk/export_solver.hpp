@@ -37,7 +37,8 @@ class SolverAdapter {
     info_.residual_form = c.residual_form ? 1u : 0u;
     info_.max_dae_index = c.max_dae_index;
     info_.flags = (c.dense_output ? DK_SOLVER_DENSE_OUTPUT : 0u) | (c.sparse ? DK_SOLVER_SPARSE : 0u) |
-                  (c.banded ? DK_SOLVER_BANDED : 0u);
+                  (c.banded ? DK_SOLVER_BANDED : 0u) | (c.events ? DK_SOLVER_EVENTS : 0u) |
+                  (c.constraints ? DK_SOLVER_CONSTRAINTS : 0u);
     info_.order = c.order;
     info_.noptions = coptions_.size();
     info_.options = coptions_.empty() ? nullptr : coptions_.data();
@@ -121,8 +122,11 @@ struct SolverTrampolines {
       out.message = why;
       return out;
     }
-    OutputSink output(sink);
-    return a.impl().solve(view, request, output);
+    const dk_event_sink* events = DK_HAS_FIELD(options, dk_solve_options, events) ? options->events : nullptr;
+    OutputSink output(sink, events);
+    SolveOutcome result = a.impl().solve(view, request, output);
+    stats.nfailed_eval = view.failed_evaluations();
+    return result;
   }
 };
 
@@ -133,7 +137,7 @@ std::int32_t make_solver(const char* name, const char* description, dk_solver* o
       [&] {
         auto* adapter = new SolverAdapter(std::make_unique<Class>(), name, description, Class::describe());
         adapter->table = {sizeof(dk_solver_vtbl), &SolverTrampolines::destroy, &SolverTrampolines::info,
-                          &SolverTrampolines::solve};
+                          &SolverTrampolines::solve, nullptr};
         out->self = adapter;
         out->vtbl = &adapter->table;
       },

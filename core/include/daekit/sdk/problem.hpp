@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "daekit/abi.h"
 #include "daekit/sdk/params.hpp"
 #include "daekit/status.hpp"
 
@@ -61,6 +62,38 @@ struct ProblemInfo {
 
   // Sparse Jacobian pattern (CSC, 0-based); empty = dense.
   std::vector<std::int32_t> jac_col_ptr, jac_row_idx;
+
+  // --- ABI 1.2 ----------------------------------------------------------------------
+  // Event functions g_i(t, y) (roots()); an event is a sign change of one of them.
+  struct Root {
+    std::string name;
+    int direction = DK_ROOT_BOTH;  // DK_ROOT_RISING: - to +, DK_ROOT_FALLING: + to -
+    bool terminal = false;         // the integration ends at this event
+  };
+  std::vector<Root> roots;
+  bool time_events = false;  // next_time_event() names times of events
+  // Per component DK_CONSTRAINT_* (y >= 0 is DK_CONSTRAINT_NON_NEGATIVE); empty = none.
+  std::vector<std::int8_t> constraints;
+};
+
+// What a problem's on_event sees: when, and which functions fired in which direction.
+struct Event {
+  double t = 0.0;
+  std::uint32_t kind = DK_EVENT_ROOT;  // DK_EVENT_ROOT or DK_EVENT_TIME
+  std::vector<std::int32_t> fired;     // indices into ProblemInfo::roots
+  std::vector<std::int8_t> directions; // +1 rising, -1 falling, for each fired
+  bool fired_root(std::int32_t i) const {
+    for (auto f : fired)
+      if (f == i) return true;
+    return false;
+  }
+};
+
+// What follows an event.
+enum class EventAction : std::uint32_t {
+  proceed = DK_EVENT_CONTINUE,  // go on (with y as on_event left it)
+  stop = DK_EVENT_STOP,         // end the integration here
+  reinit = DK_EVENT_REINIT,     // the DAE changed mode: re-solve the algebraic components
 };
 
 class Problem {
@@ -115,6 +148,14 @@ class Problem {
   virtual Eval residual_jacobian(double, ConstVector, ConstVector, double, MatrixView) {
     return Eval::not_provided;
   }
+
+  // --- events (ABI 1.2) ------------------------------------------------------------------
+  // g has info().roots.size() entries.
+  virtual Eval roots(double /*t*/, ConstVector /*y*/, Vector /*g*/) { return Eval::not_provided; }
+  // May change y (a bounce reverses a velocity); says what follows.
+  virtual EventAction on_event(const Event& /*event*/, Vector /*y*/) { return EventAction::proceed; }
+  // The first time event after t; +infinity when none (with info().time_events).
+  virtual double next_time_event(double /*t*/) { return std::numeric_limits<double>::infinity(); }
 
  protected:
   // For messages that callbacks return with Eval::fatal.

@@ -30,6 +30,9 @@ struct Capabilities {
   bool sparse = false;
   bool banded = false;
   int order = 0;
+  // ABI 1.2
+  bool events = false;       // root functions, time events and on_event
+  bool constraints = false;  // sign constraints on components
 };
 
 struct SolverDescription {

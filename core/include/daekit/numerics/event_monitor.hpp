@@ -1,0 +1,67 @@
+// The events of one integration (ABI 1.2): the problem's root functions watched over
+// every accepted step, its time events, and what happens at each: the problem's
+// on_event, the points at both limits of a reset, the event sink, the event count and
+// its limit (chattering ends with too_many_events). The driver owns the loop; this owns
+// the bookkeeping, so the loop reads as the steps it takes.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "daekit/numerics/root_finder.hpp"
+#include "daekit/output_sink.hpp"
+#include "daekit/problem_view.hpp"
+#include "daekit/solve_request.hpp"
+
+namespace daekit {
+
+class EventMonitor {
+ public:
+  // y(t) on the last accepted step.
+  using Interpolant = std::function<void(double t, Eigen::VectorXd& y)>;
+
+  EventMonitor(ProblemView& problem, const SolveRequest& request, OutputSink& sink);
+  bool active() const { return nroots_ > 0 || problem_.has_time_events(); }
+
+  // At t0 and after every restart: the root functions' values there, the next time event.
+  Eval start(double t, const Eigen::VectorXd& y);
+  // The next time event after the last start (+inf or -inf when none).
+  double next_time_event() const { return next_time_; }
+
+  // The earliest root in (t_from, t_to] of the step that ends at (t_to, y_to), y between
+  // given by `y_at`. On found: *root says when and which. The next search of the same step
+  // starts from root->t.
+  Eval find(double t_from, double t_to, const Eigen::VectorXd& y_to, const Interpolant& y_at, RootBracket* root,
+            bool* found);
+
+  struct Handled {
+    Status status = Status::success;  // success: go on; else how the integration ends
+    std::string message;
+    std::uint32_t action = DK_EVENT_CONTINUE;
+    bool changed = false;  // on_event changed y (or asked for re-initialisation)
+  };
+  // Runs the protocol of one event at (t, y): counts it, emits the left limit, calls
+  // on_event (which may change y), applies terminal flags, reports it, emits the right
+  // limit when y changed.
+  Handled handle(double t, std::uint32_t kind, const RootBracket* root, Eigen::VectorXd& y);
+
+  // After the step continued past an event without a change: the values at the event
+  // are the left end of the rest of the step.
+  void continue_after_event() { g_left_ = g_root_; }
+
+ private:
+  Eval roots_at(double t, const Eigen::VectorXd& y, Eigen::VectorXd& g);
+
+  ProblemView& problem_;
+  const SolveRequest& request_;
+  OutputSink& sink_;
+  std::size_t nroots_;
+  RootFinder finder_;
+  Eigen::VectorXd g_left_, g_right_, g_root_, y_scratch_, yp_none_, y_before_;
+  double next_time_;
+};
+
+}  // namespace daekit
