@@ -2,6 +2,7 @@
 // publishing it. Each check is a line of the report: passed or failed, and why.
 #pragma once
 
+#include <Eigen/Core>
 #include <daekit/loader/registry.hpp>
 #include <map>
 #include <ostream>
@@ -33,5 +34,10 @@ Report check_problem(const loader::Plugin& plugin, const std::map<std::string, s
 Report check_solver(const loader::Plugin& plugin, const loader::Registry& registry);
 
 void print(std::ostream& out, const Report& report);
+
+// The events part of check_problem (host/check/event_checks.cpp): y0 and yp0 as the
+// problem gives them (yp0 zero where it gives none).
+void check_events(Report& report, const loader::Plugin& plugin, const std::map<std::string, std::string>& params,
+                  const loader::ProblemInstance& problem, const Eigen::VectorXd& y0, const Eigen::VectorXd& yp0);
 
 }  // namespace daekit::host::check

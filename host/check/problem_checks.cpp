@@ -281,6 +281,8 @@ Report check_problem(const loader::Plugin& plugin, const std::map<std::string, s
     report.add("initial derivatives y'(t0) are finite", bad.empty(), bad);
   }
 
+  check_events(report, plugin, params, *problem, y0, yp0);
+
   if (info.form == DK_FORM_RESIDUAL_ONLY) {
     Eigen::VectorXd r(n);
     const bool ok = probe.residual(info.t0, y0, yp0, r);

@@ -54,9 +54,14 @@ const std::array<std::vector<int>, 20> balance = {{
 
 class Pollution : public daekit::Problem {
  public:
-  static std::vector<daekit::ParamDesc> parameters() { return {}; }
+  static std::vector<daekit::ParamDesc> parameters() {
+    return {{"nonnegative", "true", "declare the 20 concentrations >= 0 (sign constraints)"}};
+  }
 
-  explicit Pollution(const daekit::Params&) {
+  explicit Pollution(const daekit::Params& params) {
+    // Concentrations: a step that drives one below zero is rejected or projected (at
+    // rtol 1e-1 ndf otherwise ended with relative errors of 3e6).
+    if (params.flag("nonnegative")) info_.constraints.assign(20, DK_CONSTRAINT_NON_NEGATIVE);
     info_.name = "pollu";
     info_.title = "air pollution chemistry (Verwer): 20 species, 25 reactions, stiff ODE";
     info_.n = 20;

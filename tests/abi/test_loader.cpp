@@ -160,3 +160,33 @@ TEST_CASE("a solver writes no further than the result size an older host declare
   CHECK(untouched);
   solver.vtbl->destroy(solver.self);
 }
+
+TEST_CASE("plugins built against ABI 1.1 load and run beside 1.2 ones", "[abi][compat]") {
+  const loader::Plugin* problem = test::registry().find("legacy_decay");
+  const loader::Plugin* solver = test::registry().find("legacy_euler");
+  REQUIRE(problem);
+  REQUIRE(solver);
+  CHECK(problem->manifest.abi_minor == 1);
+  CHECK(solver->manifest.abi_minor == 1);
+  {
+    const loader::ProblemInstance instance(*problem, {});
+    // Its description is the 1.1 size: the 1.2 fields are not there to be read.
+    CHECK(instance.info().struct_size == DK_MIN_SIZE_PROBLEM_INFO);
+    CHECK(!DK_HAS_FIELD(&instance.info(), dk_problem_info, nroots));
+  }
+  // The 1.1 solver on the 1.1 problem, and every family of 1.2 solvers on it.
+  for (const char* name : {"legacy_euler", "rodas5p", "radau5", "bdf", "cvode", "ida"}) {
+    const auto r = test::run(test::spec_for("legacy_decay", name, 1e-6));
+    INFO(name << ": " << r.message());
+    REQUIRE(r.status() == Status::success);
+    CHECK(r.accuracy(1e-6, 1e-6).scd >= 4.0);
+    CHECK(r.stats().nevents == 0);
+  }
+  // The 1.1 solver on a 1.2 problem whose constraints it cannot know: it runs, and the
+  // host says the constraints were not enforced.
+  std::string out;
+  CHECK(test::run_command(test::daekit_binary() + " run --plugin " + test::fixture_dir() +
+                              "/fixture_abi_1_1.so --problem rober --solver legacy_euler --rtol 1e-4",
+                          &out) == 0);
+  CHECK(out.find("constraints not enforced") != std::string::npos);
+}

@@ -169,6 +169,10 @@ TEST_CASE("daekit check fails every broken model, each for its defect, and passe
       {"not_autonomous", "[FAIL] autonomous as declared"},
       {"wrong_residual_jacobian", "[FAIL] residual Jacobian agrees with differences at y0"},
       {"nan_reference", "[FAIL] reference solution: it has non-finite entries"},
+      {"nan_root", "[FAIL] root functions are finite at the initial values: root function 0 (ratio) is nan"},
+      {"silent_mode_switch", "[FAIL] on_event for root 0 (x) keeps the algebraic equations satisfied: after it the "
+                             "algebraic equations are violated by 2 (before: 0, allowed 1e-08); a reaction that "
+                             "changes the DAE's mode must return DK_EVENT_REINIT"},
   };
   for (const auto& [name, line] : expected) {
     INFO(name);
