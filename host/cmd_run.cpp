@@ -144,7 +144,7 @@ int command_run(int argc, char** argv) {
     settings.index_scaling = !vm.count("no-index-scaling");
     settings.suppress_algebraic = vm.count("suppress-algebraic") > 0;
     const double run_tend = settings.tend ? *settings.tend : info.tend;
-    const bool want_reference = info.has_reference && run_tend == info.reference_t;
+    const bool want_reference = has_reference_at_time(*problem, run_tend);
     bool reference_time_added = false;
     if (!saveat.empty() && vm.count("every-step")) throw UsageError("choose one of --saveat and --every-step");
     if (!saveat.empty()) {
@@ -200,7 +200,8 @@ int command_run(int argc, char** argv) {
                                                                                : jacobian;
     const bool success = is_success(static_cast<Status>(r.result.status));
     if (want_reference && success && !collected.t.empty() && collected.t.back() == o.tend) {
-      r.accuracy = final_accuracy(*problem, prepared, o.tend, collected.y.data() + (collected.t.size() - 1) * n);
+      r.accuracy = final_accuracy(*problem, prepared, o.tend, collected.y.data() + (collected.t.size() - 1) * n,
+                                  &r.reference_used);
       if (r.accuracy) {
         r.reference_source = info.reference_source;
         r.scored_components = scored_components_text(info);

@@ -103,7 +103,9 @@ void print_text(const RunReport& r, std::ostream& out) {
         if (!std::isnan(a.scd_by_index[k])) out << " scd " << a.scd_by_index[k] << " (index " << k + 1 << ")";
       out << std::defaultfloat << "\n";
     }
-    out << "reference  " << r.reference_source << "\n";
+    out << "reference  " << r.reference_source;
+    if (!r.reference_used.empty()) out << " (" << r.reference_used << ")";
+    out << "\n";
   }
 }
 
@@ -139,6 +141,8 @@ nlohmann::json to_json(const RunReport& r) {
   j["max_abs_error"] = r.accuracy ? number(r.accuracy->max_abs_error) : json(nullptr);
   j["max_rel_error"] = r.accuracy ? number(r.accuracy->max_rel_error) : json(nullptr);
   j["reference"] = r.reference_source.empty() ? json(nullptr) : json(r.reference_source);
+  // Which reference scored the run: the stored vector at its time, or the exact solution.
+  j["reference_used"] = r.reference_used.empty() ? json(nullptr) : json(r.reference_used);
   j["wall_s"] = s.wall_s;
   j["stats"] = {{"steps", s.steps},       {"accepted", s.accepted},   {"rejected", s.rejected},
                 {"nfev", s.nfev},         {"nfev_jac", s.nfev_jac},   {"njac", s.njac},

@@ -24,6 +24,7 @@ struct RunReport {
   dk_result result{};
   std::optional<Accuracy> accuracy;  // when the problem has a reference at tend and the run got there
   std::string reference_source;
+  std::string reference_used;  // "stored at t = ..." or "exact at t = ..." (reference_at)
   std::string scored_components;
   // Events (ABI 1.2), with the names of the problem's root functions.
   bool has_events = false;  // the problem declares root functions or time events

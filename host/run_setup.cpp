@@ -164,12 +164,24 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
   if (!check_extra_options(solver.info(), request.extra, &why)) throw UsageError(why);
 }
 
+bool has_reference_at_time(const loader::ProblemInstance& problem, double t_end) {
+  const dk_problem_info& info = problem.info();
+  return (info.has_reference && t_end == info.reference_t) || problem.has_reference_at();
+}
+
 std::optional<Accuracy> final_accuracy(const loader::ProblemInstance& problem, const PreparedRun& run, double t_end,
-                                       const double* y_end) {
+                                       const double* y_end, std::string* used) {
   const dk_problem_info& info = problem.info();
   std::vector<double> yref;
-  if (!info.has_reference || t_end != info.reference_t || !problem.reference(yref)) return std::nullopt;
-  return accuracy_against(problem, run, yref, y_end);
+  if (info.has_reference && t_end == info.reference_t && problem.reference(yref)) {
+    if (used) *used = "stored at t = " + format_number(t_end);
+    return accuracy_against(problem, run, yref, y_end);
+  }
+  if (problem.reference_at(t_end, yref)) {
+    if (used) *used = "exact at t = " + format_number(t_end);
+    return accuracy_against(problem, run, yref, y_end);
+  }
+  return std::nullopt;
 }
 
 Accuracy accuracy_against(const loader::ProblemInstance& problem, const PreparedRun& run,

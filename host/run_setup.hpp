@@ -84,8 +84,12 @@ class PreparedRun {
 
 // Accuracy at the end against the problem's reference (the test set's scd and mescd),
 // when the problem has one at the time the run ended.
+// The reference used: the stored vector at its time, else the problem's exact solution
+// at t_end (reference_at); *used says which ("stored at t = 1e11", "exact at t = 0.5").
 std::optional<Accuracy> final_accuracy(const loader::ProblemInstance& problem, const PreparedRun& run, double t_end,
-                                       const double* y_end);
+                                       const double* y_end, std::string* used = nullptr);
+// Whether final_accuracy can score a run that ends at t_end.
+bool has_reference_at_time(const loader::ProblemInstance& problem, double t_end);
 // The same score against another reference (a reference solver's y(tend)).
 Accuracy accuracy_against(const loader::ProblemInstance& problem, const PreparedRun& run,
                           const std::vector<double>& yref, const double* y_end);

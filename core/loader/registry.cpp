@@ -1,5 +1,7 @@
 #include "daekit/loader/registry.hpp"
 
+#include <cmath>
+
 #include <algorithm>
 #include <boost/dll/shared_library.hpp>
 #include <cstdio>
@@ -292,6 +294,8 @@ constexpr std::size_t max_root_functions = std::size_t{1} << 20;
 // The fields ABI 1.2 added, when the problem's struct holds them.
 std::string invalid_fields_1_2(const dk_problem_info* info) {
   if (!DK_HAS_FIELD(info, dk_problem_info, constraints)) return "";
+  if ((info->flags & DK_PROBLEM_REFERENCE_AT) && !info->reference_source)
+    return "reference_source is NULL for a problem with reference_at";
   if (info->mass_storage > DK_MASS_STORAGE_SPARSE)
     return "mass_storage " + std::to_string(info->mass_storage) + " is unknown";
   if (info->mass_storage == DK_MASS_STORAGE_SPARSE)
@@ -406,6 +410,22 @@ bool ProblemInstance::reference(std::vector<double>& yref) const {
   yref.assign(info_->n, 0.0);
   return call_plugin(plugin_, "reference function", [&] { return problem_.vtbl->reference(problem_.self, yref.data()); }) ==
          DK_EVAL_OK;
+}
+
+bool ProblemInstance::has_reference_at() const {
+  return DK_HAS_FIELD(info_, dk_problem_info, constraints) && (info_->flags & DK_PROBLEM_REFERENCE_AT) &&
+         DK_HAS_FIELD(problem_.vtbl, dk_problem_vtbl, step_completed) && problem_.vtbl->reference_at;
+}
+
+bool ProblemInstance::reference_at(double t, std::vector<double>& yref) const {
+  if (!has_reference_at()) return false;
+  yref.assign(info_->n, 0.0);
+  if (call_plugin(plugin_, "reference_at function",
+                  [&] { return problem_.vtbl->reference_at(problem_.self, t, yref.data()); }) != DK_EVAL_OK)
+    return false;
+  for (double v : yref)
+    if (!std::isfinite(v)) return false;
+  return true;
 }
 
 SolverInstance::SolverInstance(const Plugin& plugin) : plugin_(plugin) {

@@ -39,12 +39,11 @@ class BouncingBall : public daekit::Problem {
     in.roots = {{"floor", DK_ROOT_FALLING, false}};
     // tend: halfway up the flight after the last bounce; the state there in closed form.
     const double fall = std::sqrt(2.0 * height_ / g_);
-    const double t_last = event_time(bounces);
-    const double v_up = std::pow(e_, static_cast<double>(bounces)) * g_ * fall;  // speed after the last bounce
-    const double dt = 0.5 * std::pow(e_, static_cast<double>(bounces)) * fall;   // half the rise time
-    in.tend = t_last + dt;
-    in.reference = {v_up * dt - 0.5 * g_ * dt * dt, v_up - g_ * dt};
+    const double dt = 0.5 * std::pow(e_, static_cast<double>(bounces)) * fall;  // half the rise time
+    in.tend = event_time(bounces) + dt;
+    in.reference = state_at(in.tend);
     in.reference_t = in.tend;
+    in.reference_at_any_time = true;
     in.reference_source = "closed form: t_1 = T, t_(k+1) = t_k + 2 e^k T with T = sqrt(2H/g), free flight after";
     in.rtol_hint = 1e-8;
   }
@@ -55,6 +54,21 @@ class BouncingBall : public daekit::Problem {
     double t = fall;
     for (long j = 1; j < k; ++j) t += 2.0 * std::pow(e_, static_cast<double>(j)) * fall;
     return t;
+  }
+
+  // The state at t in closed form: the free flight since the last bounce before t.
+  std::vector<double> state_at(double t) const {
+    const double fall = std::sqrt(2.0 * height_ / g_);
+    if (t < fall) return {height_ - 0.5 * g_ * t * t, -g_ * t};
+    long k = 1;  // bounces up to t
+    while (event_time(k + 1) <= t && k < 100000) ++k;
+    const double s = t - event_time(k), v_up = std::pow(e_, static_cast<double>(k)) * g_ * fall;
+    return {v_up * s - 0.5 * g_ * s * s, v_up - g_ * s};
+  }
+  daekit::Eval reference_at(double t, daekit::Vector y) override {
+    const auto v = state_at(t);
+    y << v[0], v[1];
+    return daekit::Eval::ok;
   }
 
   void initial_values(daekit::Vector y, daekit::Vector yp) override {

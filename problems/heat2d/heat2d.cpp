@@ -66,9 +66,14 @@ class Heat2D : public daekit::Problem {
     exact(tend, in.reference.data());
     in.reference_t = tend;
     in.reference_source = "closed form of the semi-discrete system: exp(-2 mu t) sin(pi x) sin(pi y)";
+    in.reference_at_any_time = true;
   }
 
   void initial_values(daekit::Vector y, daekit::Vector) override { exact(0.0, y.data()); }
+  daekit::Eval reference_at(double t, daekit::Vector y) override {
+    exact(t, y.data());
+    return daekit::Eval::ok;
+  }
 
   daekit::Eval rhs(double, daekit::ConstVector u, daekit::Vector f) override {
     const double c = 1.0 / (h_ * h_);

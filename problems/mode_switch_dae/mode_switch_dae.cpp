@@ -30,11 +30,24 @@ class ModeSwitchDae : public daekit::Problem {
     in.consistent_y0 = true;
     in.component_names = {"x", "z"};
     in.roots = {{"x falls through 1/2", DK_ROOT_FALLING, false}};
-    const double t1 = 0.5 * std::log(2.0), x = 0.5 * std::exp(-0.5 * (in.tend - t1));
-    in.reference = {x, -0.5 * x};
+    in.reference = exact(in.tend);
     in.reference_t = in.tend;
+    in.reference_at_any_time = true;
     in.reference_source = "closed form: x = e^(-2t) to t1 = ln(2)/2, then e^(-(t-t1)/2)/2; z = -a x";
     in.rtol_hint = 1e-6;
+  }
+
+  // x = e^(-2t), z = -2x before t1 = ln(2)/2; x = e^(-(t-t1)/2)/2, z = -x/2 after.
+  static std::vector<double> exact(double t) {
+    const double t1 = 0.5 * std::log(2.0);
+    if (t < t1) return {std::exp(-2.0 * t), -2.0 * std::exp(-2.0 * t)};
+    const double x = 0.5 * std::exp(-0.5 * (t - t1));
+    return {x, -0.5 * x};
+  }
+  daekit::Eval reference_at(double t, daekit::Vector y) override {
+    const auto v = exact(t);
+    y << v[0], v[1];
+    return daekit::Eval::ok;
   }
 
   void initial_values(daekit::Vector y, daekit::Vector) override {

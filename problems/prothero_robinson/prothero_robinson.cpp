@@ -31,9 +31,14 @@ class ProtheroRobinson : public daekit::Problem {
     info_.reference = {g(tend)};
     info_.reference_t = tend;
     info_.reference_source = "closed form: y(t) = sin(t) + cos(2t)";
+    info_.reference_at_any_time = true;
   }
 
   void initial_values(daekit::Vector y, daekit::Vector) override { y[0] = g(0.0); }
+  daekit::Eval reference_at(double t, daekit::Vector y) override {
+    y[0] = g(t);
+    return daekit::Eval::ok;
+  }
 
   daekit::Eval rhs(double t, daekit::ConstVector y, daekit::Vector f) override {
     f[0] = lambda_ * (y[0] - g(t)) + dg(t);

@@ -6,8 +6,8 @@
 // `high` (two root functions with directions; the mode u is the problem's own state,
 // so every event restarts the solver). Everything is in closed form: the off phase
 // lasts ln(high/low)/k, the on phase ln((A - low)/(A - high))/k with A = U/k, and in each
-// phase y = A u + (y_s - A u) e^(-k s), z = A u + (y_s - A u) L/(L - k) e^(-k s) once
-// the sensor's transient (e^(-L s)) has died out, as it has at tend.
+// phase y = A u + (y_s - A u) e^(-k s), z = A u + (y_s - A u) L/(L - k) e^(-k s) plus the
+// sensor's transient c e^(-L s) after each switch: exact at any t.
 #include <cmath>
 #include <daekit/sdk/export_problem.hpp>
 #include <stdexcept>
@@ -44,25 +44,39 @@ class Thermostat : public daekit::Problem {
     in.reference = reference_at(tend);
     in.reference_t = tend;
     in.reference_source = "closed form: exponential phases of ln(high/low)/k off and ln((A-low)/(A-high))/k on";
+    in.reference_at_any_time = true;
     in.rtol_hint = 1e-6;
   }
 
-  // The switching times in closed form, and the state at t (outside the sensor's transients).
+  // The state at t in closed form, phase by phase: y = A u + (y_s - A u) e^(-k s) and
+  // z = A u + (y_s - A u) L/(L - k) e^(-k s) + c e^(-L s), where c carries z's mismatch
+  // at the phase's start (the sensor's transient after a switch).
   std::vector<double> reference_at(double t) const {
     const double amplitude = heat_ / k_;
     const double off = std::log(high_ / low_) / k_, on = std::log((amplitude - low_) / (amplitude - high_)) / k_;
-    double start = 0.0, y_start = high_;
+    const double lag = rate_ / (rate_ - k_);
+    double start = 0.0, y_start = high_, z_start = high_ * lag;
     int mode = 0;
+    auto at = [&](double s) {
+      const double target = amplitude * mode, e = std::exp(-k_ * s);
+      const double transient = z_start - target - (y_start - target) * lag;
+      return std::vector<double>{target + (y_start - target) * e,
+                                 target + (y_start - target) * lag * e + transient * std::exp(-rate_ * s)};
+    };
     for (;;) {
       const double length = mode ? on : off;
       if (start + length > t) break;
+      z_start = at(length)[1];
       start += length;
       y_start = mode ? high_ : low_;
       mode = 1 - mode;
     }
-    const double target = amplitude * mode, s = t - start;
-    const double e = std::exp(-k_ * s);
-    return {target + (y_start - target) * e, target + (y_start - target) * rate_ / (rate_ - k_) * e};
+    return at(t - start);
+  }
+  daekit::Eval reference_at(double t, daekit::Vector y) override {
+    const auto v = reference_at(t);
+    y << v[0], v[1];
+    return daekit::Eval::ok;
   }
 
   void initial_values(daekit::Vector y, daekit::Vector) override {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "harness.hpp"
 
@@ -460,4 +461,35 @@ TEST_CASE("OpenBLAS's generic kernels on a CPU it does not know are replaced by 
                           daekit_cmd("--version --verbose"),
                       &out) == 0);
   CHECK_THAT(out, Catch::Contains("BLAS kernel Prescott: named by OPENBLAS_CORETYPE"));
+}
+
+TEST_CASE("problems with an exact solution are scored at any tend, and the report says which reference",
+          "[cli][report]") {
+  std::string out;
+  // (problem, tend, scd floor at rtol = atol = 1e-8 with rodas5p; measured 9.3 .. 12.3)
+  const std::vector<std::tuple<std::string, std::string, double>> cases{
+      {"prothero_robinson", "3", 8.0}, {"heat2d", "0.05", 8.0}, {"bouncing_ball", "5", 8.0},
+      {"mode_switch_dae", "0.3", 8.0},
+      // just after the first switch (ln 2): the sensor's transient is in the closed form
+      {"thermostat", "0.6935", 8.0}};
+  for (const auto& [problem, tend, floor] : cases) {
+    INFO(problem << " tend " << tend);
+    REQUIRE(run_command(subshell(daekit_cmd("run --problem " + problem + " --solver rodas5p --rtol 1e-8 --atol 1e-8 "
+                                            "--report json --tend " + tend),
+                                 "2>/dev/null"),
+                        &out) == 0);
+    const auto j = nlohmann::json::parse(out);
+    REQUIRE(j["scd"].is_number());
+    CHECK(j["scd"].get<double>() >= floor);
+    CHECK(j["reference_used"] == "exact at t = " + tend);
+  }
+  // At the stored reference's own time the stored vector is used; elsewhere, without an
+  // exact solution, no score (null), never a wrong one.
+  REQUIRE(run_command(subshell(daekit_cmd("run --problem rober --solver rodas5p --report json"), "2>/dev/null"), &out) == 0);
+  CHECK(nlohmann::json::parse(out)["reference_used"] == "stored at t = 1e+11");
+  REQUIRE(run_command(subshell(daekit_cmd("run --problem rober --solver rodas5p --report json --tend 10"), "2>/dev/null"),
+                      &out) == 0);
+  const auto none = nlohmann::json::parse(out);
+  CHECK(none["scd"].is_null());
+  CHECK(none["reference_used"].is_null());
 }

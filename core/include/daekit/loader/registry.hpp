@@ -119,6 +119,9 @@ class ProblemInstance {
   // y0 and (if the problem knows it) yp0; throws LoadError on failure.
   void initial_values(std::vector<double>& y0, std::vector<double>& yp0) const;
   bool reference(std::vector<double>& yref) const;
+  // ABI 1.2: the exact solution at any t, for problems that give one (DK_PROBLEM_REFERENCE_AT).
+  bool has_reference_at() const;
+  bool reference_at(double t, std::vector<double>& yref) const;
 
  private:
   Plugin plugin_;  // holds the library

@@ -121,6 +121,7 @@ class ProblemAdapter {
     info_.root_names = in.roots.empty() ? nullptr : root_names_.data();
     info_.constraints = in.constraints.empty() ? nullptr : in.constraints.data();
     if (in.time_events) info_.flags |= DK_PROBLEM_TIME_EVENTS;
+    if (in.reference_at_any_time) info_.flags |= DK_PROBLEM_REFERENCE_AT;
   }
 
   Problem& impl() { return *impl_; }
@@ -290,6 +291,13 @@ struct ProblemTrampolines {
       return Eval::ok;
     });
   }
+  static dk_eval reference_at(const void* self, double t, double* yref) noexcept {
+    // The const boundary of the ABI (a reference does not change the problem); the
+    // adapter's error text is the only state written.
+    return guarded(const_cast<void*>(self), [&](ProblemAdapter& a) {
+      return a.impl().reference_at(t, Vector(yref, size(a)));
+    });
+  }
   static std::size_t last_error(const void* self, char* buf, std::size_t size) noexcept {
     const auto& msg = static_cast<const ProblemAdapter*>(self)->error();
     copy_message(msg, buf, size);
@@ -318,7 +326,7 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
                        &ProblemTrampolines::roots,
                        &ProblemTrampolines::next_time_event,
                        &ProblemTrampolines::on_event,
-                       /*reference_at=*/nullptr,
+                       &ProblemTrampolines::reference_at,
                        /*jacobian_vector=*/nullptr,
                        /*step_completed=*/nullptr};
   if (!(info.flags & DK_PROBLEM_ANALYTIC_JACOBIAN)) t.jacobian = nullptr;
@@ -334,6 +342,7 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
   }
   if (!info.has_reference) t.reference = nullptr;
   if (info.nroots == 0) t.roots = nullptr;
+  if (!(info.flags & DK_PROBLEM_REFERENCE_AT)) t.reference_at = nullptr;
   if (!(info.flags & DK_PROBLEM_TIME_EVENTS)) t.next_time_event = nullptr;
   if (info.nroots == 0 && !(info.flags & DK_PROBLEM_TIME_EVENTS)) t.on_event = nullptr;
   return t;

@@ -59,6 +59,8 @@ struct ProblemInfo {
   // Per component DK_SCORED_NO / _RELATIVE / _ABSOLUTE (abi.h); empty = all relative.
   std::vector<std::uint8_t> scored;
   std::string reference_source;
+  // The problem knows its exact solution at any t (reference_at()): scores at any --tend.
+  bool reference_at_any_time = false;
 
   // Sparse Jacobian pattern (CSC, 0-based); empty = dense.
   std::vector<std::int32_t> jac_col_ptr, jac_row_idx;
@@ -154,6 +156,8 @@ class Problem {
   virtual Eval roots(double /*t*/, ConstVector /*y*/, Vector /*g*/) { return Eval::not_provided; }
   // May change y (a bounce reverses a velocity); says what follows.
   virtual EventAction on_event(const Event& /*event*/, Vector /*y*/) { return EventAction::proceed; }
+  // The exact solution at t (with info().reference_at_any_time).
+  virtual Eval reference_at(double /*t*/, Vector /*yref*/) { return Eval::not_provided; }
   // The first time event after t; +infinity when none (with info().time_events).
   virtual double next_time_event(double /*t*/) { return std::numeric_limits<double>::infinity(); }
 
