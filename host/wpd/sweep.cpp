@@ -56,7 +56,8 @@ json measure(const loader::Registry& registry, const Point& p, const SweepOption
       if (const std::string why = impossible_result(result, trajectory, prepared.options()); !why.empty()) {
         result.status = DK_STATUS_INTERNAL_ERROR;
         std::snprintf(result.message, sizeof result.message, "solver '%s' %s", solver.info().name, why.c_str());
-        trajectory = Trajectory{{}, {}, problem.info().n, {}};
+        trajectory = Trajectory{};
+        trajectory.n = problem.info().n;
       }
       const bool ok = is_success(static_cast<Status>(result.status));
       if (ok && !warm && wall < warm_up_limit_s) {
