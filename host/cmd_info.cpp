@@ -75,8 +75,7 @@ void print_problem(const loader::Plugin& plugin, const std::map<std::string, std
                   << (p.root_terminal && p.root_terminal[i] ? ", terminal" : "") << "\n";
       }
     }
-    std::size_t constrained = 0;
-    for (std::size_t i = 0; p.constraints && i < p.n; ++i) constrained += p.constraints[i] != 0;
+    const std::size_t constrained = constrained_components(p);
     if (constrained > 0)
       std::cout << "constraints " << constrained << " component" << (constrained == 1 ? "" : "s")
                 << " with sign constraints (y >= 0 and the like)\n";

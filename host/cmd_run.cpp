@@ -177,9 +177,7 @@ int command_run(int argc, char** argv) {
     r.events = collected.events;
     if (DK_HAS_FIELD(&info, dk_problem_info, constraints)) {
       r.has_events = info.nroots > 0 || (info.flags & DK_PROBLEM_TIME_EVENTS);
-      bool constrained = false;
-      for (std::size_t i = 0; info.constraints && i < n; ++i) constrained = constrained || info.constraints[i] != 0;
-      r.constraints_ignored = constrained && !(solver->info().flags & DK_SOLVER_CONSTRAINTS);
+      r.constraints_ignored = constrained_components(info) > 0 && !(solver->info().flags & DK_SOLVER_CONSTRAINTS);
       for (std::size_t i = 0; i < info.nroots; ++i)
         r.root_names.push_back(info.root_names && info.root_names[i] ? info.root_names[i] : "");
     }

@@ -373,25 +373,11 @@ SolveOutcome solve_bdf(ProblemView& problem, const SolveRequest& request, Output
   // After an event changed the state: consistent values and slopes again (the algebraic
   // components re-solved when the event asks for it), then order 1 from there.
   const Restart restart = [&](double t, Eigen::VectorXd& y_event, bool reinit) -> RestartOutcome {
-    SolveRequest at_event = request;
-    at_event.t0 = t;
-    at_event.init = reinit ? InitPolicy::fix_algebraic : InitPolicy::check;
     Eigen::VectorXd yp_event;
-    InitialisationOutcome again;
-    if (system.mass_form()) {
-      again = initialise(problem, at_event, system.mass(), y_event);
-      if (again.status == Status::success) {
-        Eigen::VectorXd f(y_event.size());
-        if (problem.rhs(t, y_event, f) != Eval::ok) return {Status::evaluation_failure, problem.last_message(), 0.0};
-        derivative_from_mass(system.mass(), problem, f, yp_event);
-      }
-    } else {
-      // y' is not known after a reset: solved for, whatever the event asked.
-      at_event.init = InitPolicy::fix_algebraic;
-      again = initialise_residual(problem, at_event, y_event, yp_event);
-    }
-    if (again.status != Status::success)
-      return failed_restart(again, reinit);
+    if (RestartOutcome again = reinitialise_after_event(problem, request, system.mass_form() ? &system.mass() : nullptr,
+                                                        t, reinit, y_event, &yp_event);
+        again.status != Status::success)
+      return again;
     stepper.start(t, y_event, yp_event);
     return {Status::success, "", stepper.initial_step()};
   };

@@ -311,4 +311,38 @@ InitialisationOutcome initialise_residual(ProblemView& problem, const SolveReque
   return out;
 }
 
+namespace {
+RestartOutcome failed_restart(const InitialisationOutcome& init, bool reinit) {
+  if (reinit) return {init.status, "re-initialising the algebraic components failed: " + init.message, 0.0};
+  std::ostringstream m;
+  m << "the state on_event left violates the algebraic equations";
+  if (init.residual > 0.0) m << " by up to " << init.residual;
+  m << "; an on_event that changes a DAE's mode must return DK_EVENT_REINIT (EventAction::reinit in the SDK)";
+  return {init.status, m.str(), 0.0};
+}
+}  // namespace
+
+RestartOutcome reinitialise_after_event(ProblemView& problem, const SolveRequest& request, const MassMatrix* mass,
+                                        double t, bool reinit, Eigen::VectorXd& y, Eigen::VectorXd* yp) {
+  SolveRequest at_event = request;
+  at_event.t0 = t;
+  at_event.init = reinit ? InitPolicy::fix_algebraic : InitPolicy::check;
+  InitialisationOutcome again;
+  if (mass) {
+    again = initialise(problem, at_event, *mass, y);
+    if (again.status == Status::success && yp) {
+      Eigen::VectorXd f(y.size());
+      if (problem.rhs(t, y, f) != Eval::ok) return {Status::evaluation_failure, problem.last_message(), 0.0};
+      derivative_from_mass(*mass, problem, f, *yp);
+    }
+  } else {
+    // y' is not known after a reset: solved for, whatever the event asked.
+    at_event.init = InitPolicy::fix_algebraic;
+    Eigen::VectorXd slope;
+    again = initialise_residual(problem, at_event, y, yp ? *yp : slope);
+  }
+  if (again.status != Status::success) return failed_restart(again, reinit);
+  return {};
+}
+
 }  // namespace daekit

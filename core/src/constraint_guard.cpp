@@ -40,13 +40,9 @@ constexpr double min_shrink = 0.1, max_shrink = 0.9;
 }  // namespace
 
 ConstraintGuard::ConstraintGuard(const ProblemView& problem, const SolveRequest& request)
-    : problem_(problem), request_(request), codes_(problem.constraints()) {
-  if (codes_) {
-    bool any = false;
-    for (std::size_t i = 0; i < problem.n() && !any; ++i) any = codes_[i] != 0;
-    if (!any) codes_ = nullptr;
-  }
-}
+    : problem_(problem),
+      request_(request),
+      codes_(constrained_components(problem.info()) > 0 ? problem.constraints() : nullptr) {}
 
 ConstraintGuard::Verdict ConstraintGuard::check(const Eigen::VectorXd& y_start, Eigen::VectorXd& y_end, double* shrink,
                                                 std::string* why) const {
@@ -77,10 +73,8 @@ ConstraintGuard::Verdict ConstraintGuard::check(const Eigen::VectorXd& y_start, 
   if (!violated) return projected ? Verdict::projected : Verdict::satisfied;
   *shrink = std::clamp(0.9 * fraction, min_shrink, max_shrink);
   std::ostringstream m;
-  m << "the step ended outside the constraint y" << worst + 1;
-  if (problem_.info().component_names && problem_.info().component_names[worst])
-    m << " (" << problem_.info().component_names[worst] << ")";
-  m << " " << meaning(codes_[worst]) << " (value " << y_end[worst] << ")";
+  m << "the step ended outside the constraint of component " << problem_.component(worst) << " "
+    << meaning(codes_[worst]) << " (value " << y_end[worst] << ")";
   *why = m.str();
   return Verdict::violated;
 }
@@ -90,10 +84,7 @@ bool ConstraintGuard::satisfied(const Eigen::VectorXd& y, std::string* why) cons
   for (Eigen::Index i = 0; i < y.size(); ++i) {
     if (violation(codes_[i], y[i]) > 0.0) {
       std::ostringstream m;
-      m << "the initial value of component " << i + 1;
-      if (problem_.info().component_names && problem_.info().component_names[i])
-        m << " (" << problem_.info().component_names[i] << ")";
-      m << " = " << y[i] << " violates its constraint " << meaning(codes_[i]);
+      m << "the initial value of component " << problem_.component(i) << " = " << y[i] << " violates its constraint " << meaning(codes_[i]);
       *why = m.str();
       return false;
     }

@@ -56,7 +56,7 @@ Eval EventMonitor::find(double t_from, double t_to, const Eigen::VectorXd& y_to,
   *found = false;
   if (nroots_ == 0) return Eval::ok;
   if (const Eval e = roots_at(t_to, y_to, g_right_); e != Eval::ok) return e;
-  const RootFinder::Evaluate g = [&](double t, Eigen::VectorXd& out) {
+  const auto g = [&](double t, Eigen::VectorXd& out) {
     if (t == t_to) {
       out = g_right_;
       return Eval::ok;

@@ -126,25 +126,25 @@ Eval ProblemView::mass(double t, ConstRef y, Eigen::MatrixXd& m) {
 }
 
 Eval ProblemView::residual(double t, ConstRef y, ConstRef yp, Ref r, bool for_jacobian) {
+  // The ABI's rule for the mass-matrix form: F = M y' - f. The SDK supplies it; a problem
+  // written against the bare C header may not, and still runs with residual-form solvers.
+  if (!p_.vtbl->residual && !residual_only()) return residual_from_rhs(t, y, yp, r, for_jacobian);
   ++stats_.nfev;
   if (for_jacobian) ++stats_.nfev_jac;
-  if (!p_.vtbl->residual) {
-    // The ABI's rule for the mass-matrix form: F = M y' - f. The SDK supplies it; a problem
-    // written against the bare C header may not, and still runs with residual-form solvers.
-    if (residual_only()) return finish(DK_EVAL_NOT_PROVIDED, "residual", t, nullptr, 0);
-    --stats_.nfev;  // counted once, by rhs below
-    if (for_jacobian) --stats_.nfev_jac;
-    if (const Eval e = rhs(t, y, r, for_jacobian); e != Eval::ok) return e;
-    if (mass_kind() == MassKind::identity) {
-      r = yp - r;
-      return Eval::ok;
-    }
-    Eigen::MatrixXd m;  // only for bare-ABI DAEs without their own residual
-    if (const Eval e = mass(t, y, m); e != Eval::ok) return e;
-    r = m * yp - r;
+  if (!p_.vtbl->residual) return finish(DK_EVAL_NOT_PROVIDED, "residual", t, nullptr, 0);
+  return finish(guarded([&] { return p_.vtbl->residual(p_.self, t, y.data(), yp.data(), r.data()); }), "residual", t, r.data(), size());
+}
+
+Eval ProblemView::residual_from_rhs(double t, ConstRef y, ConstRef yp, Ref r, bool for_jacobian) {
+  if (const Eval e = rhs(t, y, r, for_jacobian); e != Eval::ok) return e;
+  if (mass_kind() == MassKind::identity) {
+    r = yp - r;
     return Eval::ok;
   }
-  return finish(guarded([&] { return p_.vtbl->residual(p_.self, t, y.data(), yp.data(), r.data()); }), "residual", t, r.data(), size());
+  Eigen::MatrixXd m;  // only for bare-ABI DAEs without their own residual
+  if (const Eval e = mass(t, y, m); e != Eval::ok) return e;
+  r = m * yp - r;
+  return Eval::ok;
 }
 
 Eval ProblemView::residual_jacobian(double t, ConstRef y, ConstRef yp, double cj, Eigen::MatrixXd& j) {

@@ -255,6 +255,13 @@ int max_dae_index(const dk_problem_info& problem) {
   return std::max(highest, 1);
 }
 
+std::size_t constrained_components(const dk_problem_info& problem) {
+  if (!DK_HAS_FIELD(&problem, dk_problem_info, constraints) || !problem.constraints) return 0;
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < problem.n; ++i) count += problem.constraints[i] != 0;
+  return count;
+}
+
 bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& problem, std::string* why) {
   const std::string who = "solver '" + std::string(solver.name) + "' ";
   const std::string what = " problem '" + std::string(problem.name) + "'";

@@ -6,10 +6,19 @@
 #include <daekit/loader/registry.hpp>
 #include <map>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 namespace daekit::host::check {
+
+// A number as the check lines print it (3 significant digits).
+inline std::string fmt(double v) {
+  std::ostringstream s;
+  s.precision(3);
+  s << v;
+  return s.str();
+}
 
 struct Item {
   std::string name;

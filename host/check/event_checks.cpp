@@ -13,11 +13,6 @@ namespace daekit::host::check {
 
 namespace {
 
-std::string fmt(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
 
 // The largest residual of the algebraic equations (rows of a zero M row: the components
 // flagged algebraic for the semi-explicit DAEs the SDK describes) at (t, y).

@@ -15,12 +15,6 @@ namespace {
 // measured against the largest entry of the difference matrix (at least 1).
 constexpr double derivative_tolerance = 1e-6;
 
-std::string fmt(double v) {
-  std::ostringstream s;
-  s.precision(3);
-  s << v;
-  return s.str();
-}
 
 class ProblemProbe {
  public:

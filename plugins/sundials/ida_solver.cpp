@@ -146,25 +146,13 @@ class Ida {
   // After an event changed y: the core's consistency service (the algebraic components
   // re-solved when the event asks, else checked), y' anew, then IDA starts afresh.
   RestartOutcome reset(double t, bool reinit) {
-    ProblemView& problem = model_.problem;
-    SolveRequest at_event = model_.request;
-    at_event.t0 = t;
-    at_event.init = reinit ? InitPolicy::fix_algebraic : InitPolicy::check;
+    const ProblemView& problem = model_.problem;
+    const bool constant_mass = !problem.residual_only() && problem.mass_kind() <= MassKind::constant;
     Eigen::VectorXd y = yy_.map(), yp;
-    InitialisationOutcome again;
-    if (!problem.residual_only() && problem.mass_kind() <= MassKind::constant) {
-      again = initialise(problem, at_event, model_.mass, y);
-      if (again.status == Status::success) {
-        Eigen::VectorXd f(y.size());
-        if (problem.rhs(t, y, f) != Eval::ok) return {Status::evaluation_failure, problem.last_message(), 0.0};
-        derivative_from_mass(model_.mass, problem, f, yp);
-      }
-    } else {
-      at_event.init = InitPolicy::fix_algebraic;  // y' after a reset is not known: solved for
-      again = initialise_residual(problem, at_event, y, yp);
-    }
-    if (again.status != Status::success)
-      return failed_restart(again, reinit);
+    if (RestartOutcome again = reinitialise_after_event(model_.problem, model_.request,
+                                                        constant_mass ? &model_.mass : nullptr, t, reinit, y, &yp);
+        again.status != Status::success)
+      return again;
     yy_.map() = y;
     yp_.map() = yp;
     const int flag = restart(t);

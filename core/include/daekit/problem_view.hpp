@@ -75,6 +75,9 @@ class ProblemView {
   // The pattern as an Eigen matrix with explicit zeros (for analysing once).
   Eigen::SparseMatrix<double> sparsity_pattern() const;
 
+  // "3 (name)" or "3": a component as messages name it (1-based).
+  std::string component(Eigen::Index i) const;
+
   // Why the last evaluation failed (model message, or the non-finite component).
   const std::string& last_message() const { return message_; }
   // Evaluations that failed (recoverable or fatal, non-finite values included): a
@@ -102,9 +105,10 @@ class ProblemView {
   bool has_1_2_table() const { return DK_HAS_FIELD(p_.vtbl, dk_problem_vtbl, step_completed); }
   Eval finish(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,
               Layout layout = Layout::vector);
+  // F = M y' - f for a mass-matrix problem that provides no residual of its own.
+  Eval residual_from_rhs(double t, ConstRef y, ConstRef yp, Ref r, bool for_jacobian);
   Eval classify(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,
               Layout layout = Layout::vector);
-  std::string component(Eigen::Index i) const;  // "3 (name)" or "3"
   std::string entry(Eigen::Index k, Layout layout) const;
 
   dk_problem p_;

@@ -62,4 +62,7 @@ bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& pro
 // The highest DAE index among the components (0 for an ODE with identity mass).
 int max_dae_index(const dk_problem_info& problem);
 
+// How many components carry a sign constraint (0 for a problem from before ABI 1.2).
+std::size_t constrained_components(const dk_problem_info& problem);
+
 }  // namespace daekit

@@ -41,4 +41,19 @@ InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& reque
 InitialisationOutcome initialise_residual(ProblemView& problem, const SolveRequest& request, Eigen::VectorXd& y0,
                                           Eigen::VectorXd& yp0);
 
+// What a restart after an event reports: success with the first step it proposes (0:
+// keep the last), or why the method cannot go on.
+struct RestartOutcome {
+  Status status = Status::success;
+  std::string message;
+  double h = 0.0;
+};
+
+// The same service after an event at t changed y: the algebraic components re-solved
+// when `reinit` (else checked: a reaction that changed the DAE's mode without saying so
+// is refused, naming DK_EVENT_REINIT), then y' when `yp` is given. `mass` is the mass
+// matrix of a mass-matrix problem, nullptr for the residual form (whose y' is solved for).
+RestartOutcome reinitialise_after_event(ProblemView& problem, const SolveRequest& request, const MassMatrix* mass,
+                                        double t, bool reinit, Eigen::VectorXd& y, Eigen::VectorXd* yp);
+
 }  // namespace daekit

@@ -74,25 +74,9 @@ struct SolveOutcome {
   double t_reached = std::numeric_limits<double>::quiet_NaN();
 };
 
-// After an event changed the state: the method starts afresh at (t, y), re-solving the
-// algebraic components when `reinit` (y may change), and proposes its first step (0: keep h).
-struct RestartOutcome {
-  Status status = Status::success;
-  std::string message;
-  double h = 0.0;
-};
+// After an event changed the state the method starts afresh at (t, y) (RestartOutcome,
+// reinitialise_after_event: numerics/consistency.hpp) and proposes its first step.
 using Restart = std::function<RestartOutcome(double t, Eigen::VectorXd& y, bool reinit)>;
-
-// What a restart says when the consistency service failed after an event: without
-// re-initialisation the state on_event left must satisfy the algebraic equations.
-inline RestartOutcome failed_restart(const InitialisationOutcome& init, bool reinit) {
-  if (reinit) return {init.status, "re-initialising the algebraic components failed: " + init.message, 0.0};
-  std::ostringstream m;
-  m << "the state on_event left violates the algebraic equations";
-  if (init.residual > 0.0) m << " by up to " << init.residual;
-  m << "; an on_event that changes a DAE's mode must return DK_EVENT_REINIT (EventAction::reinit in the SDK)";
-  return {init.status, m.str(), 0.0};
-}
 
 struct DriverLimits {
   int max_consecutive_rejections = 50;  // error-test failures in a row before giving up

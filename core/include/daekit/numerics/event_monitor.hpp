@@ -7,10 +7,10 @@
 
 #include <Eigen/Core>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
+#include "daekit/numerics/function_ref.hpp"
 #include "daekit/numerics/root_finder.hpp"
 #include "daekit/output_sink.hpp"
 #include "daekit/problem_view.hpp"
@@ -21,7 +21,7 @@ namespace daekit {
 class EventMonitor {
  public:
   // y(t) on the last accepted step.
-  using Interpolant = std::function<void(double t, Eigen::VectorXd& y)>;
+  using Interpolant = FunctionRef<void(double t, Eigen::VectorXd& y)>;
 
   EventMonitor(ProblemView& problem, const SolveRequest& request, OutputSink& sink);
   bool active() const { return nroots_ > 0 || problem_.has_time_events(); }

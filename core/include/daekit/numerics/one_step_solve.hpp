@@ -44,12 +44,9 @@ SolveOutcome solve_one_step(ProblemView& problem, const SolveRequest& request, O
   // After an event changed the state: consistent algebraic components again (re-solved
   // when the event asks for it, else checked), f anew, and a first step from scratch.
   const Restart restart = [&](double t, Eigen::VectorXd& y_event, bool reinit) -> RestartOutcome {
-    SolveRequest at_event = request;
-    at_event.t0 = t;
-    at_event.init = reinit ? InitPolicy::fix_algebraic : InitPolicy::check;
-    const InitialisationOutcome again = initialise(problem, at_event, mass, y_event);
-    if (again.status != Status::success)
-      return failed_restart(again, reinit);
+    if (RestartOutcome again = reinitialise_after_event(problem, request, &mass, t, reinit, y_event, nullptr);
+        again.status != Status::success)
+      return again;
     if (stepper->restart(t, y_event) != Eval::ok) return {Status::evaluation_failure, problem.last_message(), 0.0};
     double h = 0.0;
     if (initial_step(problem, norm, mass, t, y_event, stepper->f_start(), order, request.hmax, &h) != Eval::ok)

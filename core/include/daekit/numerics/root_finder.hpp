@@ -18,9 +18,9 @@
 
 #include <Eigen/Core>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
+#include "daekit/numerics/function_ref.hpp"
 #include "daekit/status.hpp"
 
 namespace daekit {
@@ -34,7 +34,7 @@ struct RootBracket {
 class RootFinder {
  public:
   // g(t, out) fills out (size m) and returns ok, or a failure that ends the search.
-  using Evaluate = std::function<Eval(double t, Eigen::VectorXd& out)>;
+  using Evaluate = FunctionRef<Eval(double t, Eigen::VectorXd& out)>;
 
   // allowed[i]: DK_ROOT_* direction of function i.
   explicit RootFinder(std::vector<std::int8_t> allowed);
