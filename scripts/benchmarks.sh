@@ -41,7 +41,7 @@ for name in "${names[@]}"; do
       DAEKIT="$daekit" bash scripts/fekete-scaling.sh "$out/fekete-scaling" > /dev/null ;;
     kernel-spread)
       mkdir -p "$out/kernel-spread"
-      python3 scripts/kernel-spread.py --daekit "$daekit" > "$out/kernel-spread/bdf-ndf.md.tmp"
+      python3 scripts/kernel-spread.py --perturb 6 --daekit "$daekit" > "$out/kernel-spread/bdf-ndf.md.tmp"
       mv "$out/kernel-spread/bdf-ndf.md.tmp" "$out/kernel-spread/bdf-ndf.md" ;;
     *) echo "unknown benchmark '$name' (known: ${all[*]})" >&2; exit 2 ;;
   esac

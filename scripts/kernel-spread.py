@@ -5,6 +5,12 @@ OPENBLAS_CORETYPE this CPU can execute, with the spread of scd, mescd and steps.
   scripts/kernel-spread.py                          # the default points (bdf and ndf, issue #15's list)
   scripts/kernel-spread.py --solvers radau5,rodas5p # the same problems with other solvers
   scripts/kernel-spread.py fekete:bdf:1e-8 crank:bdf:1e-7:--init=fix
+  scripts/kernel-spread.py --perturb 6              # also: the default kernel at rtol*(1+i*1e-9), i < 6
+
+--perturb separates sensitivity to rounding from sensitivity to anything: if a relative
+change of 1e-9 in rtol (far above the LU's rounding in the step decisions, far below
+anything a user would notice) spreads a result as much as the kernels do, the kernels
+only sample the step sequence's sensitivity; if not, rounding itself steers the solver.
 
 A point is PROBLEM:SOLVER:TOL[:OPTION...] (options with '=' for a space). Prints a
 Markdown table; a kernel the CPU cannot run (OpenBLAS does not report it as the
@@ -24,12 +30,13 @@ PROBLEMS = [("fekete", t, []) for t in ("1e-6", "1e-7", "1e-8", "1e-9", "1e-10",
            [("water", "1e-6", []), ("pump", "1e-6", [])]
 
 
-def run(daekit, kernel, problem, solver, tol, extra):
+def run(daekit, kernel, problem, solver, tol, extra, perturbation=0):
     env = dict(os.environ, OPENBLAS_VERBOSE="2")
     env.pop("OPENBLAS_CORETYPE", None)
     if kernel != "default":
         env["OPENBLAS_CORETYPE"] = kernel
-    cmd = [daekit, "run", "--problem", problem, "--solver", solver, "--rtol", tol, "--report", "json"] + extra
+    rtol = tol if perturbation == 0 else repr(float(tol) * (1 + perturbation * 1e-9))
+    cmd = [daekit, "run", "--problem", problem, "--solver", solver, "--rtol", rtol, "--report", "json"] + extra
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     core = [l.split(":", 1)[1].strip() for l in p.stderr.splitlines() if l.startswith("Core:")]
     try:
@@ -54,6 +61,8 @@ def main():
     ap.add_argument("points", nargs="*")
     ap.add_argument("--solvers", default="bdf,ndf")
     ap.add_argument("--kernels", default=",".join(KERNELS))
+    ap.add_argument("--perturb", type=int, default=0, metavar="N",
+                    help="add the spread of scd and steps over N runs at rtol*(1+i*1e-9), default kernel")
     ap.add_argument("--daekit", default=os.path.join(os.path.dirname(__file__), "..", "build", "bin", "daekit"))
     args = ap.parse_args()
     points = []
@@ -64,8 +73,13 @@ def main():
         points = [(prob, s, tol, extra) for s in args.solvers.split(",") for prob, tol, extra in PROBLEMS]
     kernels = args.kernels.split(",")
     skipped = set()
-    print("| problem | solver | tol | scd min-max (spread) | mescd min-max (spread) | steps min-max (spread) | kernels |")
-    print("|---|---|---|---|---|---|---|")
+    header = "| problem | solver | tol | scd min-max (spread) | mescd min-max (spread) | steps min-max (spread) | kernels |"
+    rule = "|---|---|---|---|---|---|---|"
+    if args.perturb:
+        header += " rtol perturbed: scd (spread) | steps (spread) |"
+        rule += "---|---|"
+    print(header)
+    print(rule)
     for problem, solver, tol, extra in points:
         scd, mescd, steps, used, statuses = [], [], [], [], set()
         for k in kernels:
@@ -82,8 +96,13 @@ def main():
                 steps.append(j["stats"]["steps"])
         failed = "" if statuses <= {"success"} else " (" + ", ".join(sorted(statuses - {"success"})) + ")"
         opts = " ".join(extra)
-        print(f"| {problem} | {solver}{' ' + opts if opts else ''} | {tol} | {spread(scd)} | {spread(mescd)} | "
-              f"{spread(steps, True)}{failed} | {len(used)} |", flush=True)
+        row = (f"| {problem} | {solver}{' ' + opts if opts else ''} | {tol} | {spread(scd)} | {spread(mescd)} | "
+               f"{spread(steps, True)}{failed} | {len(used)} |")
+        if args.perturb:
+            runs = [run(args.daekit, "default", problem, solver, tol, extra, i)[0] for i in range(args.perturb)]
+            ok = [j for j in runs if j is not None and j.get("status") == "success"]
+            row += f" {spread([j.get('scd') for j in ok])} | {spread([j['stats']['steps'] for j in ok], True)} |"
+        print(row, flush=True)
     if skipped:
         print(f"\nKernels this CPU does not run (left out): {', '.join(sorted(skipped))}.")
 

@@ -325,7 +325,13 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
     if (last_rejected) fac = std::min(fac, 1.0);
     last_rejected = false;
     h = dir * std::min(std::abs(h_used) * fac, req.hmax);
-    if (landing && t != req.tend) h = dir * std::max(std::abs(h), std::abs(h_used));
+    // A step cut short to land on a stop says nothing about the step the error allows:
+    // the next one is at least as long. Not for a stepper that restarts at the stop: it
+    // chose its first step from the state there, and the cut step's length (wherever the
+    // previous step happened to end) must not steer it.
+    bool restarted = false;
+    if constexpr (requires { stepper.restarted_at_stop(); }) restarted = stepper.restarted_at_stop();
+    if (landing && t != req.tend && !restarted) h = dir * std::max(std::abs(h), std::abs(h_used));
   }
   if (req.output == OutputMode::end && !sink.emit(t, y))
     return finish(Status::stopped_by_observer, "stopped by the observer");
