@@ -4,6 +4,7 @@
 # `radau` is Hairer's code, gfortran -O2); the problem is the plugin itself, through
 # scripts/radau5-reference/model.c, so both codes integrate the same f and Jacobian.
 #   scripts/radau5-reference.sh [problem] [tol ...]     (default: fekete 1e-4 1e-6 1e-8 1e-10 1e-12)
+# DAEKIT_PARAMS="N=80" passes the problem's parameters (as daekit run's --param).
 # Installs r-base-core, r-cran-desolve and gcc if missing (root). REPEATS=5 by default.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

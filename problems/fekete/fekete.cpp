@@ -23,7 +23,10 @@ constexpr double pi = 3.141592653589793238462643383;
 class Fekete : public daekit::Problem {
  public:
   static std::vector<daekit::ParamDesc> parameters() {
-    return {{"N", "20", "number of particles (the test set's reference exists for N = 20 only)"}};
+    return {{"N", "20", "number of particles (the test set's reference exists for N = 20 only)"},
+            {"sparse", "true",
+             "give the Jacobian's pattern (sparse LUs: the dense force block is 9N^2 of 64N^2 entries); "
+             "false: dense"}};
   }
 
   explicit Fekete(const daekit::Params& params) : N_(static_cast<int>(params.integer("N"))) {
@@ -63,6 +66,7 @@ class Fekete : public daekit::Problem {
       in.reference_t = 1000.0;
       in.reference_source = "IVP Test Set 2.4 (" + ref.comment_field("reference computed with") + ")";
     }
+    if (params.flag("sparse")) declare_pattern();
   }
 
   void initial_values(daekit::Vector y, daekit::Vector yp) override {
@@ -110,6 +114,48 @@ class Fekete : public daekit::Problem {
     return daekit::Eval::ok;
   }
 
+  // df/dy column by column in the declared pattern (declare_pattern() gives the rows).
+  daekit::Eval jacobian_sparse(double, daekit::ConstVector y, daekit::Vector values) override {
+    if (info_.jac_col_ptr.empty()) return daekit::Eval::not_provided;
+    const int N = N_;
+    auto p = [&](int i, int k) { return y[3 * i + k]; };
+    auto q = [&](int i, int k) { return y[3 * N + 3 * i + k]; };
+    Eigen::Index v = 0;
+    // Column p_am: row p_am (2 mu_a), the 3N rows q_bk (the forces' derivatives, plus
+    // 2 lambda_a on q_am), row lambda_a (2 p_am), row mu_a (2 q_am).
+    for (int a = 0; a < N; ++a)
+      for (int m = 0; m < 3; ++m) {
+        values[v++] = 2.0 * y[7 * N + a];
+        for (int b = 0; b < N; ++b)
+          for (int k = 0; k < 3; ++k) {
+            double value = 0.0;
+            if (b == a) {
+              for (int j = 0; j < N; ++j)
+                if (j != a) value += force_derivative(y, a, j, k, m);
+              if (k == m) value += 2.0 * y[6 * N + a];
+            } else {
+              value = -force_derivative(y, b, a, k, m);
+            }
+            values[v++] = value;
+          }
+        values[v++] = 2.0 * p(a, m);
+        values[v++] = 2.0 * q(a, m);
+      }
+    // Column q_am: row p_am (1), row q_am (-alpha), row mu_a (2 p_am).
+    for (int a = 0; a < N; ++a)
+      for (int m = 0; m < 3; ++m) {
+        values[v++] = 1.0;
+        values[v++] = -alpha;
+        values[v++] = 2.0 * p(a, m);
+      }
+    // Column lambda_a: rows q_ak; column mu_a: rows p_ak (2 p_ak each).
+    for (int a = 0; a < N; ++a)
+      for (int k = 0; k < 3; ++k) values[v++] = 2.0 * p(a, k);
+    for (int a = 0; a < N; ++a)
+      for (int k = 0; k < 3; ++k) values[v++] = 2.0 * p(a, k);
+    return daekit::Eval::ok;
+  }
+
   daekit::Eval jacobian(double, daekit::ConstVector y, daekit::MatrixView J) override {
     const int N = N_;
     auto p = [&](int i, int k) { return y[3 * i + k]; };
@@ -146,6 +192,48 @@ class Fekete : public daekit::Problem {
   }
 
  protected:
+  // d/dp_jm of the force (p_i - p_j)/|p_i - p_j|^2 on particle i, component k (j != i):
+  // -(delta_km / r - 2 d_k d_m / r^2) with d = p_i - p_j, r = |d|^2; symmetric in i, j.
+  double force_derivative(daekit::ConstVector y, int i, int j, int k, int m) const {
+    double d[3], r = 0.0;
+    for (int c = 0; c < 3; ++c) d[c] = y[3 * i + c] - y[3 * j + c], r += d[c] * d[c];
+    return (k == m ? 1.0 / r : 0.0) - 2.0 * d[k] * d[m] / (r * r);
+  }
+
+  // The pattern of df/dy (CSC, rows ascending in each column), in the order
+  // jacobian_sparse() fills it.
+  void declare_pattern() {
+    const int N = N_;
+    const int P = 0, Q = 3 * N, L = 6 * N, M = 7 * N;
+    auto& col = info_.jac_col_ptr;
+    auto& row = info_.jac_row_idx;
+    col.assign(1, 0);
+    auto close_column = [&] { col.push_back(static_cast<std::int32_t>(row.size())); };
+    for (int a = 0; a < N; ++a)
+      for (int m = 0; m < 3; ++m) {
+        row.push_back(P + 3 * a + m);
+        for (int r = Q; r < Q + 3 * N; ++r) row.push_back(r);
+        row.push_back(L + a);
+        row.push_back(M + a);
+        close_column();
+      }
+    for (int a = 0; a < N; ++a)
+      for (int m = 0; m < 3; ++m) {
+        row.push_back(P + 3 * a + m);
+        row.push_back(Q + 3 * a + m);
+        row.push_back(M + a);
+        close_column();
+      }
+    for (int a = 0; a < N; ++a) {
+      for (int k = 0; k < 3; ++k) row.push_back(Q + 3 * a + k);
+      close_column();
+    }
+    for (int a = 0; a < N; ++a) {
+      for (int k = 0; k < 3; ++k) row.push_back(P + 3 * a + k);
+      close_column();
+    }
+  }
+
   void place(daekit::Vector& y, int i, double a, double b) {
     y[3 * i + 0] = std::cos(a) * std::cos(b);
     y[3 * i + 1] = std::sin(a) * std::cos(b);
@@ -188,6 +276,9 @@ class Fekete3 : public Fekete {
     auto& in = info_;
     const std::size_t n = 7 * static_cast<std::size_t>(N_);
     in.name = "fekete3";
+    // The index-3 form keeps the dense Jacobian (the 8N pattern does not fit its 7N).
+    in.jac_col_ptr.clear();
+    in.jac_row_idx.clear();
     in.title = "Fekete points on the sphere, N=" + std::to_string(N_) + " (index-3 formulation)";
     in.n = n;
     in.index.resize(n);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "daekit/abi.h"
 
@@ -36,7 +37,23 @@ static void load(void) {
   dk_problem_entry_fn* entry = (dk_problem_entry_fn*)dlsym(library, entry_name);
   char err[512] = "";
   if (!entry) die("no such entry", entry_name);
-  if ((*entry)(&host, NULL, 0, &problem, err, sizeof err) != 0) die("the problem did not start", err);
+  /* DAEKIT_PARAMS="N=80,k=v": the problem's parameters, as daekit run's --param. */
+  static char text[1024];
+  static dk_keyval params[32];
+  size_t nparams = 0;
+  const char* given = getenv("DAEKIT_PARAMS");
+  if (given && *given) {
+    snprintf(text, sizeof text, "%s", given);
+    for (char* item = strtok(text, ","); item && nparams < 32; item = strtok(NULL, ",")) {
+      char* eq = strchr(item, '=');
+      if (!eq) die("DAEKIT_PARAMS wants key=value pairs", item);
+      *eq = '\0';
+      params[nparams].key = item;
+      params[nparams].value = eq + 1;
+      ++nparams;
+    }
+  }
+  if ((*entry)(&host, params, nparams, &problem, err, sizeof err) != 0) die("the problem did not start", err);
   info = problem.vtbl->info(problem.self);
 }
 

@@ -1,7 +1,8 @@
 // Sparse LU, real or complex. The pattern is analysed once; each factorisation only
-// refreshes the numbers. Real: Eigen's SparseLU (COLAMD ordering); complex: SuiteSparse's
-// KLU, which factorises the Radau methods' complex systems 1.7 times faster (17 against
-// 30 ms for the 2D brusselator's n = 2048) while for real matrices the two are even.
+// refreshes the numbers. Real: Eigen's SparseLU (COLAMD ordering, supernodal). Complex:
+// SuiteSparse's KLU for stencil-like patterns (1.7 times faster on the Radau methods'
+// complex systems of the 2D brusselator), Eigen's SparseLU where the pattern is dense
+// enough for supernodes to pay (sparse_lu.cpp gives the rule and its measurements).
 // The backends live in the .cpp, so that klu.h stays out of the installed headers.
 #pragma once
 
