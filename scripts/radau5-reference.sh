@@ -5,6 +5,11 @@
 # scripts/radau5-reference/model.c, so both codes integrate the same f and Jacobian.
 #   scripts/radau5-reference.sh [problem] [tol ...]     (default: fekete 1e-4 1e-6 1e-8 1e-10 1e-12)
 # DAEKIT_PARAMS="N=80" passes the problem's parameters (as daekit run's --param).
+# RADAU5 built natively (docs/architecture.md's comparison): with a deb-src line for
+# bookworm, `apt-get source r-cran-desolve`, then
+#   mkdir -p lib home/.R && printf 'FFLAGS=-O3 -march=native\nCFLAGS=-O3 -march=native\n' > home/.R/Makevars
+#   HOME=$PWD/home R CMD INSTALL -l $PWD/lib r-cran-desolve-1.34
+# and run this script with R_LIBS=$PWD/lib.
 # Installs r-base-core, r-cran-desolve and gcc if missing (root). REPEATS=5 by default.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
