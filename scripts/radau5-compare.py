@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Our solvers against Hairer's RADAU5 on one problem, in one run of this machine: RADAU5
 through scripts/radau5-reference.sh, ours through `daekit run`, both with the test set
-driver's settings (h0 = rtol = atol = tol), each time the best of REPEATS runs (default 5).
+driver's settings (h0 = rtol = atol = tol); RADAU5's time is the median of REPEATS runs
+(default 5), ours the best.
 For each of our runs: RADAU5's time at the same scd, interpolated linearly in (scd, log time)
 between its two nearest points (extrapolated beyond its ends), and the ratio of the times.
   scripts/radau5-compare.py PROBLEM SOLVER[,SOLVER...] TOL...
