@@ -59,6 +59,9 @@ def run_radau5(problem, params, tols, repeats):
         cells = [c.strip() for c in line.strip("|").split("|")]
         if len(cells) < 7:
             continue
+        if cells[1].startswith("fails"):
+            points[cells[0]] = {"status": cells[1]}
+            continue
         scd = float(cells[1]) if cells[1] not in ("NA", "nan") else None
         points[cells[0]] = {"scd": scd, "steps": int(cells[2]), "seconds": float(cells[6])}
     # radau5-reference.sh prints tolerances as R's %g: map them back to ours.

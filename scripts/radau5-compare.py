@@ -23,6 +23,8 @@ table = subprocess.run(["bash", os.path.join(here, "radau5-reference.sh"), probl
 hairer = []  # (tol, scd, steps, lus, seconds)
 for line in table.splitlines()[2:]:
     cells = [c.strip() for c in line.strip("|").split("|")]
+    if cells[1].startswith("fails"):
+        continue
     hairer.append((cells[0], float(cells[1]), int(cells[2]), int(cells[5]), float(cells[6])))
 # RADAU5's work-precision curve: one point per scd (the fastest), in increasing scd.
 curve = sorted({scd: seconds for _, scd, _, _, seconds in sorted(hairer, key=lambda h: -h[4])}.items())

@@ -26,6 +26,12 @@ for (tol in tols) {
                                      jactype = if (info$jac != 0) "fullusr" else "fullint"))
     took_s <- c(took_s, took[["elapsed"]])
   }
+  # A failed run returns the points before the failure: no scd for it.
+  reached <- out[nrow(out), 1] >= info$tend - 1e-12 * abs(info$tend)
+  if (!reached) {
+    cat(sprintf("| %g | fails (stopped at t = %g) | %d | | | | |\n", tol, out[nrow(out), 1], attr(out, "istate")[2]))
+    next
+  }
   scd <- if (info$ref != 0) .C("model_scd", y = as.numeric(out[nrow(out), -1]), s = double(1))$s else NA
   istate <- attr(out, "istate")  # 2 steps, 3 f evaluations, 4 Jacobians, 10 LU decompositions
   cat(sprintf("| %g | %.2f | %d | %d | %d | %d | %.3f |\n", tol, scd, istate[2], istate[3], istate[4], istate[10], median(took_s)))
