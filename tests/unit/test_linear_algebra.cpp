@@ -122,3 +122,23 @@ TEST_CASE("complex sparse LU agrees with complex dense LU and reports singular m
   sparse.solve(b, x);
   CHECK((a * x - b).norm() < 1e-12 * b.norm());
 }
+
+TEST_CASE("complex sparse LU with a dense block (the supernodal backend) agrees with dense LU",
+          "[unit][linalg][sparse]") {
+  // Above 16 non-zeros per column the complex LU is Eigen's supernodal SparseLU, below it
+  // KLU (the test above): a dense 40 x 40 block in a matrix of 60 is the first case, as
+  // Fekete's force block is.
+  const int n = 60, block = 40;
+  std::vector<Eigen::Triplet<std::complex<double>>> t;
+  for (int i = 0; i < n; ++i) t.emplace_back(i, i, std::complex<double>(50.0, 20.0));
+  for (int i = 0; i < block; ++i)
+    for (int j = 0; j < block; ++j)
+      if (i != j) t.emplace_back(i, j, std::complex<double>(std::sin(i + 2.0 * j), std::cos(3.0 * i - j)));
+  for (int i = block; i < n; ++i) t.emplace_back(i, i - block, std::complex<double>(1.0, -1.0));
+  Eigen::SparseMatrix<std::complex<double>> a(n, n);
+  a.setFromTriplets(t.begin(), t.end());
+  a.makeCompressed();
+  REQUIRE(static_cast<double>(a.nonZeros()) / n > 16.0);
+  const Eigen::VectorXcd b = Eigen::VectorXcd::LinSpaced(n, {1.0, 0.0}, {0.0, 1.0});
+  check_sparse_against_dense<std::complex<double>>(a, b, 7);
+}
