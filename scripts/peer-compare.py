@@ -12,6 +12,11 @@ consistent to the tolerance). Each point is the median of --repeats runs, the ru
 one tolerance interleaved across daekit's solvers; daekit's time is the report's wall_s
 (the solve, without starting the process), RADAU5's R's system.time around radau().
 
+Where the problem has no reference for the parameters (Fekete N != 20), one is made first:
+daekit's radau5 at rtol = atol = 1e-12, checked against radauiia at 1e-12 (their agreement
+is printed: scd above it means nothing); every run, daekit's and RADAU5's, is then scored
+against it by the same code (scripts/radau5-reference/model.c's model_scd).
+
 Prints, per case, every point (time / scd / steps) and, for each whole scd both sides
 reach, the best daekit solver's time over the best peer's, each interpolated linearly in
 (scd, log time) between the two tolerances around it (no extrapolation). Machine, BLAS
@@ -21,12 +26,14 @@ import argparse
 import json
 import math
 import os
+import ctypes
 import statistics
 import subprocess
 import sys
+import tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_CASES = ["fekete:N=20@1e-4,1e-6,1e-8,1e-10,1e-12", "fekete:N=80@1e-4,1e-6,1e-8",
+DEFAULT_CASES = ["fekete:N=20@1e-4,1e-6,1e-8,1e-10,1e-12", "fekete:N=80@1e-4,1e-6,1e-8,1e-10",
                  "crank@1e-6,1e-8,1e-9,1e-10"]
 DAEKIT_EXTRA = {"crank": ["--init", "fix"]}
 SCD_TARGETS = {"fekete": range(4, 11), "crank": range(3, 7)}
@@ -38,16 +45,63 @@ def parse_case(text):
     return parts[0], parts[1:], tols.split(",")
 
 
-def run_daekit(daekit, problem, params, solver, tol):
-    cmd = [daekit, "run", "--problem", problem, "--solver", solver, "--rtol", tol, "--atol", tol, "--h0", tol,
+def run_daekit(daekit, problem, params, solver, tol, scorer=None, h0=True):
+    cmd = [daekit, "run", "--problem", problem, "--solver", solver, "--rtol", tol, "--atol", tol,
            "--report", "json", "--timeout", "600"] + DAEKIT_EXTRA.get(problem, [])
+    if h0:
+        cmd += ["--h0", tol]
     for p in params:
         cmd += ["--param", p]
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    try:
-        return json.loads(out.stdout)
-    except json.JSONDecodeError:
-        return {"status": "no report", "stats": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        end = os.path.join(tmp, "end.json")
+        if scorer:
+            cmd += ["-o", end]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        try:
+            result = json.loads(out.stdout)
+        except json.JSONDecodeError:
+            return {"status": "no report", "stats": {}}
+        if scorer and result.get("status") == "success":
+            result["y_end"] = json.load(open(end))["y"][-1]
+            result["scd"] = scorer(result["y_end"])
+    return result
+
+
+class Scorer:
+    """model.c's scd against an external reference file, loaded through ctypes."""
+
+    def __init__(self, daekit, problem, params, reference_file, workdir):
+        plugin = subprocess.run(["bash", "-c", f'for so in "{os.path.dirname(daekit)}"/../lib/daekit/abi1/*.so; do '
+                                 f'nm -D --defined-only "$so" 2>/dev/null | grep -q " daekit_v1_entry_{problem}$" '
+                                 f'&& echo "$so"; done | head -n 1'], capture_output=True, text=True).stdout.strip()
+        lib = os.path.join(workdir, f"model-{problem}-{'-'.join(params)}.so")  # one library per case: model.c loads once
+        subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-I" + os.path.join(here, "..", "core", "include"),
+                        os.path.join(here, "radau5-reference", "model.c"), "-o", lib, "-ldl", "-lm"], check=True)
+        os.environ.update(DAEKIT_PLUGIN=plugin, DAEKIT_ENTRY=f"daekit_v1_entry_{problem}",
+                          DAEKIT_PARAMS=",".join(params), DAEKIT_REFERENCE=reference_file)
+        self.model = ctypes.CDLL(lib)
+
+    def __call__(self, y):
+        values = (ctypes.c_double * len(y))(*y)
+        scd = ctypes.c_double()
+        self.model.model_scd(values, ctypes.byref(scd))
+        return scd.value
+
+
+def has_reference(daekit, problem, params):
+    cmd = [daekit, "info", problem] + [a for p in params for a in ("--param", p)]
+    return "none for these parameters" not in subprocess.run(cmd, capture_output=True, text=True).stdout
+
+
+def make_reference(daekit, problem, params, path):
+    """radau5 at 1e-12 written to path; returns radauiia's end at 1e-12 for the cross-check."""
+    runs = [run_daekit(daekit, problem, params, s, "1e-12", scorer=lambda y: None, h0=False)
+            for s in ("radau5", "radauiia")]
+    if any(r.get("status") != "success" for r in runs):
+        return None
+    with open(path, "w") as f:
+        f.write("\n".join(repr(v) for v in runs[0]["y_end"]) + "\n")
+    return runs[1]["y_end"]
 
 
 def run_radau5(problem, params, tols, repeats):
@@ -95,15 +149,25 @@ def main():
     radau5_build = f"deSolve from R_LIBS={os.environ['R_LIBS']}" if os.environ.get("R_LIBS") else \
         "Debian's r-cran-desolve (gfortran -O2)"
     print(f"Machine and build:\n\n```\n{version}\n```\n\nRADAU5: {radau5_build}. Median of {args.repeats} runs.\n")
+    workdir = tempfile.mkdtemp()
     for case in args.cases or DEFAULT_CASES:
         problem, params, tols = parse_case(case)
         name = problem + (" " + " ".join(params) if params else "")
+        scorer, note = None, ""
+        os.environ.pop("DAEKIT_REFERENCE", None)
+        if not has_reference(args.daekit, problem, params):
+            reference_file = os.path.join(workdir, f"{problem}-{'-'.join(params)}.ref")
+            check = make_reference(args.daekit, problem, params, reference_file)
+            if check is not None:
+                scorer = Scorer(args.daekit, problem, params, reference_file, workdir)
+                note = (f"Reference: daekit radau5 at rtol = atol = 1e-12; radauiia at 1e-12 scores {scorer(check):.2f} "
+                        f"against it (scd above that says nothing).\n\n")
         results = {s: {} for s in solvers}
         for tol in tols:
             runs = {s: [] for s in solvers}
             for _ in range(args.repeats):  # interleaved: one run of each solver per round
                 for s in solvers:
-                    runs[s].append(run_daekit(args.daekit, problem, params, s, tol))
+                    runs[s].append(run_daekit(args.daekit, problem, params, s, tol, scorer))
             for s in solvers:
                 ok = [r for r in runs[s] if r.get("status") == "success"]
                 if len(ok) == len(runs[s]):
@@ -113,7 +177,7 @@ def main():
                     results[s][tol] = {"status": runs[s][0].get("status")}
         peers = {"RADAU5": run_radau5(problem, params, tols, args.repeats)}
 
-        print(f"## {name}\n\nseconds / scd / steps per tolerance:\n")
+        print(f"## {name}\n\n{note}seconds / scd / steps per tolerance:\n")
         print("| solver | " + " | ".join(tols) + " |")
         print("|---|" + "---|" * len(tols))
         curves = {}
