@@ -5,8 +5,11 @@
   scripts/peer-compare.py fekete:N=20@1e-4,1e-8 crank@1e-6,1e-8 --solvers radauiia,bdf
   R_LIBS=/path/to/native/deSolve scripts/peer-compare.py    # RADAU5 built natively
 
-Peers: Hairer's RADAU5 (deSolve's radau, through scripts/radau5-reference.sh: the same
-plugin's f and Jacobian, so only the integrators differ). Settings as the test set's
+Peers: Hairer's RADAU5 (deSolve's radau, through scripts/radau5-reference.sh) and plain
+SUNDIALS IDA (Debian's, driven by scripts/ida-reference/ida_driver.c, built -O2, with
+h0 = 1e-4 as in issue #23's table: with h0 = tol plain IDA fails at t0 on Fekete from
+1e-10). Both get the same plugin's f and Jacobian through scripts/radau5-reference/model.c,
+so only the integrators differ. Settings as the test set's
 drivers: rtol = atol = h0 = tol; crank runs daekit with --init fix (its y0 is not
 consistent to the tolerance). Each point is the median of --repeats runs, the runs of
 one tolerance interleaved across daekit's solvers; daekit's time is the report's wall_s
@@ -67,13 +70,47 @@ def run_daekit(daekit, problem, params, solver, tol, scorer=None, h0=True):
     return result
 
 
+def plugin_file(daekit, problem):
+    return subprocess.run(["bash", "-c", f'for so in "{os.path.dirname(daekit)}"/../lib/daekit/abi1/*.so; do '
+                           f'nm -D --defined-only "$so" 2>/dev/null | grep -q " daekit_v1_entry_{problem}$" '
+                           f'&& echo "$so"; done | head -n 1'], capture_output=True, text=True).stdout.strip()
+
+
+def parse_peer_table(text, tols):
+    points = {}
+    for line in text.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) < 7:
+            continue
+        if cells[1].startswith("fails"):
+            points[cells[0]] = {"status": cells[1]}
+            continue
+        scd = float(cells[1]) if cells[1] not in ("NA", "nan") else None
+        points[cells[0]] = {"scd": scd, "steps": int(cells[2]), "seconds": float(cells[6])}
+    # The peers print tolerances as %g: map them back to ours.
+    return {tol: points.get(f"{float(tol):g}") for tol in tols}
+
+
+def run_ida(daekit, problem, params, tols, repeats, workdir):
+    driver = os.path.join(workdir, "ida_driver")
+    if not os.path.exists(driver):
+        subprocess.run(["gcc", "-O2", "-I" + os.path.join(here, "..", "core", "include"),
+                        os.path.join(here, "ida-reference", "ida_driver.c"),
+                        os.path.join(here, "radau5-reference", "model.c"), "-o", driver, "-lsundials_ida",
+                        "-lsundials_nvecserial", "-lsundials_sunlinsoldense", "-lsundials_sunmatrixdense", "-ldl",
+                        "-lm"], check=True)
+    env = dict(os.environ, DAEKIT_PLUGIN=plugin_file(daekit, problem), DAEKIT_ENTRY=f"daekit_v1_entry_{problem}",
+               DAEKIT_PARAMS=",".join(params),
+               LD_LIBRARY_PATH=os.path.join(os.path.dirname(daekit), "..", "lib"))
+    out = subprocess.run([driver, str(repeats), "1e-4"] + tols, capture_output=True, text=True, env=env)
+    return parse_peer_table(out.stdout, tols)
+
+
 class Scorer:
     """model.c's scd against an external reference file, loaded through ctypes."""
 
     def __init__(self, daekit, problem, params, reference_file, workdir):
-        plugin = subprocess.run(["bash", "-c", f'for so in "{os.path.dirname(daekit)}"/../lib/daekit/abi1/*.so; do '
-                                 f'nm -D --defined-only "$so" 2>/dev/null | grep -q " daekit_v1_entry_{problem}$" '
-                                 f'&& echo "$so"; done | head -n 1'], capture_output=True, text=True).stdout.strip()
+        plugin = plugin_file(daekit, problem)
         lib = os.path.join(workdir, f"model-{problem}-{'-'.join(params)}.so")  # one library per case: model.c loads once
         subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-I" + os.path.join(here, "..", "core", "include"),
                         os.path.join(here, "radau5-reference", "model.c"), "-o", lib, "-ldl", "-lm"], check=True)
@@ -108,18 +145,7 @@ def run_radau5(problem, params, tols, repeats):
     env = dict(os.environ, REPEATS=str(repeats), DAEKIT_PARAMS=",".join(params))
     out = subprocess.run(["bash", os.path.join(here, "radau5-reference.sh"), problem] + tols, capture_output=True,
                          text=True, env=env)
-    points = {}
-    for line in out.stdout.splitlines()[2:]:
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        if len(cells) < 7:
-            continue
-        if cells[1].startswith("fails"):
-            points[cells[0]] = {"status": cells[1]}
-            continue
-        scd = float(cells[1]) if cells[1] not in ("NA", "nan") else None
-        points[cells[0]] = {"scd": scd, "steps": int(cells[2]), "seconds": float(cells[6])}
-    # radau5-reference.sh prints tolerances as R's %g: map them back to ours.
-    return {tol: points.get(f"{float(tol):g}") for tol in tols}
+    return parse_peer_table(out.stdout, tols)
 
 
 def seconds_at(curve, scd):
@@ -148,7 +174,8 @@ def main():
     version = subprocess.run([args.daekit, "--version", "--verbose"], capture_output=True, text=True).stdout.strip()
     radau5_build = f"deSolve from R_LIBS={os.environ['R_LIBS']}" if os.environ.get("R_LIBS") else \
         "Debian's r-cran-desolve (gfortran -O2)"
-    print(f"Machine and build:\n\n```\n{version}\n```\n\nRADAU5: {radau5_build}. Median of {args.repeats} runs.\n")
+    print(f"Machine and build:\n\n```\n{version}\n```\n\nRADAU5: {radau5_build}. IDA: Debian's SUNDIALS, "
+          f"scripts/ida-reference/ida_driver.c with gcc -O2, h0 = 1e-4. Median of {args.repeats} runs.\n")
     workdir = tempfile.mkdtemp()
     for case in args.cases or DEFAULT_CASES:
         problem, params, tols = parse_case(case)
@@ -175,7 +202,8 @@ def main():
                                        "seconds": statistics.median(r["wall_s"] for r in ok)}
                 else:
                     results[s][tol] = {"status": runs[s][0].get("status")}
-        peers = {"RADAU5": run_radau5(problem, params, tols, args.repeats)}
+        peers = {"RADAU5": run_radau5(problem, params, tols, args.repeats),
+                 "IDA": run_ida(args.daekit, problem, params, tols, args.repeats, workdir)}
 
         print(f"## {name}\n\n{note}seconds / scd / steps per tolerance:\n")
         print("| solver | " + " | ".join(tols) + " |")

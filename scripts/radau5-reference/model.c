@@ -21,6 +21,9 @@ static void log_message(void* env, int32_t level, const char* message) {
   fprintf(stderr, "%s\n", message);
 }
 
+void model_initial_values(double* y);
+void model_mass(double* y0, double* m);
+
 static void die(const char* what, const char* detail) {
   fprintf(stderr, "radau5-reference: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
   exit(1);
@@ -86,6 +89,23 @@ void model_info(int* n, double* t0, double* tend, int* has_reference, int* has_j
 void model_initial_values(double* y) {
   load();
   if (problem.vtbl->initial_values(problem.self, y, NULL) != DK_EVAL_OK) die("initial values failed", NULL);
+}
+
+/* y'(t0): the problem's own when it gives one, else from M y' = f for a diagonal M
+ * (0 for the algebraic components). For the IDA peer (scripts/ida-reference). */
+void model_initial_derivatives(double* y, double* yp) {
+  load();
+  const size_t n = info->n;
+  if (info->flags & DK_PROBLEM_HAS_YP0) {
+    if (problem.vtbl->initial_values(problem.self, y, yp) != DK_EVAL_OK) die("initial values failed", NULL);
+    return;
+  }
+  double* m = calloc(n * n, sizeof(double));
+  model_initial_values(y);
+  model_mass(y, m);
+  if (problem.vtbl->rhs(problem.self, info->t0, y, yp) != DK_EVAL_OK) die("f failed at t0", NULL);
+  for (size_t i = 0; i < n; ++i) yp[i] = m[i * n + i] != 0.0 ? yp[i] / m[i * n + i] : 0.0;
+  free(m);
 }
 
 /* Column-major n x n at (t0, y0); the identity when the problem has none. */
