@@ -54,7 +54,12 @@ struct SparseLUOf<std::complex<double>>::Backend {
     klu.factorize(a);
     return klu.info() == Eigen::Success;
   }
-  void solve(const Vector& b, Vector& x) { x = supernodal ? Vector(supernodal_lu.solve(b)) : Vector(klu.solve(b)); }
+  void solve(const Vector& b, Vector& x) {
+    if (supernodal)
+      x = supernodal_lu.solve(b);
+    else
+      x = klu.solve(b);
+  }
 };
 
 template <class Scalar>

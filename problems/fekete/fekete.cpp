@@ -114,33 +114,41 @@ class Fekete : public daekit::Problem {
     return daekit::Eval::ok;
   }
 
-  // df/dy column by column in the declared pattern (declare_pattern() gives the rows).
+  // df/dy in the declared pattern (declare_pattern() gives the rows), column by column.
   daekit::Eval jacobian_sparse(double, daekit::ConstVector y, daekit::Vector values) override {
     if (info_.jac_col_ptr.empty()) return daekit::Eval::not_provided;
     const int N = N_;
     auto p = [&](int i, int k) { return y[3 * i + k]; };
     auto q = [&](int i, int k) { return y[3 * N + 3 * i + k]; };
-    Eigen::Index v = 0;
-    // Column p_am: row p_am (2 mu_a), the 3N rows q_bk (the forces' derivatives, plus
-    // 2 lambda_a on q_am), row lambda_a (2 p_am), row mu_a (2 q_am).
-    for (int a = 0; a < N; ++a)
+    // The columns p_a0, p_a1, p_a2 of particle a, each: row p_am (2 mu_a), the 3N rows
+    // q_bk (the forces' derivatives; 2 lambda_a more on q_am), row lambda_a (2 p_am), row
+    // mu_a (2 q_am). One force block per pair serves the three columns and, summed, their
+    // diagonal block.
+    const Eigen::Index column_length = 3 * N + 3;
+    for (int a = 0; a < N; ++a) {
+      const Eigen::Index first = info_.jac_col_ptr[3 * a];
+      auto at = [&](int m) { return first + m * column_length; };
       for (int m = 0; m < 3; ++m) {
-        values[v++] = 2.0 * y[7 * N + a];
-        for (int b = 0; b < N; ++b)
-          for (int k = 0; k < 3; ++k) {
-            double value = 0.0;
-            if (b == a) {
-              for (int j = 0; j < N; ++j)
-                if (j != a) value += force_derivative(y, a, j, k, m);
-              if (k == m) value += 2.0 * y[6 * N + a];
-            } else {
-              value = -force_derivative(y, b, a, k, m);
-            }
-            values[v++] = value;
-          }
-        values[v++] = 2.0 * p(a, m);
-        values[v++] = 2.0 * q(a, m);
+        values[at(m)] = 2.0 * y[7 * N + a];
+        values[at(m) + 1 + 3 * N] = 2.0 * p(a, m);
+        values[at(m) + 2 + 3 * N] = 2.0 * q(a, m);
       }
+      double diagonal[3][3] = {};
+      for (int b = 0; b < N; ++b) {
+        if (b == a) continue;
+        double g[3][3];
+        force_block(y, b, a, g);
+        for (int m = 0; m < 3; ++m)
+          for (int k = 0; k < 3; ++k) {
+            values[at(m) + 1 + 3 * b + k] = -g[k][m];
+            diagonal[k][m] += g[k][m];
+          }
+      }
+      for (int m = 0; m < 3; ++m)
+        for (int k = 0; k < 3; ++k)
+          values[at(m) + 1 + 3 * a + k] = diagonal[k][m] + (k == m ? 2.0 * y[6 * N + a] : 0.0);
+    }
+    Eigen::Index v = info_.jac_col_ptr[3 * N];
     // Column q_am: row p_am (1), row q_am (-alpha), row mu_a (2 p_am).
     for (int a = 0; a < N; ++a)
       for (int m = 0; m < 3; ++m) {
@@ -175,29 +183,29 @@ class Fekete : public daekit::Problem {
         J(M + i, Q + 3 * i + k) = 2.0 * p(i, k);
       }
     }
-    // d/dp of d/|d|^2 with d = p_i - p_j is (I/r - 2 d d^T / r^2), with opposite signs for p_j.
     for (int i = 0; i < N; ++i)
       for (int j = 0; j < N; ++j) {
         if (i == j) continue;
-        double d[3], r = 0.0;
-        for (int k = 0; k < 3; ++k) d[k] = p(i, k) - p(j, k), r += d[k] * d[k];
+        double g[3][3];
+        force_block(y, i, j, g);
         for (int k = 0; k < 3; ++k)
           for (int m = 0; m < 3; ++m) {
-            const double g = (k == m ? 1.0 / r : 0.0) - 2.0 * d[k] * d[m] / (r * r);
-            J(Q + 3 * i + k, P + 3 * i + m) += g;
-            J(Q + 3 * i + k, P + 3 * j + m) -= g;
+            J(Q + 3 * i + k, P + 3 * i + m) += g[k][m];
+            J(Q + 3 * i + k, P + 3 * j + m) -= g[k][m];
           }
       }
     return daekit::Eval::ok;
   }
 
  protected:
-  // d/dp_jm of the force (p_i - p_j)/|p_i - p_j|^2 on particle i, component k (j != i):
-  // -(delta_km / r - 2 d_k d_m / r^2) with d = p_i - p_j, r = |d|^2; symmetric in i, j.
-  double force_derivative(daekit::ConstVector y, int i, int j, int k, int m) const {
+  // The derivative of the force d/|d|^2, d = p_i - p_j, on particle i with respect to p_i:
+  // g = I/r - 2 d d^T / r^2 with r = |d|^2 (with respect to p_j it is -g). Symmetric in
+  // i and j, since d d^T is.
+  void force_block(daekit::ConstVector y, int i, int j, double g[3][3]) const {
     double d[3], r = 0.0;
     for (int c = 0; c < 3; ++c) d[c] = y[3 * i + c] - y[3 * j + c], r += d[c] * d[c];
-    return (k == m ? 1.0 / r : 0.0) - 2.0 * d[k] * d[m] / (r * r);
+    for (int k = 0; k < 3; ++k)
+      for (int m = 0; m < 3; ++m) g[k][m] = (k == m ? 1.0 / r : 0.0) - 2.0 * d[k] * d[m] / (r * r);
   }
 
   // The pattern of df/dy (CSC, rows ascending in each column), in the order

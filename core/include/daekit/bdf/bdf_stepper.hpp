@@ -50,7 +50,7 @@ class BdfStepper {
   int order() const { return order_; }
   // The last accepted step ended on a breakpoint and the next starts afresh at order 1
   // (read by the driver: the first step then comes from initial_step(), not the cut step).
-  bool restarted_at_stop() const { return fresh_start_ && restarted_at_stop_; }
+  bool restarted_at_stop() const { return restarted_at_stop_; }
   // The driver moved the accepted end onto a sign constraint (by less than its
   // tolerance): the newest difference carries the shift, the order stays.
   void projected(const Eigen::VectorXd& y);
@@ -95,7 +95,7 @@ class BdfStepper {
   int constant_steps_ = 0;     // DASSL's NS: steps taken with the present h and order
   bool initial_phase_ = true;  // raise the order and double h until something fails
   bool fresh_start_ = true;    // no step accepted since the (re)start
-  bool restarted_at_stop_ = false;
+  bool restarted_at_stop_ = false;  // the last accepted step ended on a breakpoint and restarted
   std::size_t next_tstop_ = 0;
   Eigen::VectorXd yp_start_;
 
