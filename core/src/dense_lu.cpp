@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "lapack.hpp"
+#include "small_lu.hpp"
 
 namespace daekit {
 
@@ -25,13 +26,54 @@ void getrs(const lapack::Routines& l, int n, const std::complex<double>* a, cons
 bool finite(double x) { return std::isfinite(x); }
 bool finite(std::complex<double> x) { return std::isfinite(x.real()) && std::isfinite(x.imag()); }
 
+// Small systems: written-out loops (small_lu.hpp says why). The complex factors are kept
+// split in the matrix's own storage, real parts in its first n^2 doubles and imaginary
+// parts in the next, so that the class keeps its layout (third-party solvers embed it).
+bool is_small(int n, double) { return n <= small_lu::real_limit; }
+bool is_small(int n, std::complex<double>) { return n <= small_lu::complex_limit; }
+
+bool factor_small(int n, double* a, int* pivots) { return small_lu::factor(n, a, pivots); }
+bool factor_small(int n, std::complex<double>* a, int* pivots) {
+  constexpr int m = small_lu::complex_limit;
+  double re[m * m], im[m * m];
+  const int nn = n * n;
+  for (int i = 0; i < nn; ++i) re[i] = a[i].real(), im[i] = a[i].imag();
+  const bool ok = small_lu::factor(n, re, im, pivots);
+  double* split = reinterpret_cast<double*>(a);
+  for (int i = 0; i < nn; ++i) split[i] = re[i], split[nn + i] = im[i];
+  return ok;
+}
+
+void solve_small(int n, const double* lu, const int* pivots, double* x) { small_lu::solve(n, lu, pivots, x); }
+void solve_small(int n, const std::complex<double>* lu, const int* pivots, std::complex<double>* x) {
+  constexpr int m = small_lu::complex_limit;
+  double re[m], im[m];
+  for (int i = 0; i < n; ++i) re[i] = x[i].real(), im[i] = x[i].imag();
+  const double* split = reinterpret_cast<const double*>(lu);
+  small_lu::solve(n, split, split + n * n, pivots, re, im);
+  for (int i = 0; i < n; ++i) x[i] = {re[i], im[i]};
+}
+
+// The diagonal of U, wherever the factors are kept.
+double diagonal(const Eigen::MatrixXd& lu, int i, bool) { return lu(i, i); }
+std::complex<double> diagonal(const Eigen::MatrixXcd& lu, int i, bool small) {
+  if (!small) return lu(i, i);
+  const int n = static_cast<int>(lu.rows());
+  const double* split = reinterpret_cast<const double*>(lu.data());
+  return {split[i * n + i], split[n * n + i * n + i]};
+}
+
 }  // namespace
 
 template <class Scalar>
 bool DenseLUOf<Scalar>::factor() {
   const int n = static_cast<int>(lu_.rows());
   if (n == 0) return true;
-  if (const lapack::Routines* l = lapack::routines()) {
+  const bool small = is_small(n, Scalar());
+  if (small) {
+    pivots_.resize(static_cast<std::size_t>(n));
+    if (!factor_small(n, lu_.data(), pivots_.data())) return false;
+  } else if (const lapack::Routines* l = lapack::routines()) {
     pivots_.resize(static_cast<std::size_t>(n));
     int info = 0;
     getrf(*l, n, lu_.data(), pivots_.data(), &info);
@@ -48,7 +90,7 @@ bool DenseLUOf<Scalar>::factor() {
   // the updates of the pivot rows), so the diagonal is all that needs a look; the model's
   // values are checked where they are evaluated (ProblemView).
   for (int i = 0; i < n; ++i)
-    if (!finite(lu_(i, i))) return false;
+    if (!finite(diagonal(lu_, i, small))) return false;
   return true;
 }
 
@@ -59,7 +101,10 @@ void DenseLUOf<Scalar>::solve(const Vector& b, Vector& x) const {
     if (&x != &b) x = b;
     return;
   }
-  if (const lapack::Routines* l = lapack::routines()) {
+  if (is_small(n, Scalar())) {
+    if (&x != &b) x = b;
+    solve_small(n, lu_.data(), pivots_.data(), x.data());
+  } else if (const lapack::Routines* l = lapack::routines()) {
     if (&x != &b) x = b;
     int info = 0;
     getrs(*l, n, lu_.data(), pivots_.data(), x.data(), &info);

@@ -69,6 +69,14 @@ bool RadauIIAStepper::factorise(double h) {
 }
 
 StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& y) {
+  // After an unexpected rejection the retry goes one order down at once (RADAU's UNEXP):
+  // waiting for the next accepted step kept order 13 on Robertson at rtol 0.1 through
+  // thousands of stage values the model could not evaluate.
+  if (lower_for_retry_ && stages_ - 2 >= settings_.min_stages) {
+    use_stages(stages_ - 2);
+    ++stage_changes_;
+  }
+  lower_for_retry_ = false;
   const Eigen::Index n = problem_.size();
   const int s = stages_;
   stages_used_ = s;
@@ -76,6 +84,7 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
   last_t_ = t;
   y_start_ = y;
   auto model_failure = [&](Eval e) {
+    lower_for_retry_ = true;
     return StepAttempt::failed(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
                    problem_.last_message(), 0.5);
   };
@@ -96,6 +105,7 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
     if (!factorise(h)) {
       ++problem_.stats().nsingular;
       factored_h_ = 0.0;
+      lower_for_retry_ = true;
       return StepAttempt::failed(StepAttempt::Kind::singular, "the iteration matrices of the Radau stages are singular", 0.5);
     }
   }
@@ -126,7 +136,7 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
   const double exponent_order = s + 1.0;
   while (true) {
     if (newton_ >= nit_) {
-      newton_failed_ = true;
+      newton_failed_ = lower_for_retry_ = true;
       return StepAttempt::failed(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages did not converge", 0.5);
     }
     for (int i = 0; i < s; ++i) {
@@ -165,7 +175,7 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
       for (Eigen::Index i = 0; i < n; ++i) sum += (z_[a][i] / scal[i]) * (z_[a][i] / scal[i]);
     const double dyno = std::sqrt(sum / (s * static_cast<double>(n)));
     if (!std::isfinite(dyno)) {
-      newton_failed_ = true;
+      newton_failed_ = lower_for_retry_ = true;
       return StepAttempt::failed(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages diverged", 0.5);
     }
     if (newton_ > 1 && newton_ < nit_) {
@@ -180,12 +190,13 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
           newton_failed_ = true;
           const double qnewt = std::max(1e-4, std::min(20.0, dyth));
           const double hhfac = 0.8 * std::pow(qnewt, -1.0 / (exponent_order + nit_ - 1 - newton_));
+          lower_for_retry_ = hhfac <= 0.5;  // RADAU's UNEXN: a cut this deep is unexpected too
           return StepAttempt::failed(StepAttempt::Kind::convergence,
                          "the Newton iteration of the Radau stages converges too slowly", hhfac);
         }
       } else {
         ++stats.nnewton_fail;
-        newton_failed_ = true;
+        newton_failed_ = lower_for_retry_ = true;
         return StepAttempt::failed(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages diverged", 0.5);
       }
     }
@@ -241,7 +252,8 @@ void RadauIIAStepper::accept() {
   // The order for the next step.
   ++steps_at_order_;
   const int s = stages_;
-  if (s + 2 <= settings_.max_stages && theta_ <= settings_.raise_rate &&
+  // Up only on a measured rate: after one Newton iteration theta_ is still its starting value.
+  if (s + 2 <= settings_.max_stages && newton_ >= 2 && theta_ <= settings_.raise_rate &&
       steps_at_order_ >= settings_.steps_before_raise && ratio >= settings_.steady_low &&
       ratio <= settings_.steady_high) {
     use_stages(s + 2);

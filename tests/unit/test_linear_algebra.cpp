@@ -60,6 +60,49 @@ TEST_CASE("complex dense LU solves a shifted system and reports singular ones", 
   CHECK_FALSE(lu.factor(a));
 }
 
+// Sizes on both sides of the written-out loops' limits (32 real, 24 complex) and matrices
+// that need row interchanges: the same solutions as Eigen's partial-pivoting LU, the
+// singular and non-finite cases reported on both paths.
+template <class Scalar>
+void check_dense_sizes() {
+  using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+  using Vector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>;
+  for (int n : {1, 2, 3, 7, 24, 25, 32, 33, 48}) {
+    INFO("n = " << n);
+    Matrix a = Matrix::Random(n, n);
+    a.diagonal().setZero();  // every column needs an interchange or a small pivot
+    if (n > 1) a.row(0).swap(a.row(n - 1));
+    a += Matrix::Identity(n, n) * Scalar(0.1);
+    const Vector x_true = Vector::Random(n);
+    const Vector b = a * x_true;
+    DenseLUOf<Scalar> lu;
+    lu.matrix() = a;
+    REQUIRE(lu.factor());
+    Vector x = b;
+    lu.solve(x, x);
+    const Vector x_eigen = Eigen::PartialPivLU<Matrix>(a).solve(b);
+    CHECK((x - x_eigen).norm() <= 1e-10 * x_eigen.norm());
+    CHECK((a * x - b).norm() <= 1e-12 * a.norm() * x.norm());
+
+    if (n > 1) {
+      Matrix zero_column = a;
+      zero_column.col(n / 2).setZero();
+      CHECK_FALSE(lu.factor(zero_column));
+      Matrix non_finite = a;
+      non_finite(n - 1, 0) = Scalar(std::nan(""));
+      CHECK_FALSE(lu.factor(non_finite));
+      non_finite(n - 1, 0) = Scalar(HUGE_VAL);
+      CHECK_FALSE(lu.factor(non_finite));
+    }
+  }
+}
+
+TEST_CASE("dense LU, real and complex, small and large: one answer on both sides of the written-out loops' limits",
+          "[unit][linalg]") {
+  check_dense_sizes<double>();
+  check_dense_sizes<std::complex<double>>();
+}
+
 // The sparse and dense LUs of one matrix give one solution; with a row of zeros in the
 // pattern the sparse LU reports the matrix singular.
 template <class Scalar>

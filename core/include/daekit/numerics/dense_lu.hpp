@@ -5,7 +5,9 @@
 // the binary was compiled for (SSE2 in a portable build): 2.1 ms for n = 160 here, where
 // OpenBLAS, which picks its kernels for the CPU at run time, takes 0.41 ms (real: 0.23 vs
 // 0.15 ms). See the libraries in docs/architecture.md; which LAPACK is opened, and which
-// kernel it runs, is numerics/lapack_backend.hpp's business.
+// kernel it runs, is numerics/lapack_backend.hpp's business. Small systems (up to 32
+// real, 24 complex unknowns) skip LAPACK for written-out loops (core/src/small_lu.hpp):
+// faster there, and the same bits on every CPU.
 //
 // The storage is kept between factorisations, so that the step loop does not allocate.
 // A zero or non-finite pivot marks the matrix singular, as getrf and Hairer's DEC do.
@@ -36,7 +38,7 @@ class DenseLUOf {
 
  private:
   Matrix lu_;
-  std::vector<int> pivots_;  // LAPACK's row interchanges, 1-based
+  std::vector<int> pivots_;  // row interchanges: LAPACK's 1-based, the small loops' 0-based
   Eigen::PartialPivLU<Matrix> fallback_;  // used only where no LAPACK could be opened
 };
 
