@@ -186,6 +186,7 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
         faccon_ = theta_ / (1.0 - theta_);
         const double dyth = faccon_ * dyno * std::pow(theta_, nit_ - 1 - newton_) / scale_.newton_tolerance();
         if (dyth >= 1.0) {
+          remember_rate();
           ++stats.nnewton_fail;
           newton_failed_ = true;
           const double qnewt = std::max(1e-4, std::min(20.0, dyth));
@@ -195,6 +196,7 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
                          "the Newton iteration of the Radau stages converges too slowly", hhfac);
         }
       } else {
+        remember_rate();
         ++stats.nnewton_fail;
         newton_failed_ = lower_for_retry_ = true;
         return StepAttempt::failed(StepAttempt::Kind::convergence, "the Newton iteration of the Radau stages diverged", 0.5);
@@ -246,23 +248,34 @@ void RadauIIAStepper::accept() {
   if (have_f_new_) f0_.swap(f_new_);
   have_f0_ = have_f_new_;
   have_jac_ = theta_ <= settings_.jacobian_reuse;
+  const bool fresh_jacobian = jac_current_;
   jac_current_ = false;
   last_t_ = std::numeric_limits<double>::quiet_NaN();
 
   // The order for the next step.
   ++steps_at_order_;
+  remember_rate();
   const int s = stages_;
-  // Up only on a measured rate: after one Newton iteration theta_ is still its starting value.
-  if (s + 2 <= settings_.max_stages && newton_ >= 2 && theta_ <= settings_.raise_rate &&
+  // Up only on a rate measured (two Newton iterations or more) with a Jacobian evaluated
+  // at this step's start: then it tells how h compares with the problem, not how old J is
+  // (RADAU refreshes J above a rate of 0.001, so nearly all its rates are fresh ones).
+  if (s + 2 <= settings_.max_stages && newton_ >= 2 && fresh_jacobian && theta_ <= settings_.raise_rate &&
       steps_at_order_ >= settings_.steps_before_raise && ratio >= settings_.steady_low &&
       ratio <= settings_.steady_high) {
     use_stages(s + 2);
     ++stage_changes_;
-  } else if (s - 2 >= settings_.min_stages && (theta_ >= settings_.lower_rate || newton_failed_)) {
+  } else if (s - 2 >= settings_.min_stages && (rate_memory_ >= settings_.lower_rate || newton_failed_)) {
+    // Down on the remembered rate (RADAU's THETAT: each rate halves per step), so one bad
+    // rate weighs on the next few steps, or on a failed Newton iteration.
     use_stages(s - 2);
     ++stage_changes_;
   }
   newton_failed_ = false;
+}
+
+void RadauIIAStepper::remember_rate() {
+  const double measured = newton_ >= 2 ? theta_ : 0.0;
+  rate_memory_ = std::min(10.0, std::max(measured, 0.5 * rate_memory_));
 }
 
 void RadauIIAStepper::interpolate(double theta, Eigen::VectorXd& out) const {

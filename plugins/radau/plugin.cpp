@@ -96,7 +96,7 @@ class RadauIIASolver : public Solver {
         {"jacobian_reuse", "real", "0.01",
          "keep the Jacobian after a step whose Newton rate was below this (0.03 from n = 50 on)"},
         {"raise_rate", "real", "0.02",
-         "raise the order when Newton's rate is below this (2 x jacobian_reuse, as RADAU's VITU = 2 THET)"},
+         "raise the order after a step whose Newton rate, with a fresh Jacobian, is below this (RADAU's VITU: 0.002)"},
         {"lower_rate", "real", "0.8", "lower the order when Newton's rate is above this (RADAU's VITD)"},
         {"keep_step_low", "real", "1",
          "keep h and the factorisations when h_new/h is in [keep_step_low, keep_step_high] (0.99 from n = 50 on)"},
@@ -114,7 +114,7 @@ class RadauIIASolver : public Solver {
     s.min_stages = static_cast<int>(request.extra_int("min_stages", s.min_stages));
     s.max_stages = static_cast<int>(request.extra_int("max_stages", s.max_stages));
     s.start_stages = static_cast<int>(request.extra_int("start_stages", s.start_stages));
-    s.raise_rate = request.extra_real("raise_rate", RadauIIASettings::raise_rate_per_reuse * s.jacobian_reuse);
+    s.raise_rate = request.extra_real("raise_rate", s.raise_rate);
     s.lower_rate = request.extra_real("lower_rate", s.lower_rate);
     auto valid = [](int k) { return k == 3 || k == 5 || k == 7; };
     if (!valid(s.min_stages) || !valid(s.max_stages) || !valid(s.start_stages) || s.min_stages > s.max_stages ||
