@@ -256,10 +256,12 @@ void RadauIIAStepper::accept() {
   ++steps_at_order_;
   remember_rate();
   const int s = stages_;
-  // Up only on a rate measured (two Newton iterations or more) with a Jacobian evaluated
-  // at this step's start: then it tells how h compares with the problem, not how old J is
-  // (RADAU refreshes J above a rate of 0.001, so nearly all its rates are fresh ones).
-  if (s + 2 <= settings_.max_stages && newton_ >= 2 && fresh_jacobian && theta_ <= settings_.raise_rate &&
+  // Up only on a rate measured (two Newton iterations or more): below RADAU's VITU with
+  // any Jacobian, or below a larger bound with one evaluated at this step's start, whose
+  // rate tells how h compares with the problem, not how old J is (RADAU refreshes J above
+  // a rate of 0.001, so nearly all its rates are fresh ones).
+  const bool fast = theta_ <= settings_.raise_rate || (fresh_jacobian && theta_ <= settings_.raise_rate_fresh);
+  if (s + 2 <= settings_.max_stages && newton_ >= 2 && fast &&
       steps_at_order_ >= settings_.steps_before_raise && ratio >= settings_.steady_low &&
       ratio <= settings_.steady_high) {
     use_stages(s + 2);

@@ -95,8 +95,9 @@ class RadauIIASolver : public Solver {
         {"max_newton", "int", "7", "Newton iterations for 3 stages (2.5 more per extra stage)"},
         {"jacobian_reuse", "real", "0.01",
          "keep the Jacobian after a step whose Newton rate was below this (0.03 from n = 50 on)"},
-        {"raise_rate", "real", "0.02",
-         "raise the order after a step whose Newton rate, with a fresh Jacobian, is below this (RADAU's VITU: 0.002)"},
+        {"raise_rate", "real", "0.002", "raise the order after a step whose Newton rate is below this (RADAU's VITU)"},
+        {"raise_rate_fresh", "real", "0.01",
+         "... or below this when the step evaluated its Jacobian at its start (the rate then reflects h, not J's age)"},
         {"lower_rate", "real", "0.8", "lower the order when Newton's rate is above this (RADAU's VITD)"},
         {"keep_step_low", "real", "1",
          "keep h and the factorisations when h_new/h is in [keep_step_low, keep_step_high] (0.99 from n = 50 on)"},
@@ -115,6 +116,7 @@ class RadauIIASolver : public Solver {
     s.max_stages = static_cast<int>(request.extra_int("max_stages", s.max_stages));
     s.start_stages = static_cast<int>(request.extra_int("start_stages", s.start_stages));
     s.raise_rate = request.extra_real("raise_rate", s.raise_rate);
+    s.raise_rate_fresh = request.extra_real("raise_rate_fresh", s.raise_rate_fresh);
     s.lower_rate = request.extra_real("lower_rate", s.lower_rate);
     auto valid = [](int k) { return k == 3 || k == 5 || k == 7; };
     if (!valid(s.min_stages) || !valid(s.max_stages) || !valid(s.start_stages) || s.min_stages > s.max_stages ||

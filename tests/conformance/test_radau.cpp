@@ -115,8 +115,8 @@ TEST_CASE("radau5 solves the index-3 Fekete formulation directly, with the index
 
 TEST_CASE("radauiia solves Fekete at every tolerance, raising its order where Newton converges fast",
           "[conformance][dae][plugin:radauiia]") {
-  // Measured (steps / LUs / scd): 1e-6 68 / 37 / 5.70, 1e-8 78 / 44 / 7.40, 1e-10 112 / 54 /
-  // 9.46, 1e-12 160 / 50 / 10.43. The factorisations are where the time
+  // Measured (steps / LUs / scd): 1e-6 86 / 46 / 6.02, 1e-8 88 / 47 / 7.60, 1e-10 119 / 56 /
+  // 9.59, 1e-12 127 / 51 / 10.43. The factorisations are where the time
   // goes (n = 160: one real and up to three complex LUs each); RADAU5 needs 61 / 122 / 234 /
   // 422 / 770 of them. Hairer's RADAU takes 169 / 108 / 148 steps at 1e-8 / 1e-10 / 1e-12
   // (issue #23's table): before the order rule followed the Jacobian reuse and Newton's

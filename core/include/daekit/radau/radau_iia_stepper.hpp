@@ -40,13 +40,16 @@ struct RadauIIASettings {
   double jacobian_reuse = 1e-2;
   double keep_step_low = 1.0, keep_step_high = 1.2;  // keep h (and the LUs) in this band
   double safety = 0.9, fac_min = 0.2, fac_max = 8.0;
-  // The order rises after a step whose rate, measured with a fresh Jacobian, is below
-  // raise_rate. RADAU's VITU is 0.002; with J kept up to a rate of 0.01-0.03 (fewer
-  // Jacobians) the fresh rates rarely get that low: Fekete N = 20 at 1e-10 stayed at order
-  // 5 (332 steps, RADAU: 108); with 0.02 it takes 112. A rate compared whatever J's age
-  // (0.06) raised the order into tba's non-smooth stretch near t = 150 and hung at rtol
-  // 1.000001e-6. It falls on a remembered rate above lower_rate (RADAU's VITD, THETAT).
-  double raise_rate = 0.02, lower_rate = 0.8;
+  // The order rises after a step whose Newton rate is below raise_rate (RADAU's VITU)
+  // or, with a Jacobian evaluated at the step's start, below raise_rate_fresh. RADAU pairs
+  // VITU with a Jacobian refreshed above a rate of 0.001; keeping J up to 0.01-0.03 (fewer
+  // Jacobians) leaves rates that rarely get below 0.002: Fekete N = 20 at 1e-10 stayed at
+  // order 5 (332 steps, RADAU: 108); with the fresh-J bound it takes 119. Rates compared
+  // with 0.06 whatever J's age, or fresh ones with 0.02, raised the order into tba's
+  // non-smooth stretch near t = 150 and crawled there at rtol 1.000001e-6; the fresh-J
+  // bound alone never raised on plei, whose J is never renewed (1254 steps at 1e-10
+  // against 132). It falls on a remembered rate above lower_rate (RADAU's VITD, THETAT).
+  double raise_rate = 0.002, raise_rate_fresh = 0.01, lower_rate = 0.8;
   double steady_low = 0.8, steady_high = 1.2;        // RADAU's HHOD, HHOU
   int steps_before_raise = 10;  // after a change of order (RADAU: 10)
 
