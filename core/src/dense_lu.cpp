@@ -87,7 +87,8 @@ bool DenseLUOf<Scalar>::factor() {
       if (lu_(i, i) == Scalar(0)) return false;
   }
   // A NaN or Inf anywhere in the matrix reaches U's diagonal (through the multipliers or
-  // the updates of the pivot rows), so the diagonal is all that needs a look; the model's
+  // the updates of the pivot rows; the small loops, which skip zero updates, check their
+  // multipliers themselves), so the diagonal is all that needs a look; the model's
   // values are checked where they are evaluated (ProblemView).
   for (int i = 0; i < n; ++i)
     if (!finite(diagonal(lu_, i, small))) return false;

@@ -1,7 +1,7 @@
 // LU with partial pivoting for small dense systems, written out: below a few dozen
-// unknowns LAPACK's getrf/getrs cost more in their blocking and dispatch than in the
-// arithmetic (n = 24, this machine: dgetrf+dgetrs 3.0 us, these loops 2.4 us; zgetrf+zgetrs
-// 4.7 us, these 3.9 us), and a Radau step at n = 24 factors one real and one complex matrix.
+// unknowns LAPACK's getrf/getrs cost more in their blocking, dispatch and first-use set-up
+// than in the arithmetic (measurements in docs/architecture.md, "Small systems skip
+// LAPACK"), and a Radau step at n = 24 factors one real and one complex matrix.
 //
 // The loops are column-oriented axpy updates only (no dot products), so vectorising them
 // never changes the order of operations: the results are the same bits on every CPU and
