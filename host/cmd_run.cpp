@@ -13,7 +13,8 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "report.hpp"
-#include "run_setup.hpp"
+#include <daekit/daekit.hpp>
+#include <daekit/api/run_setup.hpp>
 
 namespace daekit::host {
 namespace {
@@ -117,18 +118,18 @@ int command_run(int argc, char** argv) {
     loader::Registry registry = discover_plugins(plugins);
     const loader::Plugin& problem_plugin = require_plugin(registry, problem_name, DK_KIND_PROBLEM);
     const loader::Plugin& solver_plugin = require_plugin(registry, solver_name, DK_KIND_SOLVER);
-    std::unique_ptr<loader::ProblemInstance> problem;
-    std::unique_ptr<loader::SolverInstance> solver;
+    ProblemHandle problem;
     try {
-      problem = std::make_unique<loader::ProblemInstance>(problem_plugin, parse_key_values(params, "--param"));
-      solver = std::make_unique<loader::SolverInstance>(solver_plugin);
+      problem = ProblemHandle(std::make_shared<const loader::ProblemInstance>(problem_plugin,
+                                                                            parse_key_values(params, "--param")));
     } catch (const loader::LoadError& e) {
       throw UsageError(e.what());
     }
-    const dk_problem_info& info = problem->info();
+    const SolverHandle solver(solver_plugin);
+    const dk_problem_info& info = problem.info();
     const std::size_t n = info.n;
 
-    RunSettings settings;
+    SolveOptions settings;
     if (vm.count("rtol")) settings.rtol = rtol;
     if (vm.count("atol")) settings.atol = atol;
     if (vm.count("tend")) settings.tend = tend;
@@ -143,73 +144,47 @@ int command_run(int argc, char** argv) {
     settings.init = init;
     settings.index_scaling = !vm.count("no-index-scaling");
     settings.suppress_algebraic = vm.count("suppress-algebraic") > 0;
-    const double run_tend = settings.tend ? *settings.tend : info.tend;
-    const bool want_reference = has_reference_at_time(*problem, run_tend);
-    bool reference_time_added = false;
     if (!saveat.empty() && vm.count("every-step")) throw UsageError("choose one of --saveat and --every-step");
-    if (!saveat.empty()) {
-      settings.saveat = parse_times(saveat);
-      if (want_reference && std::find(settings.saveat.begin(), settings.saveat.end(), run_tend) == settings.saveat.end()) {
-        settings.saveat.push_back(run_tend);  // needed for scoring, dropped from the written output
-        reference_time_added = true;
-      }
-      settings.output = DK_OUTPUT_SAVEAT;
-    } else {
-      settings.output = vm.count("every-step") ? DK_OUTPUT_EVERY_STEP : DK_OUTPUT_END;
-    }
-    PreparedRun prepared(*problem, *solver, settings);
-    Trajectory collected;
-    collected.n = n;
-    dk_output_sink sink = collect_into(collected);
-    const dk_event_sink event_sink = collect_events_into(collected);
-    const dk_solve_options o = prepared.options_with(&event_sink);
+    if (!saveat.empty()) settings.saveat = parse_times(saveat);
+    settings.output = !saveat.empty() ? DK_OUTPUT_SAVEAT : vm.count("every-step") ? DK_OUTPUT_EVERY_STEP : DK_OUTPUT_END;
+    // The library's solve: the same settings, checks and scoring as every program using it.
+    const Solution solution = daekit::solve(problem, solver, settings);
     RunReport r;
     r.result.struct_size = sizeof r.result;
-    solver->solve(*problem, o, sink, r.result);
-    // A result the solver could not have computed is not passed on as one.
-    if (const std::string why = impossible_result(r.result, collected, o); !why.empty()) {
-      r.result.status = DK_STATUS_INTERNAL_ERROR;
-      std::snprintf(r.result.message, sizeof r.result.message, "solver '%s' (%s) %s", solver->info().name,
-                    solver_plugin.file.string().c_str(), why.c_str());
-      collected = Trajectory{};
-      collected.n = n;
-    }
-    r.events = collected.events;
+    r.result.status = static_cast<std::int32_t>(solution.status);
+    r.result.t_reached = solution.t_reached;
+    std::snprintf(r.result.message, sizeof r.result.message, "%s", solution.message.c_str());
+    r.result.stats = solution.stats;
+    r.events = solution.events;
     if (DK_HAS_FIELD(&info, dk_problem_info, constraints)) {
       r.has_events = info.nroots > 0 || (info.flags & DK_PROBLEM_TIME_EVENTS);
-      r.constraints_ignored = constrained_components(info) > 0 && !(solver->info().flags & DK_SOLVER_CONSTRAINTS);
+      r.constraints_ignored = constrained_components(info) > 0 && !(solver.info().flags & DK_SOLVER_CONSTRAINTS);
       for (std::size_t i = 0; i < info.nroots; ++i)
         r.root_names.push_back(info.root_names && info.root_names[i] ? info.root_names[i] : "");
     }
 
     r.problem = info.name;
     r.problem_title = info.title;
-    r.solver = solver->info().name;
+    r.solver = solver.info().name;
     r.solver_version = solver_plugin.manifest.version;
     r.n = n;
-    r.t0 = o.t0;
-    r.tend = o.tend;
-    r.rtol = format_number(prepared.rtol());
-    r.atol = prepared.atol_text();
-    r.rtol_value = prepared.rtol();
-    r.atol_values = prepared.atols();
+    r.t0 = solution.t0;
+    r.tend = solution.tend;
+    r.rtol = format_number(solution.rtol);
+    r.atol = solution.atol_text;
+    r.rtol_value = solution.rtol;
+    r.atol_values = solution.atol;
     r.jacobian = r.result.stats.jacobian_used == DK_JACOBIAN_ANALYTIC ? "analytic"
                  : r.result.stats.jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE ? "finite differences"
                                                                                : jacobian;
-    const bool success = is_success(static_cast<Status>(r.result.status));
-    if (want_reference && success && !collected.t.empty() && collected.t.back() == o.tend) {
-      r.accuracy = final_accuracy(*problem, prepared, o.tend, collected.y.data() + (collected.t.size() - 1) * n,
-                                  &r.reference_used);
-      if (r.accuracy) {
-        r.reference_source = info.reference_source;
-        r.scored_components = scored_components_text(info);
-      }
+    const bool success = solution.success();
+    if (solution.accuracy) {
+      r.accuracy = solution.accuracy;
+      r.reference_used = solution.reference_used;
+      r.reference_source = solution.reference_source;
+      r.scored_components = scored_components_text(info);
     }
-    // The time added for scoring leaves the written output, if the run got there at all.
-    if (reference_time_added && !collected.t.empty() && collected.t.back() == run_tend) {
-      collected.t.pop_back();
-      collected.y.resize(collected.y.size() - n);
-    }
+    const Trajectory& collected = solution;
     if (!output_file.empty()) {
       std::vector<std::string> names;
       for (std::size_t i = 0; i < n; ++i)

@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "run_setup.hpp"
+#include <daekit/api/run_setup.hpp>
 
 namespace daekit::host {
+using namespace daekit::api;  // the run settings are the library's
 
 struct RunReport {
   std::string problem, problem_title, solver, solver_version;

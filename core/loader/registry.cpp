@@ -369,6 +369,19 @@ ProblemInstance::ProblemInstance(const Plugin& plugin, const std::map<std::strin
       !problem_.vtbl)
     throw LoadError("problem '" + plugin.manifest.name + "' (" + plugin.file.string() +
                     ") could not be created: " + (err[0] ? err : "no message"));
+  adopt();
+}
+
+ProblemInstance::ProblemInstance(dk_problem problem, const std::string& origin) : problem_(problem) {
+  plugin_.manifest.kind = DK_KIND_PROBLEM;
+  plugin_.manifest.name = origin;
+  plugin_.file = "(made in this process)";
+  if (!problem_.vtbl) throw LoadError("problem '" + origin + "' has no function table");
+  adopt();
+}
+
+void ProblemInstance::adopt() {
+  const Plugin& plugin = plugin_;
   if (problem_.vtbl->struct_size < offsetof(dk_problem_vtbl, last_error) + sizeof(void*) || !problem_.vtbl->info ||
       !problem_.vtbl->destroy || !problem_.vtbl->initial_values) {
     throw LoadError("problem '" + plugin.manifest.name + "' returned an incomplete function table");
@@ -457,6 +470,20 @@ SolverInstance::SolverInstance(const Plugin& plugin) : plugin_(plugin) {
 
 SolverInstance::~SolverInstance() {
   if (solver_.vtbl) destroy_quietly(plugin_, solver_.vtbl->destroy, solver_.self);
+}
+
+bool SolverInstance::keeps_dense() const {
+  return (info_->flags & DK_SOLVER_KEEP_DENSE) && DK_HAS_FIELD(solver_.vtbl, dk_solver_vtbl, dense) &&
+         solver_.vtbl->dense;
+}
+
+bool SolverInstance::dense(double t, double* y) const {
+  if (!keeps_dense()) return false;
+  try {
+    return solver_.vtbl->dense(solver_.self, t, y) == 0;
+  } catch (...) {
+    return false;
+  }
 }
 
 std::int32_t SolverInstance::solve(const ProblemInstance& problem, const dk_solve_options& options,

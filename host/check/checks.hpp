@@ -3,6 +3,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <daekit/api/run_setup.hpp>
 #include <daekit/loader/registry.hpp>
 #include <map>
 #include <ostream>
@@ -11,6 +12,7 @@
 #include <vector>
 
 namespace daekit::host::check {
+using namespace daekit::api;  // the run settings are the library's
 
 // A number as the check lines print it (3 significant digits).
 inline std::string fmt(double v) {

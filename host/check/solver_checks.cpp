@@ -3,7 +3,7 @@
 #include <daekit/status.hpp>
 #include <sstream>
 
-#include "../run_setup.hpp"
+#include <daekit/api/run_setup.hpp>
 #include "checks.hpp"
 
 namespace daekit::host::check {

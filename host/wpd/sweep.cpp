@@ -45,20 +45,10 @@ json measure(const loader::Registry& registry, const Point& p, const SweepOption
     // run that takes more than a second is warm enough and counts as the first timed one.
     bool warm = false;
     while (static_cast<int>(walls.size()) < o.runs) {
-      trajectory = Trajectory{};
-      trajectory.n = problem.info().n;
-      dk_output_sink sink = collect_into(trajectory);
-      result = dk_result{};
-      result.struct_size = sizeof result;
       const auto start = std::chrono::steady_clock::now();
-      solver.solve(problem, prepared.options(), sink, result);
+      // Events go unrecorded here: a point measures the solve, the run command shows them.
+      result = solve_checked(problem, solver, prepared.options(), trajectory, /*with_events=*/false);
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (const std::string why = impossible_result(result, trajectory, prepared.options()); !why.empty()) {
-        result.status = DK_STATUS_INTERNAL_ERROR;
-        std::snprintf(result.message, sizeof result.message, "solver '%s' %s", solver.info().name, why.c_str());
-        trajectory = Trajectory{};
-        trajectory.n = problem.info().n;
-      }
       const bool ok = is_success(static_cast<Status>(result.status));
       if (ok && !warm && wall < warm_up_limit_s) {
         warm = true;

@@ -12,9 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "../run_setup.hpp"
+#include <daekit/api/run_setup.hpp>
 
 namespace daekit::host::wpd {
+using namespace daekit::api;  // the run settings are the library's
 
 struct Point {
   std::string problem, solver;

@@ -34,6 +34,7 @@ class MultistepSolver : public Solver {
     d.capabilities.order = 5;
     d.capabilities.events = true;
     d.capabilities.constraints = true;
+    d.capabilities.keep_dense = true;
     d.options = {
         {"max_order", "int", "5", "highest order (1-5)"},
         {"max_newton", "int", "4", "Newton iterations per step before the step is retried (DASSL's MAXIT)"},

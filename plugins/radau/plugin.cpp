@@ -21,6 +21,7 @@ SolverDescription radau_description(int order) {
   d.capabilities.order = order;
   d.capabilities.events = true;
   d.capabilities.constraints = true;
+  d.capabilities.keep_dense = true;
   return d;
 }
 

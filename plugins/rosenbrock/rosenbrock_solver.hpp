@@ -22,6 +22,7 @@ class RosenbrockSolver : public Solver {
     d.capabilities.order = Tableau.order;
     d.capabilities.events = true;
     d.capabilities.constraints = true;
+    d.capabilities.keep_dense = true;
     d.options = {
         {"controller", "choice:predictive|pi|i", "predictive",
          "step-size controller: Gustafsson's predictive (as RODAS), PI, or elementary"},

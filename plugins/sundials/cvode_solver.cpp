@@ -93,6 +93,7 @@ class Cvode {
     check(CVodeSetLinearSolver(mem_, la_.solver, la_.matrix), "CVodeSetLinearSolver");
     if (model.use_matrix) check(CVodeSetJacFn(mem_, &OdeModel::jacobian), "CVodeSetJacFn");
     check(CVodeSetMaxOrd(mem_, max_order), "CVodeSetMaxOrd");
+    max_order_ = max_order;
     check(CVodeSetMaxNumSteps(mem_, 1000000), "CVodeSetMaxNumSteps");
     if (req.h0 > 0) check(CVodeSetInitStep(mem_, req.direction() * req.h0), "CVodeSetInitStep");
     if (req.hmax > 0) check(CVodeSetMaxStep(mem_, req.hmax), "CVodeSetMaxStep");
@@ -120,6 +121,8 @@ class Cvode {
   }
 
   int step(double tout, double* t) { return CVode(mem_, tout, y_, t, CV_ONE_STEP); }
+  // The Nordsieck array's degree is the order, at most max_order (one more sample is exact too).
+  int dense_degree() const { return max_order_ + 1; }
   bool interpolate(double t, Eigen::VectorXd& out) {
     if (CVodeGetDky(mem_, t, 0, dky_) != CV_SUCCESS) return false;
     out = dky_.map();
@@ -188,6 +191,7 @@ class Cvode {
   std::vector<int> root_info_;
   LinearAlgebra la_;
   void* mem_ = nullptr;
+  int max_order_ = 5;
 };
 
 }  // namespace
@@ -201,6 +205,7 @@ SolverDescription CvodeSolver::describe() {
   d.capabilities.order = 5;
   d.capabilities.events = true;
   d.capabilities.constraints = true;
+  d.capabilities.keep_dense = true;
   d.options = {
       {"max_order", "int", "5", "highest BDF order (1-5)"},
       {"linear_solver", "choice:auto|dense|core|klu", "auto",

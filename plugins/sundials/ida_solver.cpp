@@ -123,6 +123,7 @@ class Ida {
     check(IDASetLinearSolver(mem_, la_.solver, la_.matrix), "IDASetLinearSolver");
     if (model.use_matrix || model.residual_jacobian) check(IDASetJacFn(mem_, &Model::jacobian), "IDASetJacFn");
     check(IDASetMaxOrd(mem_, max_order), "IDASetMaxOrd");
+    max_order_ = max_order;
     check(IDASetMaxNonlinIters(mem_, max_nonlinear), "IDASetMaxNonlinIters");
     check(IDASetMaxNumSteps(mem_, 1000000), "IDASetMaxNumSteps");  // one-step mode: our loop counts
     if (h0 > 0) check(IDASetInitStep(mem_, req.direction() * h0), "IDASetInitStep");
@@ -173,6 +174,8 @@ class Ida {
 
   // Backend for one_step_loop.
   int step(double tout, double* t) { return IDASolve(mem_, tout, t, yy_, yp_, IDA_ONE_STEP); }
+  // IDAGetDky's polynomial has the degree of the order used, at most max_order.
+  int dense_degree() const { return max_order_ + 1; }
   bool interpolate(double t, Eigen::VectorXd& out) {
     if (IDAGetDky(mem_, t, 0, dky_) != IDA_SUCCESS) return false;
     out = dky_.map();
@@ -243,6 +246,7 @@ class Ida {
   std::vector<int> root_info_;
   LinearAlgebra la_;
   void* mem_ = nullptr;
+  int max_order_ = 5;
   bool suppress_ = false;
 };
 
@@ -265,6 +269,7 @@ SolverDescription IdaSolver::describe() {
   d.capabilities.order = 5;
   d.capabilities.events = true;
   d.capabilities.constraints = true;
+  d.capabilities.keep_dense = true;
   d.options = {
       {"max_order", "int", "5", "highest BDF order (1-5)"},
       {"max_nonlinear_iterations", "int", "4", "Newton iterations per step before a convergence failure"},

@@ -175,6 +175,9 @@ inline RootBracket root_bracket(double t, const std::vector<int>& info) {
 //   int root_return() const;             // the flag meaning "stopped at a root" (SUNDIALS' root finder)
 //   RootBracket roots_found(double t);   // which functions fired there
 //   RestartOutcome reset(double t, bool reinit);  // after an event changed state(): consistent, reinitialised
+//   int dense_degree() const;            // a bound on the degree of interpolate's polynomial
+// With keep_dense, each return's interpolant from the previous return is kept (the same
+// that saveat reads), sampled as the core's driver does (numerics/dense_history.hpp).
 // Events: roots are found by SUNDIALS (CVodeRootInit / IDARootInit); time events are stop
 // times; what happens at each is the core's EventMonitor, as in every other family.
 template <class Backend>
@@ -200,6 +203,9 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
   double stop = stop_after(t);
   b.set_stop_time(stop);
   const long first_steps = b.steps();
+  DenseHistory* const dense = sink.dense_history();
+  Eigen::MatrixXd dense_samples;
+  if (dense) dense->reset(static_cast<std::size_t>(y_out.size()));
   while (dir * (req.tend - t) > 0.0) {
     if (b.steps() - first_steps >= step_budget) {
       std::ostringstream m;
@@ -215,12 +221,31 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
       out.t_reached = t;
       return out;
     }
+    const double t_previous = t;
     const int flag = b.step(req.tend, &t);
     if (flag < 0) {
       out.status = b.status_of(flag);
       out.message = b.flag_name(flag) + " " + detail::where(t, b.current_step()) + ": " + b.message();
       out.t_reached = t;
       return out;
+    }
+    if (dense && t != t_previous) {
+      const int degree = b.dense_degree();
+      const std::vector<double>& nodes = DenseHistory::nodes(degree);
+      dense_samples.resize(y_out.size(), degree + 1);
+      for (int j = 0; j <= degree; ++j) {
+        const double ts = t_previous + nodes[static_cast<std::size_t>(j)] * (t - t_previous);
+        if (j == degree) {
+          y_out = b.state();
+        } else if (!b.interpolate(ts, y_out)) {
+          out.status = Status::internal_error;
+          out.message = "interpolation failed at t=" + std::to_string(ts) + ": " + b.message();
+          out.t_reached = t_previous;
+          return out;
+        }
+        dense_samples.col(j) = y_out;
+      }
+      dense->add(t_previous, t, degree, dense_samples);
     }
     while (req.output == OutputMode::saveat && next_save < req.saveat.size() &&
            dir * (req.saveat[next_save] - t) <= 0.0) {

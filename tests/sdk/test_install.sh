@@ -22,7 +22,8 @@ ls "$prefix"/lib/libdaekit_core.so.* > /dev/null || fail "no versioned core libr
 listing=$("$prefix/bin/daekit" list)
 grep -q rodas5p <<<"$listing" || fail "the installed host does not find the installed plugins"
 
-for example in pendulum_problem ros2_solver; do
+ls "$prefix"/lib/libdaekit.so.* > /dev/null || fail "no versioned daekit library"
+for example in pendulum_problem ros2_solver embedding; do
   cmake -S "$source/docs/examples/$example" -B "$work/$example" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
         -DPENDULUM_BROKEN_COPY=ON > "$work/$example.configure.log" 2>&1 || { cat "$work/$example.configure.log"; fail "configure $example"; }
   cmake --build "$work/$example" > "$work/$example.build.log" 2>&1 || { cat "$work/$example.build.log"; fail "build $example"; }
@@ -52,4 +53,18 @@ if "$prefix/bin/daekit" check "$broken" > "$work/check-broken.txt"; then
   cat "$work/check-broken.txt"; fail "check passed a wrong Jacobian"
 fi
 grep -q "FAIL\] analytic Jacobian agrees with finite differences" "$work/check-broken.txt" || { cat "$work/check-broken.txt"; fail "the report does not name the Jacobian"; }
+# A program using the installed library: plugins found next to the library, a plugin
+# problem and the program's own problem solved, dense output read.
+out=$("$work/embedding/compare_solvers" rodas5p radauiia ida) || fail "the embedding example failed: $out"
+grep -q "^oscillator rodas5p .*success" <<<"$out" || fail "embedding: $out"
+grep -q "^rober .*ida .*success" <<<"$out" || fail "embedding: ida on rober: $out"
+grep -q "no dense output" <<<"$out" && fail "embedding: a solver without dense output: $out"
+if "$work/embedding/compare_solvers" rodas5q > "$work/embedding.err" 2>&1; then fail "an unknown solver was accepted"; fi
+grep -q "did you mean" "$work/embedding.err" || fail "embedding: no suggestion for an unknown solver"
+# The Python module beside the installed library, found with the documented PYTHONPATH.
+if [ -d "$prefix/lib/daekit/python/daekit" ]; then
+  out=$(cd "$work" && PYTHONPATH="$prefix/lib/daekit/python" /usr/bin/python3 -c \
+        'import daekit; r = daekit.solve("rober", "radau5", rtol=1e-6); print(r.status, len(daekit.solvers()))')
+  grep -q "^success" <<<"$out" || fail "the installed Python module: $out"
+fi
 echo "1 passed, 0 failed"

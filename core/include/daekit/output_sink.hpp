@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 
 #include "daekit/abi.h"
+#include "daekit/numerics/dense_history.hpp"
 
 namespace daekit {
 
@@ -28,6 +29,9 @@ class OutputSink {
     if (!has(&dk_event_sink::event)) return true;
     return events_->event(events_->env, &e, action) == 0;
   }
+  // Where the driver keeps each accepted step's dense output (keep_dense), or nullptr.
+  void keep_dense_in(DenseHistory* history) { dense_ = history; }
+  DenseHistory* dense_history() const { return dense_; }
 
  private:
   template <class Member>
@@ -36,6 +40,7 @@ class OutputSink {
   }
   const dk_output_sink* sink_;
   const dk_event_sink* events_;
+  DenseHistory* dense_ = nullptr;  // last: code built against the older layout never reads it
 };
 
 }  // namespace daekit

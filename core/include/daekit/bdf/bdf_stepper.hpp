@@ -48,6 +48,7 @@ class BdfStepper {
   void accept();
   void interpolate(double theta, Eigen::VectorXd& out) const;
   int order() const { return order_; }
+  int dense_degree() const { return order_old_ > 0 ? order_old_ : 1; }  // the last step's interpolant
   // The last accepted step ended on a breakpoint and the next starts afresh at order 1
   // (read by the driver: the first step then comes from initial_step(), not the cut step).
   bool restarted_at_stop() const { return restarted_at_stop_; }

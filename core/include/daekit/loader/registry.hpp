@@ -108,6 +108,9 @@ class ProblemInstance {
  public:
   // Throws LoadError with the plugin's message (e.g. an unknown parameter).
   ProblemInstance(const Plugin& plugin, const std::map<std::string, std::string>& params);
+  // A problem made in this process (not by a plugin): takes ownership of `problem`, whose
+  // destroy is called with the instance; `origin` names it in messages.
+  ProblemInstance(dk_problem problem, const std::string& origin);
   ~ProblemInstance();
   ProblemInstance(const ProblemInstance&) = delete;
   ProblemInstance& operator=(const ProblemInstance&) = delete;
@@ -124,7 +127,9 @@ class ProblemInstance {
   bool reference_at(double t, std::vector<double>& yref) const;
 
  private:
-  Plugin plugin_;  // holds the library
+  // Checks the table and the description of problem_; throws LoadError.
+  void adopt();
+  Plugin plugin_;  // holds the library (none for a problem made in this process)
   dk_problem problem_{};
   const dk_problem_info* info_ = nullptr;
 };
@@ -140,6 +145,10 @@ class SolverInstance {
   const Plugin& plugin() const { return plugin_; }
   std::int32_t solve(const ProblemInstance& problem, const dk_solve_options& options, const dk_output_sink& sink,
                      dk_result& result) const;
+  // ABI 1.2: whether the solver keeps its dense output when asked (DK_SOLVER_KEEP_DENSE).
+  bool keeps_dense() const;
+  // y(t) from the last solve's kept dense output; false outside its span or when none was kept.
+  bool dense(double t, double* y) const;
 
  private:
   Plugin plugin_;

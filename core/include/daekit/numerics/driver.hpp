@@ -12,6 +12,8 @@
 //   void interpolate(double theta, Eigen::VectorXd& out) const;  // on the last accepted step
 //   int order() const;
 //   void projected(const Eigen::VectorXd& y);  // the accepted end was moved onto a constraint
+//   int dense_degree() const;  // optional: the degree of interpolate's polynomial in theta,
+//                              // for keeping the dense output (numerics/dense_history.hpp)
 //
 // Events and sign constraints (ABI 1.2) are the driver's too, so every family handles
 // them alike: roots are searched on each accepted step's dense output (EventMonitor),
@@ -112,6 +114,9 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
   Eigen::VectorXd y_out(y.size()), y_end(y.size());
   const ConstraintGuard constraints(problem, req);
   EventMonitor events(problem, req, sink);
+  DenseHistory* const dense = sink.dense_history();
+  Eigen::MatrixXd dense_samples;
+  if (dense) dense->reset(static_cast<std::size_t>(y.size()));
 
   auto finish = [&](Status s, std::string msg) {
     out.status = s;
@@ -234,6 +239,7 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
     if (verdict == ConstraintGuard::Verdict::projected) stepper.projected(y_end);
     const double t_old = t;
     double t_new = landing ? stop : t + h;
+    const double t_step_end = t_new;
     auto y_at = [&](double ts, Eigen::VectorXd& v) {
       if (ts == t_new) v = y_end;
       else stepper.interpolate((ts - t_old) / (t_new - t_old), v);
@@ -296,6 +302,25 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
     }
 
     if (!emit_saved_until(t_new)) return finish(Status::stopped_by_observer, "stopped by the observer");
+    if constexpr (requires { stepper.dense_degree(); }) {
+      // The step's polynomial up to where the step ended (an event may have cut it); its end
+      // value is the state before any event changed it.
+      if (dense) {
+        const int degree = stepper.dense_degree();
+        const std::vector<double>& x = DenseHistory::nodes(degree);
+        dense_samples.resize(y.size(), degree + 1);
+        for (int j = 0; j <= degree; ++j) {
+          const double ts = t_old + x[static_cast<std::size_t>(j)] * (t_new - t_old);
+          if (j == degree && !cut) {
+            dense_samples.col(j) = y_end;
+          } else {
+            stepper.interpolate((ts - t_old) / (t_step_end - t_old), y_out);
+            dense_samples.col(j) = y_out;
+          }
+        }
+        dense->add(t_old, t_new, degree, dense_samples);
+      }
+    }
     y = y_end;
     t = t_new;
     if (req.output == OutputMode::every_step && !sink.emit(t, y))

@@ -52,6 +52,7 @@ class Radau5Stepper {
   void accept();
   void interpolate(double theta, Eigen::VectorXd& out) const;
   int order() const { return 5; }
+  int dense_degree() const { return 3; }  // the collocation polynomial
 
   // For the controller: Newton iterations of the last step and its convergence rate.
   int last_newton() const { return newton_; }

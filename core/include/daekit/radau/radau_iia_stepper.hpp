@@ -90,6 +90,7 @@ class RadauIIAStepper {
   void accept();
   void interpolate(double theta, Eigen::VectorXd& out) const;
   int order() const { return 2 * stages_ - 1; }
+  int dense_degree() const { return cont_tab_ ? cont_tab_->stages : stages_; }  // the last step's collocation polynomial
   int stages() const { return stages_; }
   int error_stages() const { return stages_used_; }  // stages of the last attempt (its error's order)
 

@@ -43,6 +43,8 @@ class RosenbrockStepper {
   // every accepted step evaluates for the next one) and linear interpolation on algebraic ones.
   void interpolate(double theta, Eigen::VectorXd& out);
   int order() const { return tab_.order; }
+  // (1 - theta) y_old + theta (y_new + (1 - theta) H(theta)), H of degree dense_rows - 1; else cubic Hermite.
+  int dense_degree() const { return tab_.dense_rows == 0 ? 3 : tab_.dense_rows + 1; }
   // The controller's exponent order: that of the error estimate plus one.
   int error_order() const { return std::min(tab_.order, tab_.embedded_order) + 1; }
 

@@ -38,7 +38,7 @@ class SolverAdapter {
     info_.max_dae_index = c.max_dae_index;
     info_.flags = (c.dense_output ? DK_SOLVER_DENSE_OUTPUT : 0u) | (c.sparse ? DK_SOLVER_SPARSE : 0u) |
                   (c.banded ? DK_SOLVER_BANDED : 0u) | (c.events ? DK_SOLVER_EVENTS : 0u) |
-                  (c.constraints ? DK_SOLVER_CONSTRAINTS : 0u);
+                  (c.constraints ? DK_SOLVER_CONSTRAINTS : 0u) | (c.keep_dense ? DK_SOLVER_KEEP_DENSE : 0u);
     info_.order = c.order;
     info_.noptions = coptions_.size();
     info_.options = coptions_.empty() ? nullptr : coptions_.data();
@@ -46,6 +46,8 @@ class SolverAdapter {
 
   const dk_solver_info& info() const { return info_; }
   Solver& impl() { return *impl_; }
+  // The last solve's dense output, when it was asked to keep it.
+  DenseHistory& dense() { return dense_; }
   dk_solver_vtbl table{};
 
  private:
@@ -54,12 +56,22 @@ class SolverAdapter {
   SolverDescription desc_;
   std::vector<dk_option_desc> coptions_;
   dk_solver_info info_{};
+  DenseHistory dense_;
 };
 
 struct SolverTrampolines {
   static void destroy(void* self) noexcept { delete static_cast<SolverAdapter*>(self); }
   static const dk_solver_info* info(const void* self) noexcept {
     return &static_cast<const SolverAdapter*>(self)->info();
+  }
+
+  static std::int32_t dense(void* self, double t, double* y) noexcept {
+    if (!self || !y) return 1;
+    try {
+      return static_cast<SolverAdapter*>(self)->dense().evaluate(t, y) ? 0 : 1;
+    } catch (...) {
+      return 1;
+    }
   }
 
   static std::int32_t solve(void* self, const dk_problem* problem, const dk_solve_options* options,
@@ -124,6 +136,8 @@ struct SolverTrampolines {
     }
     const dk_event_sink* events = DK_HAS_FIELD(options, dk_solve_options, events) ? options->events : nullptr;
     OutputSink output(sink, events);
+    a.dense().reset(0);  // what an earlier solve kept is gone either way
+    if (request.keep_dense && (a.info().flags & DK_SOLVER_KEEP_DENSE)) output.keep_dense_in(&a.dense());
     SolveOutcome result = a.impl().solve(view, request, output);
     stats.nfailed_eval = view.failed_evaluations();
     return result;
@@ -137,7 +151,7 @@ std::int32_t make_solver(const char* name, const char* description, dk_solver* o
       [&] {
         auto* adapter = new SolverAdapter(std::make_unique<Class>(), name, description, Class::describe());
         adapter->table = {sizeof(dk_solver_vtbl), &SolverTrampolines::destroy, &SolverTrampolines::info,
-                          &SolverTrampolines::solve, nullptr};
+                          &SolverTrampolines::solve, &SolverTrampolines::dense};
         out->self = adapter;
         out->vtbl = &adapter->table;
       },

@@ -33,6 +33,9 @@ struct Capabilities {
   // ABI 1.2
   bool events = false;       // root functions, time events and on_event
   bool constraints = false;  // sign constraints on components
+  // Every accepted step's dense output kept for y(t) after the solve (keep_dense); the
+  // shared driver does it for steppers with dense_degree() (numerics/dense_history.hpp).
+  bool keep_dense = false;
 };
 
 struct SolverDescription {

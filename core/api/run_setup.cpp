@@ -1,13 +1,14 @@
-#include "run_setup.hpp"
+#include "daekit/api/run_setup.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <daekit/solve_request.hpp>
 #include <sstream>
 
-#include "cli.hpp"
+#include "daekit/api/discovery.hpp"
 
-namespace daekit::host {
+namespace daekit::api {
 namespace {
 std::string format_number(double v) {
   std::ostringstream s;
@@ -153,7 +154,7 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
   o.extra = extra_.empty() ? nullptr : extra_.data();
   if (s.max_events < 0) throw UsageError("--max-events must not be negative");
   o.max_events = s.max_events;
-  o.keep_dense = 0;
+  o.keep_dense = s.dense ? 1u : 0u;
   o.events = nullptr;
 
   // The same checks the solver makes, so the message names the option.
@@ -162,6 +163,27 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
   if (!check_capabilities(solver.info(), info, &why)) throw UnsupportedProblem(why);
   if (!parse_request(o, info, &request, &why)) throw UsageError(why);
   if (!check_extra_options(solver.info(), request.extra, &why)) throw UsageError(why);
+}
+
+dk_result solve_checked(const loader::ProblemInstance& problem, const loader::SolverInstance& solver,
+                        const dk_solve_options& options, Trajectory& trajectory, bool with_events) {
+  trajectory = Trajectory{};
+  trajectory.n = problem.info().n;
+  dk_output_sink sink = collect_into(trajectory);
+  const dk_event_sink event_sink = collect_events_into(trajectory);
+  dk_solve_options o = options;
+  o.events = with_events ? &event_sink : nullptr;
+  dk_result result{};
+  result.struct_size = sizeof result;
+  solver.solve(problem, o, sink, result);
+  if (const std::string why = impossible_result(result, trajectory, o); !why.empty()) {
+    result.status = DK_STATUS_INTERNAL_ERROR;
+    std::snprintf(result.message, sizeof result.message, "solver '%s' (%s) %s", solver.info().name,
+                  solver.plugin().file.string().c_str(), why.c_str());
+    trajectory = Trajectory{};
+    trajectory.n = problem.info().n;
+  }
+  return result;
 }
 
 bool has_reference_at_time(const loader::ProblemInstance& problem, double t_end) {
@@ -209,4 +231,4 @@ std::string scored_components_text(const dk_problem_info& info) {
   return std::to_string(count) + " scored components";
 }
 
-}  // namespace daekit::host
+}  // namespace daekit::api

@@ -1,7 +1,7 @@
 // From command-line settings to the C options of one solve: the tolerances the
 // problem suggests when none are given, y0 and y'0 from the problem, and every
 // check the solver would make, so bad input is refused before anything runs.
-// Used by `daekit run` and by every point of `daekit wpd`.
+// Used by `daekit run`, every point of `daekit wpd`, and daekit::solve.
 #pragma once
 
 #include <daekit/loader/registry.hpp>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace daekit::host {
+namespace daekit::api {
 
 struct RunSettings {
   std::optional<double> rtol, atol, tend;
@@ -24,6 +24,7 @@ struct RunSettings {
   dk_output_mode output = DK_OUTPUT_END;
   std::vector<double> saveat;
   std::int64_t max_events = 0;  // 0: the solver's default (1000)
+  bool dense = false;  // the solver keeps its dense output: y(t) at any t after the solve
 };
 
 // One event as the solver reported it (a root function that fired, or a time event).
@@ -53,6 +54,12 @@ dk_event_sink collect_events_into(Trajectory& trajectory);
 // event: a time in [t0, tend]) with at least one point, every point finite and of the
 // problem's size. Else what was impossible.
 std::string impossible_result(const dk_result& result, const Trajectory& trajectory, const dk_solve_options& options);
+
+class PreparedRun;
+// One solve into `trajectory` (whose n is set here): a result the solver could not have
+// computed (impossible_result) becomes internal_error, naming the solver, with no points.
+dk_result solve_checked(const loader::ProblemInstance& problem, const loader::SolverInstance& solver,
+                        const dk_solve_options& options, Trajectory& trajectory, bool with_events = true);
 
 class PreparedRun {
  public:
@@ -97,4 +104,4 @@ Accuracy accuracy_against(const loader::ProblemInstance& problem, const Prepared
 // "components 1-60", "all components", "3 scored components".
 std::string scored_components_text(const dk_problem_info& info);
 
-}  // namespace daekit::host
+}  // namespace daekit::api

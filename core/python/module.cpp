@@ -1,0 +1,247 @@
+// The compiled part of the Python module `daekit` (daekit/__init__.py is the rest):
+// the library's registry, solve and Solution, and problems written in Python.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <daekit/daekit.hpp>
+#include <memory>
+#include <mutex>
+
+#include "python_problem.hpp"
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace daekit::python {
+namespace {
+
+const Registry& registry() {
+  // Discovery once per process, by the library's rules (next to it, DAEKIT_PLUGIN_PATH).
+  static std::once_flag once;
+  static std::unique_ptr<Registry> r;
+  std::call_once(once, [] { r = std::make_unique<Registry>(); });
+  return *r;
+}
+
+// A problem object of the Python side: a plugin problem or a PythonProblem, ready to solve.
+struct PyProblemHandle {
+  ProblemHandle handle;
+  PythonProblem* python = nullptr;  // owned by handle, when written in Python
+};
+
+PyProblemHandle python_problem(const PythonProblemSpec& spec) {
+  if (spec.n == 0) throw UsageError("Problem: n must be at least 1");
+  if (spec.y0.size() != spec.n) throw UsageError("Problem: y0 must have n = " + std::to_string(spec.n) + " values");
+  if (!spec.yp0.empty() && spec.yp0.size() != spec.n) throw UsageError("Problem: yp0 must have n values");
+  if (!PyCallable_Check(spec.rhs.ptr())) throw UsageError("Problem: rhs must be a function rhs(t, y)");
+  auto problem = std::make_unique<PythonProblem>(spec);
+  PythonProblem* raw = problem.get();
+  return {ProblemHandle::from(std::move(problem), /*reacts_to_events=*/false), raw};
+}
+
+py::dict stats_dict(const dk_stats& s) {
+  py::dict d("steps"_a = s.steps, "accepted"_a = s.accepted, "rejected"_a = s.rejected, "nfev"_a = s.nfev,
+                  "nfev_jac"_a = s.nfev_jac, "njac"_a = s.njac, "nlu"_a = s.nlu, "nsolve"_a = s.nsolve,
+                  "nnewton"_a = s.nnewton, "nnewton_fail"_a = s.nnewton_fail, "nsingular"_a = s.nsingular,
+                  "nmass"_a = s.nmass, "order_last"_a = s.order_last, "h_last"_a = s.h_last, "wall_s"_a = s.wall_s,
+                  "njac_reused"_a = s.njac_reused, "nfailed_eval"_a = s.nfailed_eval, "nevents"_a = s.nevents,
+                  "nroot_evals"_a = s.nroot_evals, "nconstraint_fails"_a = s.nconstraint_fails);
+  d["jacobian"] = s.jacobian_used == DK_JACOBIAN_ANALYTIC                ? "analytic"
+                  : s.jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE ? "finite differences"
+                                                                     : "none";
+  return d;
+}
+
+py::object optional_number(const std::optional<Accuracy>& a, double Accuracy::*field) {
+  if (!a || !std::isfinite((*a).*field)) return py::none();
+  return py::float_((*a).*field);
+}
+
+py::dict plugin_info(const std::string& name) {
+  const loader::Plugin& plugin = [&]() -> const loader::Plugin& {
+    const loader::Plugin* p = registry().plugins().find(name);
+    if (p) return *p;
+    // The library's message for an unknown name, with the closest names.
+    std::vector<std::string> all = registry().solvers();
+    for (const auto& q : registry().problems()) all.push_back(q);
+    std::string msg = "unknown plugin '" + name + "'";
+    const auto close = api::closest_names(name, all);
+    if (!close.empty()) msg += "; did you mean '" + close.front() + "'?";
+    throw UsageError(msg);
+  }();
+  py::dict d("name"_a = plugin.manifest.name, "kind"_a = loader::kind_name(plugin.manifest.kind),
+             "version"_a = plugin.manifest.version, "description"_a = plugin.manifest.description,
+             "file"_a = plugin.file.string());
+  if (plugin.manifest.kind == DK_KIND_SOLVER) {
+    const SolverHandle s(plugin);
+    const dk_solver_info& i = s.info();
+    py::list options;
+    for (std::size_t k = 0; k < i.noptions; ++k)
+      options.append(py::dict("key"_a = i.options[k].key, "type"_a = i.options[k].type,
+                              "default"_a = i.options[k].default_value, "help"_a = i.options[k].help));
+    d["order"] = i.order;
+    d["max_dae_index"] = i.max_dae_index;
+    d["max_mass_kind"] = i.max_mass_kind;
+    d["residual_form"] = i.residual_form != 0;
+    d["events"] = (i.flags & DK_SOLVER_EVENTS) != 0;
+    d["dense"] = (i.flags & DK_SOLVER_KEEP_DENSE) != 0;
+    d["options"] = options;
+  } else {
+    const ProblemHandle p = registry().problem(name);
+    const dk_problem_info& i = p.info();
+    py::list components, params;
+    for (std::size_t k = 0; k < i.n; ++k) components.append(api::component_name(i, k));
+    for (std::size_t k = 0; k < i.nparams; ++k)
+      params.append(py::dict("name"_a = i.params[k].name, "default"_a = i.params[k].default_value,
+                             "help"_a = i.params[k].help));
+    d["title"] = i.title;
+    d["n"] = i.n;
+    d["t0"] = i.t0;
+    d["tend"] = i.tend;
+    d["components"] = components;
+    d["index"] = std::vector<int>(i.index, i.index + i.n);
+    d["differential"] = std::vector<int>(i.differential, i.differential + i.n);
+    d["parameters"] = params;
+    d["has_reference"] = i.has_reference != 0;
+  }
+  return d;
+}
+
+std::shared_ptr<Solution> run_solve(const PyProblemHandle& problem, const std::string& solver_name,
+                                    const SolveOptions& options) {
+  const SolverHandle solver = registry().solver(solver_name);
+  std::shared_ptr<Solution> s;
+  {
+    py::gil_scoped_release released;  // Python callbacks take the GIL back for themselves
+    s = std::make_shared<Solution>(solve(problem.handle, solver, options));
+  }
+  if (problem.python)
+    if (auto error = problem.python->take_error()) throw std::move(*error);  // the callback's own exception
+  return s;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_daekit, m) {
+  m.doc() = "daekit: stiff ODE and DAE solver plugins on problem plugins or on problems written in Python";
+  py::register_exception<UsageError>(m, "UsageError", PyExc_ValueError);
+
+  m.def("solvers", [] { return registry().solvers(); });
+  m.def("problems", [] { return registry().problems(); });
+  m.def("info", &plugin_info, "name"_a);
+  m.def("skipped", [] {
+    py::list out;
+    for (const auto& r : registry().skipped()) out.append(py::make_tuple(r.file.string(), r.reason));
+    return out;
+  });
+
+  py::class_<PyProblemHandle>(m, "_ProblemHandle")
+      .def_property_readonly("name", [](const PyProblemHandle& p) { return p.handle.name(); })
+      .def_property_readonly("n", [](const PyProblemHandle& p) { return p.handle.info().n; });
+  m.def("_plugin_problem", [](const std::string& name, const std::map<std::string, std::string>& params) {
+    return PyProblemHandle{registry().problem(name, params), nullptr};
+  });
+  m.def("_python_problem",
+        [](std::string name, std::size_t n, py::object rhs, py::object jac, py::object mass, py::object exact,
+           std::vector<double> y0, std::vector<double> yp0, double t0, double tend,
+           std::vector<std::uint8_t> differential, std::vector<std::uint8_t> index) {
+          PythonProblemSpec spec;
+          spec.name = std::move(name);
+          spec.n = n;
+          spec.rhs = std::move(rhs);
+          spec.jac = std::move(jac);
+          spec.mass = std::move(mass);
+          spec.exact = std::move(exact);
+          spec.y0 = std::move(y0);
+          spec.yp0 = std::move(yp0);
+          spec.t0 = t0;
+          spec.tend = tend;
+          spec.differential = std::move(differential);
+          spec.index = std::move(index);
+          try {
+            return python_problem(spec);
+          } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("Problem: ") + e.what());
+          }
+        });
+
+  py::class_<SolveOptions>(m, "_Options")
+      .def(py::init<>())
+      .def_readwrite("rtol", &SolveOptions::rtol)
+      .def_readwrite("atol", &SolveOptions::atol)
+      .def_readwrite("tend", &SolveOptions::tend)
+      .def_readwrite("h0", &SolveOptions::h0)
+      .def_readwrite("hmin", &SolveOptions::hmin)
+      .def_readwrite("hmax", &SolveOptions::hmax)
+      .def_readwrite("max_steps", &SolveOptions::max_steps)
+      .def_readwrite("max_events", &SolveOptions::max_events)
+      .def_readwrite("solver_options", &SolveOptions::solver_options)
+      .def_readwrite("jacobian", &SolveOptions::jacobian)
+      .def_readwrite("init", &SolveOptions::init)
+      .def_readwrite("index_scaling", &SolveOptions::index_scaling)
+      .def_readwrite("suppress_algebraic", &SolveOptions::suppress_algebraic)
+      .def_readwrite("saveat", &SolveOptions::saveat)
+      .def_readwrite("dense", &SolveOptions::dense)
+      .def_property(
+          "output_end_only", [](const SolveOptions& o) { return o.output == DK_OUTPUT_END; },
+          [](SolveOptions& o, bool end) { o.output = end ? DK_OUTPUT_END : DK_OUTPUT_EVERY_STEP; });
+
+  py::class_<Solution, std::shared_ptr<Solution>>(m, "_Solution")
+      .def_property_readonly("status", &Solution::status_name)
+      .def_readonly("message", &Solution::message)
+      .def_property_readonly("success", &Solution::success)
+      .def_readonly("problem", &Solution::problem)
+      .def_readonly("solver", &Solution::solver)
+      .def_readonly("t_reached", &Solution::t_reached)
+      .def_readonly("rtol", &Solution::rtol)
+      .def_readonly("atol", &Solution::atol)
+      .def_property_readonly("stats", [](const Solution& s) { return stats_dict(s.stats); })
+      .def_property_readonly("scd", [](const Solution& s) { return optional_number(s.accuracy, &Accuracy::scd); })
+      .def_property_readonly("mescd", [](const Solution& s) { return optional_number(s.accuracy, &Accuracy::mescd); })
+      .def_readonly("reference_used", &Solution::reference_used)
+      // Views on the solution's own memory (no copy); they keep the solution alive.
+      .def_property_readonly("t",
+                             [](py::object self) {
+                               const auto& s = self.cast<const Solution&>();
+                               return py::array_t<double>({static_cast<py::ssize_t>(s.t.size())}, {sizeof(double)},
+                                                          s.t.data(), self);
+                             })
+      .def_property_readonly("y",
+                             [](py::object self) {
+                               const auto& s = self.cast<const Solution&>();
+                               const auto n = static_cast<py::ssize_t>(s.n);
+                               return py::array_t<double>({static_cast<py::ssize_t>(s.t.size()), n},
+                                                          {static_cast<py::ssize_t>(sizeof(double)) * n,
+                                                           static_cast<py::ssize_t>(sizeof(double))},
+                                                          s.y.data(), self);
+                             })
+      .def_property_readonly("events",
+                             [](const Solution& s) {
+                               py::list out;
+                               for (const auto& e : s.events)
+                                 out.append(py::dict("t"_a = e.t, "kind"_a = e.kind == DK_EVENT_ROOT ? "root" : "time",
+                                                     "index"_a = e.index, "direction"_a = e.direction));
+                               return out;
+                             })
+      .def_property_readonly("has_dense", &Solution::has_dense)
+      .def("_at", [](const Solution& s, double t) {
+        py::array_t<double> out(static_cast<py::ssize_t>(s.n));
+        s.at(t, out.mutable_data());
+        return out;
+      });
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const std::out_of_range& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const std::logic_error& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+
+  m.def("_solve", &run_solve, "problem"_a, "solver"_a, "options"_a);
+}
+
+}  // namespace daekit::python

@@ -1,0 +1,136 @@
+#include "python_problem.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace daekit::python {
+
+PythonProblem::PythonProblem(const PythonProblemSpec& spec) : spec_(spec) {
+  info_.name = spec.name;
+  info_.title = "defined in Python";
+  info_.n = spec.n;
+  info_.t0 = spec.t0;
+  info_.tend = spec.tend;
+  info_.analytic_jacobian = !spec.jac.is_none();
+  info_.has_yp0 = !spec.yp0.empty();
+  info_.reference_at_any_time = !spec.exact.is_none();
+  info_.index = spec.index;
+  info_.differential = spec.differential;
+  if (!spec.mass.is_none()) {
+    if (PyCallable_Check(spec.mass.ptr())) {
+      info_.mass = MassKind::state_dependent;
+    } else {
+      // A constant matrix, n x n, read once.
+      auto m = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(spec.mass);
+      if (!m || m.ndim() != 2 || m.shape(0) != static_cast<py::ssize_t>(spec.n) ||
+          m.shape(1) != static_cast<py::ssize_t>(spec.n))
+        throw std::invalid_argument("mass must be an n x n matrix or a function mass(t, y)");
+      constant_mass_.resize(spec.n * spec.n);
+      for (std::size_t i = 0; i < spec.n; ++i)
+        for (std::size_t j = 0; j < spec.n; ++j) constant_mass_[j * spec.n + i] = m.at(i, j);
+      info_.mass = MassKind::constant;
+      if (info_.differential.empty()) {
+        // A component is algebraic when its column of M is zero.
+        info_.differential.assign(spec.n, 0);
+        for (std::size_t j = 0; j < spec.n; ++j)
+          for (std::size_t i = 0; i < spec.n; ++i)
+            if (constant_mass_[j * spec.n + i] != 0.0) info_.differential[j] = 1;
+      }
+    }
+  } else if (!info_.differential.empty() &&
+             std::any_of(info_.differential.begin(), info_.differential.end(), [](std::uint8_t d) { return d == 0; })) {
+    info_.mass = MassKind::constant;  // diag(differential), the semi-explicit form
+  }
+}
+
+PythonProblem::~PythonProblem() {
+  // Python objects are released with the GIL held, wherever the last owner lets go.
+  py::gil_scoped_acquire gil;
+  error_.reset();
+  spec_.rhs = py::object();
+  spec_.jac = py::object();
+  spec_.mass = py::object();
+  spec_.exact = py::object();
+}
+
+std::optional<py::error_already_set> PythonProblem::take_error() {
+  if (!error_) return std::nullopt;
+  std::optional<py::error_already_set> e(std::move(*error_));
+  error_.reset();
+  return e;
+}
+
+Eval PythonProblem::call(const py::object& fn, const char* what, double t, const double* y, double* out,
+                         std::size_t rows, std::size_t cols) {
+  py::gil_scoped_acquire gil;
+  if (error_) return Eval::fatal;  // the first exception ends the solve; no further calls
+  try {
+    py::array_t<double> y_arr(static_cast<py::ssize_t>(spec_.n), y);  // a copy: the solver's buffer is reused
+    py::object answer = fn(t, y_arr);
+    auto a = py::array_t<double, py::array::f_style | py::array::forcecast>::ensure(answer);
+    const std::size_t size = rows * cols;
+    if (!a || static_cast<std::size_t>(a.size()) != size ||
+        (cols > 1 && (a.ndim() != 2 || a.shape(0) != static_cast<py::ssize_t>(rows))))
+      return fail(std::string(what) + " returned " + std::string(py::str(py::repr(answer)).cast<std::string>()).substr(0, 80) +
+                  "; expected " + (cols > 1 ? "an n x n array" : "an array of n values") + " (n = " +
+                  std::to_string(spec_.n) + ")");
+    std::copy(a.data(), a.data() + size, out);  // column-major either way
+    return Eval::ok;
+  } catch (py::error_already_set& e) {
+    const std::string message = std::string(what) + " raised " + e.what();
+    error_ = std::make_unique<py::error_already_set>(std::move(e));
+    return fail(message);
+  }
+}
+
+void PythonProblem::initial_values(Vector y0, Vector yp0) {
+  for (std::size_t i = 0; i < spec_.n; ++i) y0[static_cast<Eigen::Index>(i)] = spec_.y0[i];
+  if (!spec_.yp0.empty())
+    for (std::size_t i = 0; i < spec_.n; ++i) yp0[static_cast<Eigen::Index>(i)] = spec_.yp0[i];
+}
+
+Eval PythonProblem::rhs(double t, ConstVector y, Vector f) {
+  return call(spec_.rhs, "rhs(t, y)", t, y.data(), f.data(), spec_.n, 1);
+}
+
+Eval PythonProblem::jacobian(double t, ConstVector y, MatrixView dfdy) {
+  if (spec_.jac.is_none()) return Eval::not_provided;
+  std::vector<double> buffer(spec_.n * spec_.n);
+  const Eval e = call(spec_.jac, "jac(t, y)", t, y.data(), buffer.data(), spec_.n, spec_.n);
+  if (e != Eval::ok) return e;
+  const auto n = static_cast<Eigen::Index>(spec_.n);
+  for (Eigen::Index j = 0; j < n; ++j)
+    for (Eigen::Index i = 0; i < n; ++i) dfdy(i, j) = buffer[static_cast<std::size_t>(j * n + i)];
+  return Eval::ok;
+}
+
+Eval PythonProblem::mass(double t, ConstVector y, MatrixView m) {
+  const auto n = static_cast<Eigen::Index>(spec_.n);
+  if (!constant_mass_.empty()) {
+    for (Eigen::Index j = 0; j < n; ++j)
+      for (Eigen::Index i = 0; i < n; ++i) m(i, j) = constant_mass_[static_cast<std::size_t>(j * n + i)];
+    return Eval::ok;
+  }
+  if (spec_.mass.is_none()) return Problem::mass(t, y, m);
+  std::vector<double> buffer(spec_.n * spec_.n);
+  const Eval e = call(spec_.mass, "mass(t, y)", t, y.data(), buffer.data(), spec_.n, spec_.n);
+  if (e != Eval::ok) return e;
+  for (Eigen::Index j = 0; j < n; ++j)
+    for (Eigen::Index i = 0; i < n; ++i) m(i, j) = buffer[static_cast<std::size_t>(j * n + i)];
+  return Eval::ok;
+}
+
+Eval PythonProblem::reference_at(double t, Vector yref) {
+  if (spec_.exact.is_none()) return Eval::not_provided;
+  py::gil_scoped_acquire gil;
+  try {
+    auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(spec_.exact(t));
+    if (!a || static_cast<std::size_t>(a.size()) != spec_.n) return fail("exact(t) must return n values");
+    std::copy(a.data(), a.data() + spec_.n, yref.data());
+    return Eval::ok;
+  } catch (py::error_already_set& e) {
+    return fail(std::string("exact(t) raised ") + e.what());
+  }
+}
+
+}  // namespace daekit::python

@@ -1,0 +1,175 @@
+"""The Python module as a notebook user meets it: plugin problems and problems written in
+Python on every solver, exceptions from callbacks, dense output, and wpd rows."""
+import json
+import math
+import os
+import re
+import traceback
+
+import numpy as np
+import pytest
+
+import daekit
+
+
+def rober_rhs(t, y):
+    return np.array([-0.04 * y[0] + 1e4 * y[1] * y[2],
+                     0.04 * y[0] - 1e4 * y[1] * y[2] - 3e7 * y[1] ** 2,
+                     y[0] + y[1] + y[2] - 1.0])
+
+
+def rober_jac(t, y):
+    return np.array([[-0.04, 1e4 * y[2], 1e4 * y[1]],
+                     [0.04, -1e4 * y[2] - 6e7 * y[1], -1e4 * y[1]],
+                     [1.0, 1.0, 1.0]])
+
+
+def test_lists_and_info():
+    assert {"rodas5p", "radauiia", "bdf", "ida", "cvode"} <= set(daekit.solvers())
+    assert {"rober", "fekete", "hires"} <= set(daekit.problems())
+    assert daekit.info("radauiia")["kind"] == "solver"
+    assert daekit.info("fekete")["n"] == 160
+    with pytest.raises(daekit.UsageError, match="did you mean 'radauiia'"):
+        daekit.info("radauiaa")
+
+
+@pytest.mark.parametrize("solver", daekit.solvers())
+def test_every_solver_on_rober(solver, run_cli):
+    r = daekit.solve("rober", solver, rtol=1e-6, atol=1e-10, every_step=False)
+    assert r.status == "success", r.message
+    assert r.t[-1] == pytest.approx(1e11)
+    assert r.y.shape == (1, 3)
+    assert r.mescd is not None and r.mescd > 5.0
+    # The same steps as the command's run of the same settings.
+    cli = run_cli("run", "--problem", "rober", "--solver", solver, "--rtol", "1e-6", "--atol", "1e-10",
+                  "--report", "json")
+    report = json.loads(cli.stdout)
+    assert report["status"] == "success"
+    assert report["stats"]["steps"] == r.stats["steps"]
+    assert report["stats"]["nfev"] == r.stats["nfev"]
+    assert report["mescd"] == pytest.approx(r.mescd, abs=1e-6)
+
+
+def test_ode_only_solver_refuses_a_dae():
+    # An ODE-only solver refuses a DAE before it starts, as the command does.
+    dae = daekit.Problem(n=3, rhs=rober_rhs, y0=[1.0, 0.0, 0.0], t_span=(0.0, 40.0), differential=[1, 1, 0])
+    odes_only = [s for s in daekit.solvers() if daekit.info(s)["max_dae_index"] < 1]
+    assert "cvode" in odes_only
+    for solver in odes_only:
+        with pytest.raises(daekit.UsageError, match="index|algebraic|mass"):
+            daekit.solve(dae, solver)
+
+
+@pytest.mark.parametrize("solver", ["rodas5p", "rodas4", "radau5", "radauiia", "bdf", "ida"])
+def test_python_dae_agrees_with_the_plugin(solver):
+    p = daekit.Problem(n=3, rhs=rober_rhs, jac=rober_jac, y0=[1.0, 0.0, 0.0], t_span=(0.0, 40.0),
+                       differential=[1, 1, 0], name="rober_in_python")
+    mine = daekit.solve(p, solver, rtol=1e-8, atol=1e-12, every_step=False)
+    plugin = daekit.solve("rober", solver, rtol=1e-8, atol=1e-12, tend=40.0, every_step=False)
+    assert mine.status == "success", mine.message
+    assert mine.stats["jacobian"] == "analytic"  # the Python Jacobian is used
+    # The test set's value at t = 40 (Hairer & Wanner), to the tolerance.
+    assert mine.y[-1] == pytest.approx([0.7158270687193772, 9.185534764910707e-6, 0.2841637457371], rel=1e-5)
+    assert np.allclose(mine.y[-1], plugin.y[-1], rtol=1e-5, atol=1e-11)
+
+
+def test_a_python_exception_comes_back_as_itself():
+    class ModelBroke(Exception):
+        pass
+
+    def rhs(t, y):
+        if t > 1.0:
+            raise ModelBroke(f"no data beyond t = {t:.3f}")
+        return -y
+
+    p = daekit.Problem(n=2, rhs=rhs, y0=[1.0, 2.0], t_span=(0.0, 5.0))
+    for solver in ["rodas5p", "radauiia", "bdf", "ida", "cvode"]:
+        with pytest.raises(ModelBroke, match="no data beyond") as info:
+            daekit.solve(p, solver)
+        frames = [f.name for f in traceback.extract_tb(info.value.__traceback__)]
+        assert "rhs" in frames  # the callback's own frame is in the traceback
+
+
+def test_bad_python_callbacks_are_statuses_not_crashes():
+    wrong_size = daekit.Problem(n=3, rhs=lambda t, y: np.zeros(2), y0=[1, 0, 0], t_span=(0, 1))
+    r = daekit.solve(wrong_size, "rodas5p")
+    assert r.status == "evaluation_failure" and "expected an array of n values" in r.message
+    nan = daekit.Problem(n=1, rhs=lambda t, y: np.array([math.nan]), y0=[1.0], t_span=(0, 1))
+    assert daekit.solve(nan, "radau5").status != "success"
+    with pytest.raises(daekit.UsageError, match="y0 must have"):
+        daekit.Problem(n=2, rhs=lambda t, y: -y, y0=[1.0], t_span=(0, 1))
+    with pytest.raises(daekit.UsageError, match="rtol"):
+        daekit.solve("rober", "rodas5p", rtol=-1.0)
+    with pytest.raises(daekit.UsageError, match="has no option"):
+        daekit.solve("rober", "rodas5p", solver_options={"no_such_option": 1})
+
+
+@pytest.mark.parametrize("solver", ["rodas5p", "rodas4p2", "radau5", "radauiia", "bdf", "ndf", "ida", "cvode"])
+def test_interpolation_matches_saveat_and_the_exact_solution(solver):
+    # y' = -50 (y - cos t) - sin t has the exact solution cos t from y(0) = 1.
+    p = daekit.Problem(n=1, rhs=lambda t, y: -50.0 * (y - np.cos(t)) - np.sin(t), y0=[1.0], t_span=(0.0, 3.0),
+                       jac=lambda t, y: np.array([[-50.0]]), exact=lambda t: [np.cos(t)])
+    times = np.linspace(0.0, 3.0, 61)
+    dense = daekit.solve(p, solver, rtol=1e-8, atol=1e-8, dense=True)
+    saved = daekit.solve(p, solver, rtol=1e-8, atol=1e-8, saveat=times)
+    assert dense.has_dense and dense.status == saved.status == "success"
+    assert dense.scd is not None and dense.scd > 6  # scored against exact(t) at tend
+    assert np.array_equal(saved.t, times)
+    assert np.max(np.abs(dense(times) - saved.y)) < 1e-13
+    assert np.max(np.abs(dense(times)[:, 0] - np.cos(times))) < 1e-6
+    with pytest.raises(ValueError, match="outside the solved span"):
+        dense(3.5)
+
+
+def test_no_dense_output_is_said():
+    r = daekit.solve("rober", "ida")  # dense output not asked for
+    assert not r.has_dense
+    with pytest.raises(RuntimeError, match="no dense output"):
+        r(1.0)
+
+
+def test_views_keep_the_solution_alive():
+    y = daekit.solve("hires", "rodas5p").y
+    import gc
+    gc.collect()
+    assert y.shape[1] == 8 and np.isfinite(y).all()
+    assert not y.flags.writeable or y.base is not None
+
+
+def test_wpd_rows_equal_the_commands(run_cli, tmp_path):
+    rows = daekit.wpd(problems="hires", solvers=["rodas5p", "radau5"], tols=[1e-5, 1e-7])
+    out = tmp_path / "cli"
+    done = run_cli("wpd", "--problem", "hires", "--solvers", "rodas5p,radau5", "--tols", "1e-05,1e-07",
+                   "--quiet", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    cli_rows = json.loads((out / "results.json").read_text())["rows"]
+    timing = {"wall_median_s", "wall_min_s", "wall_max_s"}
+    strip = lambda rs: sorted(({k: v for k, v in r.items() if k not in timing} for r in rs),
+                              key=lambda r: (r["solver"], r["rtol"]))
+    assert len(rows) == 4
+    assert strip(rows) == strip(cli_rows)
+
+
+def test_plot_wpd_draws_when_matplotlib_is_there():
+    mpl = pytest.importorskip("matplotlib")
+    mpl.use("Agg")
+    rows = [{"problem": "p", "solver": "s", "status": "success", "scd": 3.0, "wall_median_s": 0.1},
+            {"problem": "p", "solver": "s", "status": "error_test_failures", "scd": None, "wall_median_s": 0.2},
+            {"problem": "p", "solver": "s", "status": "success", "scd": 5.0, "wall_median_s": 0.3}]
+    ax = daekit.plot_wpd(rows)
+    (line,) = ax.get_lines()
+    assert list(line.get_xdata()) == [3.0, 5.0]  # the failed point is left out
+
+
+def test_the_guide_runs():
+    # Every ```python block of docs/python.md, in order, in one namespace: the guide's
+    # examples are code that works.
+    source = os.environ.get("DAEKIT_SOURCE_DIR")
+    if not source:
+        pytest.fail("DAEKIT_SOURCE_DIR is not set (run through ctest)")
+    text = open(os.path.join(source, "docs", "python.md")).read()
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert len(blocks) >= 3
+    namespace = {}
+    for block in blocks:
+        exec(compile(block, "docs/python.md", "exec"), namespace)
