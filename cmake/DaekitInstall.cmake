@@ -33,5 +33,8 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/daekitConfig.cmake ${CMAKE_CURRENT_BIN
               cmake/DaekitPlugin.cmake
         DESTINATION ${DAEKIT_INSTALL_CMAKEDIR})
 
+# From <prefix>/<libdir>/pkgconfig back to <prefix> ("../.." for lib, "../../.." for lib/<triplet>).
+file(RELATIVE_PATH DAEKIT_PC_TO_PREFIX "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
+string(REGEX REPLACE "/$" "" DAEKIT_PC_TO_PREFIX "${DAEKIT_PC_TO_PREFIX}")
 configure_file(cmake/daekit.pc.in ${CMAKE_CURRENT_BINARY_DIR}/daekit.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/daekit.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -26,6 +26,7 @@ struct Item {
   std::string name;
   bool passed = false;
   std::string detail;
+  bool skipped = false;  // not run, and why (counts as passed)
 };
 
 struct Report {
@@ -34,6 +35,7 @@ struct Report {
   void add(std::string name, bool passed, std::string detail = "") {
     items.push_back({std::move(name), passed, std::move(detail)});
   }
+  void skip(std::string name, std::string why) { items.push_back({std::move(name), true, std::move(why), true}); }
   bool passed() const;
 };
 

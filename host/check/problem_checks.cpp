@@ -352,7 +352,7 @@ Report check_problem(const loader::Plugin& plugin, const std::map<std::string, s
 void print(std::ostream& out, const Report& report) {
   out << report.subject << "\n";
   for (const auto& i : report.items)
-    out << "  [" << (i.passed ? "pass" : "FAIL") << "] " << i.name << (i.detail.empty() ? "" : ": " + i.detail)
+    out << "  [" << (i.skipped ? "skip" : i.passed ? "pass" : "FAIL") << "] " << i.name << (i.detail.empty() ? "" : ": " + i.detail)
         << "\n";
   out << "  => " << (report.passed() ? "passed" : "FAILED") << "\n";
 }

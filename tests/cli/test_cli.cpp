@@ -34,6 +34,24 @@ TEST_CASE("daekit list shows the solvers and problems with their files", "[cli]"
     CHECK_THAT(out, Catch::Contains(name));
 }
 
+TEST_CASE("plugin options work before the command word too, and a missing command or value is said", "[cli]") {
+  std::string out;
+  const std::string models = fixture("fixture_models.so");
+  REQUIRE(run_command(daekit_cmd("--plugin " + models + " list"), &out) == 0);
+  CHECK_THAT(out, Catch::Contains("fixture_models.so"));
+  REQUIRE(run_command(daekit_cmd("--plugin=" + models + " --plugin-path " + daekit::test::plugin_dir() +
+                                 " info --plugin-path " + daekit::test::plugin_dir() + " hires"),
+                      &out) == 0);
+  CHECK_THAT(out, Catch::Contains("hires"));
+  CHECK(run_command(daekit_cmd("--plugin " + models), &out) == 2);
+  CHECK_THAT(out, Catch::Contains("a command is needed after --plugin"));
+  CHECK(run_command(daekit_cmd("list --plugin"), &out) == 2);
+  CHECK(run_command(daekit_cmd("--plugin"), &out) == 2);
+  CHECK_THAT(out, Catch::Contains("--plugin needs a value"));
+  CHECK(run_command(daekit_cmd("--plugin /no/such/file.so list"), &out) == 2);
+  CHECK_THAT(out, Catch::Contains("/no/such/file.so"));
+}
+
 TEST_CASE("daekit list shows every problem of the library and every solver", "[cli][problems]") {
   std::string out;
   REQUIRE(run_command(daekit_cmd("list"), &out) == 0);

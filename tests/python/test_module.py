@@ -173,3 +173,30 @@ def test_the_guide_runs():
     namespace = {}
     for block in blocks:
         exec(compile(block, "docs/python.md", "exec"), namespace)
+
+
+def test_the_gil_is_released_while_a_plugin_problem_is_solved():
+    import threading
+    import time
+    counter, done = [0], threading.Event()
+
+    def spin():
+        while not done.is_set():
+            counter[0] += 1
+
+    spinner = threading.Thread(target=spin)
+    spinner.start()
+    try:
+        time.sleep(0.02)
+        start, before = time.perf_counter(), counter[0]
+        r = daekit.solve("fekete", "radau5", rtol=1e-10, atol=1e-10, params={"N": 20}, every_step=False)
+        elapsed, during = time.perf_counter() - start, counter[0] - before
+        time.sleep(0.1)  # the other thread's pace with the GIL to itself
+        pace = (counter[0] - before - during) / 0.1
+    finally:
+        done.set()
+        spinner.join()
+    assert r.status == "success"
+    # Held, the GIL would let the other thread run only in the Python parts around the
+    # solve (about 1% of its pace, measured); released, it runs beside the solver.
+    assert during > 0.1 * pace * elapsed, (during, pace, elapsed)

@@ -19,11 +19,18 @@ ls "$prefix"/lib/libdaekit_core.so.* > /dev/null || fail "no versioned core libr
 [ -f "$prefix/lib/cmake/daekit/daekitConfig.cmake" ] || fail "no CMake package"
 [ -f "$prefix/lib/pkgconfig/daekit.pc" ] || fail "no pkg-config file"
 # (Captured first: with pipefail, grep -q closing the pipe early would fail the host on SIGPIPE.)
+# pkg-config's flags point into the prefix the files were installed to, not the configured one.
+if command -v pkg-config > /dev/null; then
+  cflags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags daekit)
+  grep -q -- "-I$prefix/lib/pkgconfig/../../include" <<<"$cflags" || grep -q -- "-I$prefix/include" <<<"$cflags" \
+    || fail "daekit.pc is not relocatable: $cflags"
+  [ -d "$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --variable=plugindir daekit)" ] || fail "daekit.pc plugindir"
+fi
 listing=$("$prefix/bin/daekit" list)
 grep -q rodas5p <<<"$listing" || fail "the installed host does not find the installed plugins"
 
 ls "$prefix"/lib/libdaekit.so.* > /dev/null || fail "no versioned daekit library"
-for example in pendulum_problem ros2_solver embedding; do
+for example in pendulum_problem ros2_solver esdirk_solver embedding; do
   cmake -S "$source/docs/examples/$example" -B "$work/$example" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
         -DPENDULUM_BROKEN_COPY=ON > "$work/$example.configure.log" 2>&1 || { cat "$work/$example.configure.log"; fail "configure $example"; }
   cmake --build "$work/$example" > "$work/$example.build.log" 2>&1 || { cat "$work/$example.build.log"; fail "build $example"; }
@@ -49,6 +56,13 @@ grep -q "lambda" <<<"$info" || fail "info pendulum"
 # Conformance checks.
 "$prefix/bin/daekit" check "$pendulum" > "$work/check-pendulum.txt" || { cat "$work/check-pendulum.txt"; fail "check pendulum"; }
 "$prefix/bin/daekit" check "$ros2" > "$work/check-ros2.txt" || { cat "$work/check-ros2.txt"; fail "check ros2"; }
+# The ESDIRK example (not a Rosenbrock tableau): both of its solvers pass the checks, each
+# judged by its own order (esdirk1 is first order), and solve a DAE with output by dense output.
+esdirk=$work/esdirk_solver/plugins/esdirk.so
+"$prefix/bin/daekit" check "$esdirk" > "$work/check-esdirk.txt" || { cat "$work/check-esdirk.txt"; fail "check esdirk"; }
+grep -q "solver 'esdirk1'" "$work/check-esdirk.txt" || fail "check esdirk: esdirk1 not checked"
+out=$("$prefix/bin/daekit" run --plugin "$esdirk" --problem rober_dae --solver esdirk3 --rtol 1e-6 --saveat 1,10,100)
+grep -q "status     success" <<<"$out" || fail "esdirk3 on rober_dae: $out"
 if "$prefix/bin/daekit" check "$broken" > "$work/check-broken.txt"; then
   cat "$work/check-broken.txt"; fail "check passed a wrong Jacobian"
 fi

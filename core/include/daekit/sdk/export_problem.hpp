@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "daekit/abi.h"
+#include "daekit/sdk/data_text.hpp"  // parse_data_text, for problems that read data files
 #include "daekit/sdk/manifest.hpp"
 #include "daekit/sdk/problem.hpp"
 
