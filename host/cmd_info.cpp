@@ -24,7 +24,9 @@ void print_solver(const loader::Plugin& plugin) {
             << "residual    " << (s.residual_form ? "accepts residual-only problems F(t,y,y')=0" : "needs M y' = f")
             << "\n"
             << "DAE index   up to " << s.max_dae_index << (s.max_dae_index == 0 ? " (ODEs only)" : "") << "\n"
-            << "dense out   " << ((s.flags & DK_SOLVER_DENSE_OUTPUT) ? "yes" : "no") << "\n"
+            << "dense out   " << ((s.flags & DK_SOLVER_DENSE_OUTPUT) ? "yes" : "no")
+            << ((s.flags & DK_SOLVER_KEEP_DENSE) ? ", kept for y(t) after the solve on request (library, Python)" : "")
+            << "\n"
             << "sparse      " << ((s.flags & DK_SOLVER_SPARSE) ? "yes (sparse LU when the problem gives a pattern)" : "no")
             << "\n"
             << "events      " << ((s.flags & DK_SOLVER_EVENTS) ? "yes (root functions, time events, state resets)" : "no")

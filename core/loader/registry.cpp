@@ -377,7 +377,13 @@ ProblemInstance::ProblemInstance(dk_problem problem, const std::string& origin) 
   plugin_.manifest.name = origin;
   plugin_.file = "(made in this process)";
   if (!problem_.vtbl) throw LoadError("problem '" + origin + "' has no function table");
-  adopt();
+  try {
+    adopt();
+  } catch (const LoadError&) {
+    // Owned from the start: refused, it is handed back (adopt nulls the table it already did).
+    if (problem_.vtbl && problem_.vtbl->destroy) problem_.vtbl->destroy(problem_.self);
+    throw;
+  }
 }
 
 void ProblemInstance::adopt() {

@@ -5,6 +5,7 @@
 // M = diag(I14, 0): q index 1, v index 2, w and lambda index 3. Span [0, 0.03].
 #include <Eigen/Dense>
 #include <cmath>
+#include <daekit/sdk/autodiff.hpp>
 #include <daekit/sdk/export_problem.hpp>
 #include <daekit/sdk/testset.hpp>
 
@@ -23,12 +24,14 @@ constexpr double ss = 35e-3, sa = 1874e-5, sb = 1043e-5, sc = 18e-3, sd = 2e-2;
 constexpr double ta = 2308e-5, tb = 916e-5, u = 4e-2, ua = 1228e-5, ub = 449e-5;
 constexpr double zf = 2e-2, zt = 4e-2, fa = 1421e-5, mom = 33e-3;
 
-using Mat7 = Eigen::Matrix<double, 7, 7>;
-using Mat67 = Eigen::Matrix<double, 6, 7>;
-using Vec7 = Eigen::Matrix<double, 7, 1>;
-using Vec6 = Eigen::Matrix<double, 6, 1>;
+template <class T> using Mat7 = Eigen::Matrix<T, 7, 7>;
+template <class T> using Mat67 = Eigen::Matrix<T, 6, 7>;
+template <class T> using Vec7 = Eigen::Matrix<T, 7, 1>;
+template <class T> using Vec6 = Eigen::Matrix<T, 6, 1>;
 
-class Andrews : public daekit::Problem {
+// f written once over the scalar type: doubles give f, the SDK's duals df/dy exactly
+// (sdk/autodiff.hpp; 27 columns in 4 passes).
+class Andrews : public daekit::AutoDiffProblem<Andrews> {
  public:
   static std::vector<daekit::ParamDesc> parameters() { return {}; }
 
@@ -40,6 +43,7 @@ class Andrews : public daekit::Problem {
     info_.mass = daekit::MassKind::constant;
     info_.autonomous = true;
     info_.consistent_y0 = true;
+    differentiate_automatically();
     info_.has_yp0 = true;
     info_.differential.assign(27, 0);
     info_.index.assign(27, 3);
@@ -60,18 +64,22 @@ class Andrews : public daekit::Problem {
     yp.head<14>() = y.segment<14>(7);
   }
 
-  daekit::Eval rhs(double, daekit::ConstVector y, daekit::Vector f) override {
-    const Vec7 q = y.segment<7>(0), v = y.segment<7>(7), w = y.segment<7>(14);
-    const Vec6 lambda = y.segment<6>(21);
-    const double sibe = std::sin(q[0]), sith = std::sin(q[1]), siga = std::sin(q[2]), siph = std::sin(q[3]);
-    const double side = std::sin(q[4]), siom = std::sin(q[5]), siep = std::sin(q[6]);
-    const double cobe = std::cos(q[0]), coth = std::cos(q[1]), coga = std::cos(q[2]), coph = std::cos(q[3]);
-    const double code = std::cos(q[4]), coom = std::cos(q[5]), coep = std::cos(q[6]);
-    const double sibeth = std::sin(q[0] + q[1]), siphde = std::sin(q[3] + q[4]), siomep = std::sin(q[5] + q[6]);
-    const double cobeth = std::cos(q[0] + q[1]), cophde = std::cos(q[3] + q[4]), coomep = std::cos(q[5] + q[6]);
-    const double bep = v[0], thp = v[1], php = v[3], dep = v[4], omp = v[5], epp = v[6];
+  template <class T>
+  daekit::Eval rhs_of(double, const T* yp, T* fp) {
+    using std::cos, std::sin, std::sqrt;
+    const Eigen::Map<const Eigen::Matrix<T, 27, 1>> y(yp);
+    Eigen::Map<Eigen::Matrix<T, 27, 1>> f(fp);
+    const Vec7<T> q = y.template segment<7>(0), v = y.template segment<7>(7), w = y.template segment<7>(14);
+    const Vec6<T> lambda = y.template segment<6>(21);
+    const T sibe = sin(q[0]), sith = sin(q[1]), siga = sin(q[2]), siph = sin(q[3]);
+    const T side = sin(q[4]), siom = sin(q[5]), siep = sin(q[6]);
+    const T cobe = cos(q[0]), coth = cos(q[1]), coga = cos(q[2]), coph = cos(q[3]);
+    const T code = cos(q[4]), coom = cos(q[5]), coep = cos(q[6]);
+    const T sibeth = sin(q[0] + q[1]), siphde = sin(q[3] + q[4]), siomep = sin(q[5] + q[6]);
+    const T cobeth = cos(q[0] + q[1]), cophde = cos(q[3] + q[4]), coomep = cos(q[5] + q[6]);
+    const T bep = v[0], thp = v[1], php = v[3], dep = v[4], omp = v[5], epp = v[6];
 
-    Mat7 m = Mat7::Zero();
+    Mat7<T> m = Mat7<T>::Zero();
     m(0, 0) = m1 * ra * ra + m2 * (rr * rr - 2 * da * rr * coth + da * da) + i1 + i2;
     m(1, 0) = m2 * (da * da - da * rr * coth) + i2;
     m(1, 1) = m2 * da * da + i2;
@@ -86,11 +94,11 @@ class Andrews : public daekit::Problem {
       for (int i = 0; i < j; ++i) m(i, j) = m(j, i);
 
     // The spring between the points D (on body 3) and C.
-    const double xd = sd * coga + sc * siga + xb, yd = sd * siga - sc * coga + yb;
-    const double length = std::sqrt((xd - xc) * (xd - xc) + (yd - yc) * (yd - yc));
-    const double force = -c0 * (length - l0) / length;
-    const double fx = force * (xd - xc), fy = force * (yd - yc);
-    Vec7 ff;
+    const T xd = sd * coga + sc * siga + xb, yd = sd * siga - sc * coga + yb;
+    const T length = sqrt((xd - xc) * (xd - xc) + (yd - yc) * (yd - yc));
+    const T force = -c0 * (length - l0) / length;
+    const T fx = force * (xd - xc), fy = force * (yd - yc);
+    Vec7<T> ff;
     ff[0] = mom - m2 * da * rr * thp * (thp + 2 * bep) * sith;
     ff[1] = m2 * da * rr * bep * bep * sith;
     ff[2] = fx * (sc * coga - sd * siga) + fy * (sd * coga + sc * siga);
@@ -99,7 +107,7 @@ class Andrews : public daekit::Problem {
     ff[5] = -m6 * u * (zf - fa) * epp * epp * coom;
     ff[6] = m6 * u * (zf - fa) * omp * (omp + 2 * epp) * coom;
 
-    Mat67 gp = Mat67::Zero();
+    Mat67<T> gp = Mat67<T>::Zero();
     gp(0, 0) = -rr * sibe + d * sibeth, gp(0, 1) = d * sibeth, gp(0, 2) = -ss * coga;
     gp(1, 0) = rr * cobe - d * cobeth, gp(1, 1) = -d * cobeth, gp(1, 2) = -ss * siga;
     gp(2, 0) = -rr * sibe + d * sibeth, gp(2, 1) = d * sibeth, gp(2, 3) = -e * cophde;
@@ -111,7 +119,7 @@ class Andrews : public daekit::Problem {
     gp(5, 0) = rr * cobe - d * cobeth, gp(5, 1) = -d * cobeth, gp(5, 5) = -zf * coomep;
     gp(5, 6) = -zf * coomep - u * siep;
 
-    Vec6 g;
+    Vec6<T> g;
     g[0] = rr * cobe - d * cobeth - ss * siga - xb;
     g[1] = rr * sibe - d * sibeth + ss * coga - yb;
     g[2] = rr * cobe - d * cobeth - e * siphde - zt * code - xa;
@@ -119,9 +127,9 @@ class Andrews : public daekit::Problem {
     g[4] = rr * cobe - d * cobeth - zf * coomep - u * siep - xa;
     g[5] = rr * sibe - d * sibeth - zf * siomep + u * coep - ya;
 
-    f.segment<14>(0) = y.segment<14>(7);
-    f.segment<7>(14) = ff - m * w - gp.transpose() * lambda;
-    f.segment<6>(21) = -g;
+    f.template segment<14>(0) = y.template segment<14>(7);
+    f.template segment<7>(14) = ff - m * w - gp.transpose() * lambda;
+    f.template segment<6>(21) = -g;
     return daekit::Eval::ok;
   }
 

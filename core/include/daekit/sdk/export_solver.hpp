@@ -111,6 +111,7 @@ struct SolverTrampolines {
                           const dk_output_sink* sink, Stats& stats) {
     SolveOutcome out;
     out.status = Status::invalid_input;
+    a.dense().reset(0);  // what an earlier solve kept is gone, whatever this one does
     if (!problem || !problem->vtbl || !options) {
       out.message = "solve called without a problem or options";
       return out;
@@ -136,7 +137,6 @@ struct SolverTrampolines {
     }
     const dk_event_sink* events = DK_HAS_FIELD(options, dk_solve_options, events) ? options->events : nullptr;
     OutputSink output(sink, events);
-    a.dense().reset(0);  // what an earlier solve kept is gone either way
     if (request.keep_dense && (a.info().flags & DK_SOLVER_KEEP_DENSE)) output.keep_dense_in(&a.dense());
     SolveOutcome result = a.impl().solve(view, request, output);
     stats.nfailed_eval = view.failed_evaluations();

@@ -1,0 +1,23 @@
+#!/usr/bin/env python3
+"""Jacobians before and after a change of a problem's Jacobian: the same runs with two daekit
+builds (e.g. one installed from the commit before), median wall time of 3, and the statistics.
+
+    python3 scripts/jacobian-compare.py OLD_DAEKIT NEW_DAEKIT andrews:radau5:1e-6 emep:rodas5p:1e-4 ...
+"""
+import json, subprocess, statistics, sys
+old, new = sys.argv[1], sys.argv[2]
+def run(exe, p, s, tol):
+    walls=[]; r=None
+    for _ in range(3):
+        out = subprocess.run([exe, "run", "--problem", p, "--solver", s, "--rtol", str(tol), "--atol", str(tol), "--report", "json"], capture_output=True, text=True)
+        r = json.loads(out.stdout); walls.append(r.get("wall_s", float("nan")))
+    return r, statistics.median(walls)
+print("| problem | solver | rtol=atol | Jacobian | steps | njac | nfev (of which for J) | scd | wall [ms] |")
+print("|---|---|---|---|---|---|---|---|---|")
+for p, s, tol in [(a.split(":")[0], a.split(":")[1], float(a.split(":")[2])) for a in sys.argv[3:]]:
+    for label, exe in [("differences (before)", old), ("automatic (now)", new)]:
+        r, w = run(exe, p, s, tol)
+        st = r.get("stats", {k: 0 for k in ['steps','njac','nfev','nfev_jac']})
+        label += '' if r['status'] == 'success' else ' ' + r['status']
+        scd = r.get("scd")
+        print(f"| {p} | {s} | {tol:g} | {label} | {st['steps']} | {st['njac']} | {st['nfev']} ({st['nfev_jac']}) | {scd if scd is None else round(scd,2)} | {w*1e3:.2f} |")
