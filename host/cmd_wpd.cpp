@@ -12,6 +12,7 @@
 #include "wpd/journal.hpp"
 #include "wpd/outputs.hpp"
 #include "wpd/reference.hpp"
+#include "wpd/setups.hpp"
 #include "wpd/sweep.hpp"
 
 namespace daekit::host {
@@ -60,7 +61,7 @@ std::vector<double> parse_tolerances(const std::string& spec) {
 
 int command_wpd(int argc, char** argv) {
   PluginOptions plugins;
-  std::vector<std::string> problems, solver_opts, params;
+  std::vector<std::string> problems, solver_opts, params, setup_texts;
   std::string init = "check", solvers, tols = "1e-4:1e-8", error = "final", out_dir, reference_solver = "rodas5p", cache_dir;
   // A hung point must not hang the sweep: 10 minutes per run unless told otherwise.
   double atol_scale = 0, timeout = 600, reference_tol = 1e-12, target_scd = 0;
@@ -71,6 +72,9 @@ int command_wpd(int argc, char** argv) {
       "problem,p", po::value(&problems)->composing(), "problem plugin (repeatable)")(
       "solvers,s", po::value(&solvers), "solver plugins, comma-separated")(
       "solver-opt", po::value(&solver_opts)->composing(), "solver option SOLVER:key=value (repeatable)")(
+      "setup", po::value(&setup_texts)->composing(),
+      "a named series NAME=SOLVER[:key=value,...][@rtol*F]: solver options, run settings "
+      "(suppress-algebraic, index-scaling, jacobian, init) and a tolerance factor (repeatable)")(
       "param", po::value(&params)->composing(), "problem parameter key=value, for every problem (repeatable)")(
       "tols", po::value(&tols), "tolerances FROM:TO[:PER_DECADE] or a comma list (rtol; default 1e-4:1e-8)")(
       "atol-scale", po::value(&atol_scale), "atol = scale * rtol (default: the problem's suggestion, else atol = rtol)")(
@@ -94,8 +98,8 @@ int command_wpd(int argc, char** argv) {
   if (!parse_command_line(argc, argv, desc, nullptr, vm,
                           "usage: daekit wpd --problem P [--problem Q] --solvers a,b,c --tols 1e-4:1e-10 --out DIR"))
     return 0;
-  if (problems.empty() || solvers.empty() || out_dir.empty())
-    throw UsageError("--problem, --solvers and --out are required");
+  if (problems.empty() || (solvers.empty() && setup_texts.empty()) || out_dir.empty())
+    throw UsageError("--problem, --solvers (or --setup) and --out are required");
   if (error != "final" && error != "l2" && error != "both") throw UsageError("--error must be final, l2 or both");
   if (runs < 1 || jobs < 1) throw UsageError("--runs and --jobs must be at least 1");
   if (!(timeout >= 0) || !std::isfinite(timeout))
@@ -107,23 +111,19 @@ int command_wpd(int argc, char** argv) {
   if (init != "check" && init != "fix" && init != "trust") throw UsageError("--init must be check, fix or trust");
 
   loader::Registry registry = discover_plugins(plugins);
-  const auto solver_names = split(solvers, ',');
-  if (solver_names.empty()) throw UsageError("--solvers names no solver");
-  for (std::size_t i = 0; i < solver_names.size(); ++i)
+  const auto solver_list = split(solvers, ',');
+  if (!solvers.empty() && solver_list.empty()) throw UsageError("--solvers names no solver");
+  for (std::size_t i = 0; i < solver_list.size(); ++i)
     for (std::size_t k = 0; k < i; ++k)
-      if (solver_names[i] == solver_names[k])
-        throw UsageError("--solvers names '" + solver_names[i] + "' twice; each solver runs once per sweep");
+      if (solver_list[i] == solver_list[k])
+        throw UsageError("--solvers names '" + solver_list[i] + "' twice; to run one solver with two option sets, "
+                         "name each with --setup NAME=SOLVER:key=value");
+  const std::vector<wpd::Setup> setups = wpd::make_setups(solver_list, setup_texts, solver_opts);
+  std::vector<std::string> solver_names;  // the plugins the setups use, once each
+  for (const auto& s : setups)
+    if (std::find(solver_names.begin(), solver_names.end(), s.solver) == solver_names.end()) solver_names.push_back(s.solver);
   for (const auto& p : problems) require_plugin(registry, p, DK_KIND_PROBLEM);
   for (const auto& s : solver_names) require_plugin(registry, s, DK_KIND_SOLVER);
-  std::map<std::string, std::map<std::string, std::string>> per_solver;
-  for (const auto& item : solver_opts) {
-    const auto colon = item.find(':');
-    if (colon == std::string::npos) throw UsageError("--solver-opt expects SOLVER:key=value, got '" + item + "'");
-    const std::string solver = item.substr(0, colon);
-    if (std::find(solver_names.begin(), solver_names.end(), solver) == solver_names.end())
-      throw UsageError("--solver-opt names '" + solver + "', which is not in --solvers");
-    for (const auto& [k, v] : parse_key_values({item.substr(colon + 1)}, "--solver-opt")) per_solver[solver][k] = v;
-  }
   const auto problem_params = parse_key_values(params, "--param");
   const auto tolerances = parse_tolerances(tols);
 
@@ -132,18 +132,27 @@ int command_wpd(int argc, char** argv) {
   // plugin that crashes when loaded ends the command with a message.
   std::vector<wpd::Point> points;
   for (const auto& problem : problems)
-    for (const auto& solver : solver_names)
+    for (const auto& setup : setups)
       for (double tol : tolerances) {
         wpd::Point p;
         p.problem = problem;
-        p.solver = solver;
+        p.solver = setup.solver;
+        p.setup = setup.name;
+        p.setup_options = setup.all_options();
         p.params = problem_params;
-        p.rtol = tol;
-        p.settings.rtol = tol;
-        if (atol_scale > 0) p.settings.atol = atol_scale * tol;
+        p.sweep_tol = tol;
+        p.rtol = tol * setup.tol_factor;
+        p.settings.rtol = p.rtol;
+        if (atol_scale > 0) p.settings.atol = atol_scale * p.rtol;
         p.settings.max_steps = max_steps;
         p.settings.init = init;
-        p.settings.solver_options = per_solver[solver];
+        p.settings.solver_options = setup.solver_options;
+        for (const auto& [k, v] : setup.run_settings) {
+          if (k == "suppress-algebraic") p.settings.suppress_algebraic = v == "true";
+          if (k == "index-scaling") p.settings.index_scaling = v == "true";
+          if (k == "jacobian") p.settings.jacobian = v;
+          if (k == "init") p.settings.init = v;
+        }
         points.push_back(p);
       }
   const ChildOutcome surveyed = run_in_child(
@@ -272,6 +281,7 @@ int command_wpd(int argc, char** argv) {
   wpd::SweepInfo info;
   info.problems = problems;
   info.solvers = solver_names;
+  for (const auto& s : setups) info.setups.push_back(s.name);
   info.tolerances = tols;
   info.error = error;
   info.runs = runs;

@@ -27,6 +27,9 @@ json row_to_json(const PointResult& r) {
   const dk_stats& s = r.stats;
   return {{"problem", r.point.problem},
           {"solver", r.point.solver},
+          {"setup", r.point.setup},
+          {"setup_options", r.point.setup_options},
+          {"sweep_tol", r.point.sweep_tol},
           {"params", r.point.params},
           {"solver_options", r.point.settings.solver_options},
           {"rtol", r.point.rtol},
@@ -72,6 +75,8 @@ std::string point_key(const Point& p, int runs, const std::string& scoring) {
   json key = {{"problem", p.problem},
               {"params", p.params},
               {"solver", p.solver},
+              {"setup", p.setup},
+              {"setup_options", p.setup_options},
               {"solver_options", s.solver_options},
               {"rtol", p.rtol},
               {"atol", s.atol ? json(*s.atol) : json(nullptr)},

@@ -72,7 +72,7 @@ std::string gnuplot_string(const std::string& s) {
 void write_csv(const std::string& file, const std::vector<PointResult>& rows) {
   std::ofstream out(file);
   out << "problem,solver,rtol,atol,status,message,runs,wall_median_s,wall_min_s,wall_max_s,steps,accepted,rejected,"
-         "nfev,nfev_jac,njac,nlu,nsolve,nnewton,scd,mescd,final_error,l2\n";
+         "nfev,nfev_jac,njac,nlu,nsolve,nnewton,scd,mescd,final_error,l2,setup\n";
   for (const auto& r : rows) {
     if (r.status == "interrupted") continue;
     const dk_stats& s = r.stats;
@@ -81,7 +81,7 @@ void write_csv(const std::string& file, const std::vector<PointResult>& rows) {
         << number(r.wall_min) << "," << number(r.wall_max) << "," << s.steps << "," << s.accepted << ","
         << s.rejected << "," << s.nfev << "," << s.nfev_jac << "," << s.njac << "," << s.nlu << "," << s.nsolve
         << "," << s.nnewton << "," << number(r.scd) << "," << number(r.mescd) << "," << number(r.final_error)
-        << "," << number(r.l2) << "\n";
+        << "," << number(r.l2) << "," << r.point.setup << "\n";
   }
 }
 
@@ -137,10 +137,10 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
         std::ostringstream plot;
         bool first = true, any_valid = false;
         int index = 0;
-        for (const auto& solver : info.solvers) {
+        for (const auto& solver : info.setups) {
           std::vector<const PointResult*> ok, failed;
           for (const auto& r : rows)
-            if (r.point.problem == problem && r.point.solver == solver)
+            if (r.point.problem == problem && r.point.setup == solver)
               (r.ok() && std::isfinite(error_of(r, metric)) ? ok : failed).push_back(&r);
           std::sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return a->point.rtol > b->point.rtol; });
           any_valid = any_valid || !ok.empty();
@@ -218,7 +218,7 @@ void print_summary(std::ostream& out, const std::vector<PointResult>& rows, cons
     double target = info.target_scd;
     std::map<std::string, std::vector<const PointResult*>> by_solver;
     for (const auto& r : rows)
-      if (r.point.problem == problem && r.ok() && std::isfinite(r.scd)) by_solver[r.point.solver].push_back(&r);
+      if (r.point.problem == problem && r.ok() && std::isfinite(r.scd)) by_solver[r.point.setup].push_back(&r);
     if (by_solver.empty()) {
       out << problem << ": no successful run with a reference to compare at tend\n";
       continue;
@@ -232,7 +232,7 @@ void print_summary(std::ostream& out, const std::vector<PointResult>& rows, cons
       }
     }
     std::map<std::string, double> time_to;
-    for (const auto& solver : info.solvers) {
+    for (const auto& solver : info.setups) {
       auto it = by_solver.find(solver);
       double t = std::numeric_limits<double>::quiet_NaN();
       if (it != by_solver.end()) {
@@ -260,7 +260,7 @@ void print_summary(std::ostream& out, const std::vector<PointResult>& rows, cons
         << std::defaultfloat << " (interpolated on the log-log curve)\n";
     out << "  " << std::left << std::setw(14) << "solver" << std::right << std::setw(12) << "time s" << std::setw(10)
         << "ratio" << "\n";
-    for (const auto& solver : info.solvers) {
+    for (const auto& solver : info.setups) {
       const double t = time_to[solver];
       out << "  " << std::left << std::setw(14) << solver << std::right;
       if (std::isfinite(t))

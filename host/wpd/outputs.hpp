@@ -15,7 +15,8 @@
 namespace daekit::host::wpd {
 
 struct SweepInfo {
-  std::vector<std::string> problems, solvers;
+  std::vector<std::string> problems, solvers;  // solvers: the plugins used, once each
+  std::vector<std::string> setups;  // the series: setup names (the solvers' own, from --solvers)
   std::string tolerances;  // as given, e.g. "1e-4:1e-8"
   std::string error;       // final, l2, both
   int runs = 1, jobs = 1;

@@ -167,7 +167,7 @@ std::vector<PointResult> run_sweep(const loader::Registry& registry, const std::
   std::size_t next = 0;
   auto label = [&](std::size_t i) {
     std::ostringstream s;
-    s << points[i].problem << " / " << points[i].solver << " / tol " << points[i].rtol;
+    s << points[i].problem << " / " << points[i].setup << " / tol " << points[i].rtol;
     return s.str();
   };
   auto stop_requested = [&] { return options.interrupted && *options.interrupted; };

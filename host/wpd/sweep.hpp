@@ -19,6 +19,9 @@ using namespace daekit::api;  // the run settings are the library's
 
 struct Point {
   std::string problem, solver;
+  std::string setup;  // the series' name (the solver's, from --solvers)
+  std::map<std::string, std::string> setup_options;  // all that defines the setup (Setup::all_options)
+  double sweep_tol = 0;  // the sweep's tolerance; rtol is it times the setup's factor
   std::map<std::string, std::string> params;
   double rtol = 0, atol = 0;
   RunSettings settings;  // tolerances filled in

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -261,4 +262,49 @@ TEST_CASE("an interrupted sweep keeps its finished points, locks its folder whil
   CHECK(json["rows"][1]["status"] == "timeout");
   CHECK(lines(out / "results.jsonl").size() == 2);
   fs::remove_all(out);
+}
+
+TEST_CASE("named setups compare one solver with itself: each row records its setup, duplicates are refused",
+          "[cli][wpd]") {
+  const fs::path out = fresh_dir("setups");
+  std::string log;
+  REQUIRE(run_command(wpd("--problem rober_dae --solvers radau5 --setup plain=rodas5p "
+                          "--setup algebraic-suppressed=rodas5p:suppress-algebraic=true "
+                          "--setup ida-core=ida:linear_solver=core@rtol*0.1 --tols 1e-5,1e-7 --out " +
+                          out.string()),
+                      &log) == 0);
+  const auto j = nlohmann::json::parse(slurp(out / "results.json"));
+  REQUIRE(j["rows"].size() == 8);
+  std::map<std::string, int> per_setup;
+  for (const auto& row : j["rows"]) {
+    const std::string setup = row["setup"];
+    ++per_setup[setup];
+    CHECK(row["status"] == "success");
+    if (setup == "algebraic-suppressed") {
+      CHECK(row["solver"] == "rodas5p");
+      CHECK(row["setup_options"]["run:suppress-algebraic"] == "true");
+    }
+    if (setup == "ida-core") {
+      CHECK(row["solver"] == "ida");
+      CHECK(row["setup_options"]["linear_solver"] == "core");
+      // The factor reaches the solver: rtol is a tenth of the sweep's tolerance.
+      CHECK(row["rtol"].get<double>() == Approx(0.1 * row["sweep_tol"].get<double>()));
+    }
+    if (setup == "plain") CHECK(row["setup_options"].empty());
+  }
+  CHECK(per_setup == std::map<std::string, int>{{"radau5", 2}, {"plain", 2}, {"algebraic-suppressed", 2}, {"ida-core", 2}});
+  // Suppressing the algebraic components changes the steps: the two setups are two runs.
+  CHECK_THAT(slurp(out / "rober_dae-final.gp"), Catch::Contains("algebraic-suppressed") && Catch::Contains("plain"));
+  CHECK_THAT(lines(out / "results.csv")[0], Catch::EndsWith(",setup"));
+
+  // Refused before anything runs: a name twice, the same solver and options twice, bad syntax.
+  const fs::path bad = fresh_dir("setups-bad");
+  for (const char* args : {"--setup a=rodas5p --setup a=radau5", "--solvers rodas5p --setup rodas5p=radau5",
+                           "--setup a=rodas5p --setup b=rodas5p", "--setup a=rodas5p:jacobian=exact",
+                           "--setup 'a b=rodas5p'", "--setup a=rodas5p@rtol*0", "--setup a=rodas5p@atol*2",
+                           "--setup a=rodas5p:no_such_option=1", "--setup =rodas5p", "--solvers rodas5p,rodas5p"}) {
+    INFO(args);
+    CHECK(run_command(wpd(std::string("--problem rober ") + args + " --tols 1e-4 --out " + bad.string()), &log) == 2);
+    CHECK_FALSE(fs::exists(bad / "results.json"));
+  }
 }

@@ -148,6 +148,11 @@ def test_wpd_rows_equal_the_commands(run_cli, tmp_path):
                               key=lambda r: (r["solver"], r["rtol"]))
     assert len(rows) == 4
     assert strip(rows) == strip(cli_rows)
+    # Named setups, as --setup: one solver with two option sets.
+    rows = daekit.wpd("rober_dae", setups={"plain": "rodas5p", "suppressed": "rodas5p:suppress-algebraic=true"},
+                      tols=[1e-6])
+    assert sorted(r["setup"] for r in rows) == ["plain", "suppressed"]
+    assert all(r["solver"] == "rodas5p" and r["status"] == "success" for r in rows)
 
 
 def test_plot_wpd_draws_when_matplotlib_is_there():

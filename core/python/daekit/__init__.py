@@ -139,17 +139,21 @@ def _daekit_command():
     raise UsageError("the daekit command was not found beside the module (" + candidate + ") nor on PATH")
 
 
-def wpd(problems, solvers, tols="1e-4:1e-8", out=None, runs=1, error="final", params=None, solver_options=None,
-        extra_args=()):
+def wpd(problems, solvers=(), tols="1e-4:1e-8", out=None, runs=1, error="final", params=None, solver_options=None,
+        setups=None, extra_args=()):
     """A work-precision sweep by `daekit wpd` (each point in a child process, as the
-    command runs it); returns its rows, the same as results.json. `out`: the folder for
-    results and diagrams (default: a temporary one, removed afterwards)."""
+    command runs it); returns its rows, the same as results.json. `setups` names series
+    as `daekit wpd --setup` does: {"name": "SOLVER:key=value,...@rtol*F", ...}. `out`: the
+    folder for results and diagrams (default: a temporary one, removed afterwards)."""
     problems = [problems] if isinstance(problems, str) else list(problems)
     solvers = [solvers] if isinstance(solvers, str) else list(solvers)
     if not isinstance(tols, str):
         tols = ",".join(repr(float(t)) for t in tols)
-    args = [_daekit_command(), "wpd", "--solvers", ",".join(solvers), "--tols", tols, "--runs", str(int(runs)),
-            "--error", str(error), "--quiet"]
+    args = [_daekit_command(), "wpd", "--tols", tols, "--runs", str(int(runs)), "--error", str(error), "--quiet"]
+    if solvers:
+        args += ["--solvers", ",".join(solvers)]
+    for name, spec in (setups or {}).items():
+        args += ["--setup", f"{name}={spec}"]
     for p in problems:
         args += ["--problem", str(p)]
     for k, v in (params or {}).items():
@@ -185,7 +189,7 @@ def plot_wpd(rows, ax=None, x="scd", y="wall_median_s"):
         _, ax = plt.subplots()
     series = {}
     for row in rows:
-        series.setdefault((row.get("problem"), row.get("solver")), []).append(row)
+        series.setdefault((row.get("problem"), row.get("setup") or row.get("solver")), []).append(row)
     for (problem, solver), points in sorted(series.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))):
         good = [p for p in points if p.get("status") == "success" and p.get(x) is not None and p.get(y) is not None]
         good.sort(key=lambda p: p[x])
