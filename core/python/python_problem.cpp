@@ -129,7 +129,11 @@ Eval PythonProblem::reference_at(double t, Vector yref) {
     std::copy(a.data(), a.data() + spec_.n, yref.data());
     return Eval::ok;
   } catch (py::error_already_set& e) {
-    return fail(std::string("exact(t) raised ") + e.what());
+    // Raised again from solve(), as a callback's exception is: a broken exact solution
+    // must not pass as a run without a score.
+    const std::string message = std::string("exact(t) raised ") + e.what();
+    if (!error_) error_ = std::make_unique<py::error_already_set>(std::move(e));
+    return fail(message);
   }
 }
 

@@ -102,6 +102,10 @@ def test_bad_python_callbacks_are_statuses_not_crashes():
         daekit.solve("rober", "rodas5p", rtol=-1.0)
     with pytest.raises(daekit.UsageError, match="has no option"):
         daekit.solve("rober", "rodas5p", solver_options={"no_such_option": 1})
+    # A broken exact solution is not a run without a score: its exception comes back.
+    broken_exact = daekit.Problem(n=1, rhs=lambda t, y: -y, y0=[1.0], t_span=(0, 1), exact=lambda t: [1 / 0])
+    with pytest.raises(ZeroDivisionError):
+        daekit.solve(broken_exact, "rodas5p")
 
 
 @pytest.mark.parametrize("solver", ["rodas5p", "rodas4p2", "radau5", "radauiia", "bdf", "ndf", "ida", "cvode"])
