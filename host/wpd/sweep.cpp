@@ -162,14 +162,17 @@ std::vector<PointResult> run_sweep(const loader::Registry& registry, const std::
       to_run[i] = true;
     }
   }
-  ProgressBar progress(points.size(), options.quiet);
-  std::vector<Child> running;
-  std::size_t next = 0;
   auto label = [&](std::size_t i) {
     std::ostringstream s;
     s << points[i].problem << " / " << points[i].setup << " / tol " << points[i].rtol;
     return s.str();
   };
+  std::vector<ProgressPoint> progress_points;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    progress_points.push_back({label(i), points[i].problem + "/" + points[i].setup, points[i].rtol, to_run[i]});
+  ProgressBar progress(std::move(progress_points), options.jobs, options.quiet);
+  std::vector<Child> running;
+  std::size_t next = 0;
   auto stop_requested = [&] { return options.interrupted && *options.interrupted; };
   while (done < points.size() && !stop_requested()) {
     while (next < points.size() && !to_run[next]) ++next;
@@ -181,12 +184,13 @@ std::vector<PointResult> run_sweep(const loader::Registry& registry, const std::
       auto it = references.find(points[next].problem);
       const Trajectory* ref = options.l2 && it != references.end() ? &it->second : nullptr;
       running.push_back(start(registry, points[next], next, options, ref));
-      progress.update(done, label(next));
+      progress.started(next);
       ++next;
     }
     std::vector<pollfd> fds;
     for (const auto& c : running) fds.push_back({c.process.fd(), POLLIN, 0});
     poll(fds.data(), fds.size(), 100);
+    progress.tick();
     const auto now = std::chrono::steady_clock::now();
     for (std::size_t k = 0; k < running.size();) {
       Child& c = running[k];
@@ -196,7 +200,7 @@ std::vector<PointResult> run_sweep(const loader::Registry& registry, const std::
         finish(c, results[c.index], timed_out, options.timeout_per_run);
         ++done;
         if (options.finished) options.finished(c.index, results[c.index]);
-        progress.update(done, label(c.index));
+        progress.finished(c.index, results[c.index].status);
         running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
         fds.erase(fds.begin() + static_cast<std::ptrdiff_t>(k));
       } else {

@@ -308,3 +308,21 @@ TEST_CASE("named setups compare one solver with itself: each row records its set
     CHECK_FALSE(fs::exists(bad / "results.json"));
   }
 }
+
+TEST_CASE("without a terminal the progress is one line per finished point, with the time still to come",
+          "[cli][wpd]") {
+  const fs::path out = fresh_dir("progress");
+  std::string log;
+  REQUIRE(run_command(daekit::test::daekit_binary() + " wpd --problem hires --solvers rodas5p,radau5 --tols 1e-4:1e-6 --out " +
+                          out.string(),
+                      &log) == 0);
+  std::istringstream in(log);
+  int progress_lines = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("[", 0) != 0) continue;
+    ++progress_lines;
+    CHECK_THAT(line, Catch::Contains("hires / ") && Catch::Contains(": success in ") && Catch::Contains("remaining"));
+    CHECK(line.find('\r') == std::string::npos);
+  }
+  CHECK(progress_lines == 6);
+}
