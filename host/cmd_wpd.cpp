@@ -299,7 +299,7 @@ int command_wpd(int argc, char** argv) {
   const auto dir = std::filesystem::path(out_dir);
   wpd::write_csv((dir / "results.csv").string(), results);
   wpd::write_json((dir / "results.json").string(), results, info, registry);
-  wpd::write_plots(out_dir, results, info, std::cerr);
+  const bool drawn = wpd::write_plots(out_dir, results, info, std::cerr);
   std::size_t failed = 0, unfinished = 0;
   for (const auto& r : results) {
     failed += !r.ok();
@@ -312,7 +312,8 @@ int command_wpd(int argc, char** argv) {
   }
   std::cout << "daekit wpd: " << results.size() << " points (" << failed << " failed) written to " << out_dir << "\n";
   if (error != "l2") wpd::print_summary(std::cout, results, info);
-  return 0;
+  // The results are written; a diagram that could not be drawn still fails the command.
+  return drawn ? 0 : 1;
 }
 
 }  // namespace daekit::host

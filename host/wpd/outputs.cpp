@@ -1,9 +1,11 @@
 #include "outputs.hpp"
 
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -63,8 +65,43 @@ double error_of(const PointResult& r, const std::string& metric) {
 
 std::string gnuplot_string(const std::string& s) {
   std::string out;
-  for (char c : s) out += c == '"' ? std::string("\\\"") : std::string(1, c);
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
   return out;
+}
+
+// Series styles: the first 8 colours are Okabe and Ito's colour-blind-safe palette, each
+// with its own marker; series 9-16 repeat the colours dashed, with other markers, so 16
+// series are pairwise distinct in colour and dash, and markers tell them apart in grey.
+std::string series_style(int k) {
+  static const char* colours[8] = {"#E69F00", "#56B4E9", "#009E73", "#0072B2",
+                                   "#D55E00", "#CC79A7", "#000000", "#F0E442"};
+  static const int markers[16] = {7, 5, 9, 11, 13, 15, 4, 6, 1, 2, 3, 8, 10, 12, 14, 16};
+  std::ostringstream style;
+  style << "linecolor rgb \"" << colours[k % 8] << "\" pointtype " << markers[k % 16] << " dashtype "
+        << (k % 16 < 8 ? 1 : 2);
+  return style.str();
+}
+
+// gnuplot on a script in `dir`, without a shell (any --out path works), its messages in log.
+int run_gnuplot(const fs::path& dir, const std::string& script, const fs::path& log) {
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    if (FILE* f = std::fopen(log.c_str(), "w")) {  // before chdir: log may be relative
+      dup2(fileno(f), STDERR_FILENO);
+      dup2(fileno(f), STDOUT_FILENO);
+    }
+    if (chdir(dir.c_str()) != 0) _exit(126);
+    execlp("gnuplot", "gnuplot", script.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 }  // namespace
@@ -129,6 +166,10 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
   if (info.error == "final" || info.error == "both") metrics.push_back("final");
   if (info.error == "l2" || info.error == "both") metrics.push_back("l2");
   std::vector<std::string> scripts;
+  // Where the numbers come from: the machine, the BLAS kernel, the commit, the date.
+  const BuildInfo build = build_info();
+  const std::string subtitle = build.cpu_model + ", " + (build.blas_kernel.empty() ? "" : build.blas_kernel + " kernel, ") +
+                               "commit " + build.commit.substr(0, 12) + ", " + now_utc();
   for (const auto& problem : info.problems)
     for (const auto& metric : metrics)
       for (const char* work : {"time", "nfev"}) {
@@ -136,7 +177,7 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
         std::ofstream data(fs::path(dir) / (base + ".dat"));
         std::ostringstream plot;
         bool first = true, any_valid = false;
-        int index = 0;
+        int index = 0, off_axis = 0;
         for (const auto& solver : info.setups) {
           std::vector<const PointResult*> ok, failed;
           for (const auto& r : rows)
@@ -166,43 +207,76 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
             t << ")";
             title = t.str();
           }
-          data << "# " << solver << "\n";
-          for (const auto* r : ok)
-            data << std::setprecision(10) << error_of(*r, metric) << " "
-                 << (std::string(work) == "nfev" ? static_cast<double>(r->stats.nfev) : r->wall_median) << "\n";
-          if (ok.empty()) data << "NaN NaN\n";  // keeps the block, so the legend still names the solver
+          // In tolerance order, a failed point leaves a gap (a blank line), never a bridge.
+          std::vector<const PointResult*> series;
+          for (const auto& r : rows)
+            if (r.point.problem == problem && r.point.setup == solver) series.push_back(&r);
+          std::sort(series.begin(), series.end(), [](auto* a, auto* b) { return a->point.rtol > b->point.rtol; });
+          const bool timing = std::string(work) == "time";
+          data << "# " << solver << ": error, work, work min, work max\n";
+          for (const auto* r : series) {
+            const double err = error_of(*r, metric);
+            if (!(r->ok() && std::isfinite(err))) {
+              data << "\n";
+              continue;
+            }
+            if (err > 1.0) ++off_axis;
+            const double w = timing ? r->wall_median : static_cast<double>(r->stats.nfev);
+            data << std::setprecision(10) << err << " " << w << " " << (timing ? r->wall_min : w) << " "
+                 << (timing ? r->wall_max : w) << "\n";
+          }
+          if (ok.empty()) data << "NaN NaN NaN NaN\n";  // keeps the block, so the legend still names the solver
           data << "\n\n";
-          plot << (first ? "plot " : ", \\\n     ") << "\"" << base << ".dat\" index " << index++
-               << " with linespoints pointsize 1.3 linewidth 2 title \"" << gnuplot_string(title) << "\" noenhanced";
+          const std::string style = series_style(index);
+          plot << (first ? "plot " : ", \\\n     ") << "\"" << base << ".dat\" index " << index
+               << " using 1:2 with linespoints pointsize 1.3 linewidth 2 " << style << " title \""
+               << gnuplot_string(title) << "\" noenhanced";
+          // Min-max bars of the repeated runs (--runs > 1).
+          if (timing && info.runs > 1)
+            plot << ", \\\n     \"" << base << ".dat\" index " << index << " using 1:2:3:4 with yerrorbars "
+                 << style << " pointsize 0 notitle";
+          ++index;
           first = false;
         }
         const std::string xlabel = metric == "l2" ? "L2 error of the timeseries (vs. reference)"
                                                   : "error at tend (max relative, scored components)";
         const std::string ylabel = std::string(work) == "nfev" ? "f evaluations" : "time (s, median)";
         std::ofstream gp(fs::path(dir) / (base + ".gp"));
-        gp << "set logscale xy\nset grid\nset key outside right top\nset format x \"10^{%L}\"\n"
+        // Below the plot, in columns: the data keep the width however many series there are.
+        gp << "set logscale xy\nset grid\nset key outside below center horizontal maxrows 4\n"
+           << "set format x \"10^{%L}\"\n"
            << "set xlabel \"" << xlabel << "\"\nset ylabel \"" << ylabel << "\"\n"
            << "set title \"" << gnuplot_string(problem) << ": work-precision, tol " << gnuplot_string(info.tolerances)
-           << "\" noenhanced\n"
+           << (off_axis ? " (" + std::to_string(off_axis) + (off_axis == 1 ? " point" : " points") +
+                              " with error > 1 beyond the axis)"
+                        : "")
+           << "\\n" << gnuplot_string(subtitle) << "\" noenhanced\n"
+           // A diverged point (error 1e15) must not squeeze the others into a corner.
+           << (off_axis ? "set xrange [*:1]\n" : "")
            << (any_valid ? "" : "set xrange [1e-12:1]\nset yrange [1e-4:10]\nset label 1 \"no successful run\" at graph 0.4, 0.5\n")
-           << "set terminal svg size 1000,600 dynamic enhanced font \"sans,12\" background rgb \"white\"\n"
+           << "set terminal svg size 1000,700 dynamic enhanced font \"sans,12\" background rgb \"white\"\n"
            << "set output \"" << base << ".svg\"\n"
            << plot.str() << "\n"
-           << "set terminal pngcairo size 1000,600 enhanced font \"sans,11\" background rgb \"white\"\n"
+           << "set terminal pngcairo size 1000,700 enhanced font \"sans,11\" background rgb \"white\"\n"
            << "set output \"" << base << ".png\"\nreplot\n";
         scripts.push_back(base + ".gp");
       }
-  if (std::system("gnuplot --version > /dev/null 2>&1") != 0) {
+  if (run_gnuplot(dir, "--version", fs::path(dir) / ".gnuplot-version.log") != 0) {
+    std::error_code ec;
+    fs::remove(fs::path(dir) / ".gnuplot-version.log", ec);
     log << "daekit wpd: gnuplot not found, so no SVG/PNG diagrams were drawn; install it with "
            "'apt-get install gnuplot-nox' and run 'gnuplot <file>.gp' in "
         << dir << " (the data and scripts are there)\n";
-    return false;
+    return true;  // not a failure of the sweep: everything else is written
+  }
+  {
+    std::error_code ec;
+    fs::remove(fs::path(dir) / ".gnuplot-version.log", ec);
   }
   bool ok = true;
   for (const auto& s : scripts) {
-    const std::string cmd = "cd '" + dir + "' && gnuplot '" + s + "' 2> '" + s + ".log'";
     const fs::path messages = fs::path(dir) / (s + ".log");
-    if (std::system(cmd.c_str()) != 0) {
+    if (run_gnuplot(dir, s, messages) != 0) {
       log << "daekit wpd: gnuplot failed on " << (fs::path(dir) / s).string() << " (see " << s << ".log)\n";
       ok = false;
     } else if (std::error_code ec; fs::is_empty(messages, ec) && !ec) {

@@ -31,7 +31,9 @@ void write_csv(const std::string& file, const std::vector<PointResult>& rows);
 void write_json(const std::string& file, const std::vector<PointResult>& rows, const SweepInfo& info,
                 const loader::Registry& registry);
 
-// Returns false (and says how to install gnuplot) when gnuplot is missing; the data are written anyway.
+// Draws the diagrams with gnuplot (run without a shell, in `dir`). Returns false when gnuplot
+// failed on a script (its messages are kept beside it); a missing gnuplot is a warning on
+// `log` saying how to install it, and true: the data and scripts are written anyway.
 bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, const SweepInfo& info,
                  std::ostream& log);
 

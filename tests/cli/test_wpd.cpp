@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -325,4 +326,35 @@ TEST_CASE("without a terminal the progress is one line per finished point, with 
     CHECK(line.find('\r') == std::string::npos);
   }
   CHECK(progress_lines == 6);
+}
+
+TEST_CASE("diagrams: 16 series in pairwise distinct styles, drawn into a folder whose name has quotes",
+          "[cli][wpd]") {
+  // Every solver of the tree: 16 series on one diagram.
+  const fs::path out = fs::temp_directory_path() / ("daekit-wpd q'uo\"te " + std::to_string(::getpid()));
+  fs::remove_all(out);
+  std::string log;
+  const std::string solvers = "rodas5p,rodas5,rodas4p2,rodas4p,rodas4,rodas42,rodas3,ros3p,ros34pw2,rosenbrock23,"
+                              "radau5,radauiia,bdf,ndf,ida,cvode";
+  // The folder is passed as one argument, quoted for the shell that run_command uses.
+  std::string quoted = "'";
+  for (char c : out.string()) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  quoted += "'";
+  REQUIRE(run_command(wpd("--problem hires --solvers " + solvers + " --tols 1e-5 --out " + quoted), &log) == 0);
+  CHECK(fs::exists(out / "hires-final.svg"));
+  CHECK(fs::exists(out / "hires-final.png"));
+  const std::string script = slurp(out / "hires-final.gp");
+  std::set<std::string> styles;
+  std::istringstream in(script);
+  int series = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("set ", 0) == 0 || line.find(" title \"") == std::string::npos) continue;
+    const auto from = line.find("linecolor"), to = line.find(" title");
+    REQUIRE(from != std::string::npos);
+    styles.insert(line.substr(from, to - from));
+    ++series;
+  }
+  CHECK(series == 16);
+  CHECK(styles.size() == 16);
+  fs::remove_all(out);
 }
