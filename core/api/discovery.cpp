@@ -40,7 +40,8 @@ std::vector<std::string> default_plugin_dirs() {
 
 loader::Registry discover_plugins(const PluginSearch& opts, bool warn_skipped) {
   loader::Registry registry;
-  if (const char* env = std::getenv("DAEKIT_PLUGIN_PATH")) {
+  const char* env = opts.default_folders ? std::getenv("DAEKIT_PLUGIN_PATH") : nullptr;
+  if (env) {
     // A folder the user named that is not there is worth a word (a typo hides plugins).
     std::stringstream in(env);
     std::string item;
