@@ -4,12 +4,12 @@
 # it, from the sweep's results.json), and the kernel-spread page. Takes most of an hour on a
 # 2-core machine; run it with nothing else running, on a clean checkout, after a Release build:
 #   bash scripts/build.sh build -DCMAKE_BUILD_TYPE=Release && bash scripts/benchmarks.sh [NAME...]
-# NAME: fekete fekete-lowtol crank crank17 fekete-scaling kernel-spread (default: all).
+# NAME: fekete fekete-lowtol crank crank17 setups fekete-scaling kernel-spread (default: all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 daekit=${DAEKIT:-build/bin/daekit}
 out=docs/benchmarks
-all=(fekete fekete-lowtol crank crank17 fekete-scaling kernel-spread)
+all=(fekete fekete-lowtol crank crank17 setups fekete-scaling kernel-spread)
 names=("$@")
 [ ${#names[@]} -eq 0 ] && names=("${all[@]}")
 
@@ -37,6 +37,10 @@ for name in "${names[@]}"; do
     crank17)
       sweep crank17 --problem crank17 --solvers bdf,ndf,ida,radau5 --tols 1e-4:1e-9 --init fix \
         --timeout-per-run 120 --target-scd 3 ;;
+    setups)
+      sweep setups --problem fekete --setup rodas5p=rodas5p --setup rodas5p-suppressed=rodas5p:suppress-algebraic=true \
+        --setup ida=ida --setup ida-core=ida:linear_solver=core --setup ida-all-components=ida:suppress_alg=off \
+        --tols 1e-4:1e-9 --runs 3 --timeout-per-run 120 --target-scd 6 ;;
     fekete-scaling)
       DAEKIT="$daekit" bash scripts/fekete-scaling.sh "$out/fekete-scaling" > /dev/null ;;
     kernel-spread)

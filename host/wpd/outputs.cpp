@@ -332,11 +332,14 @@ void print_summary(std::ostream& out, const std::vector<PointResult>& rows, cons
       if (std::isfinite(t)) best = std::min(best, t);
     out << "\n" << problem << ": time to reach scd " << std::fixed << std::setprecision(2) << target
         << std::defaultfloat << " (interpolated on the log-log curve)\n";
-    out << "  " << std::left << std::setw(14) << "solver" << std::right << std::setw(12) << "time s" << std::setw(10)
+    // The name column fits the longest setup name ("rodas5p-suppressed").
+    int name_width = 14;
+    for (const auto& solver : info.setups) name_width = std::max(name_width, static_cast<int>(solver.size()) + 2);
+    out << "  " << std::left << std::setw(name_width) << "solver" << std::right << std::setw(12) << "time s" << std::setw(10)
         << "ratio" << "\n";
     for (const auto& solver : info.setups) {
       const double t = time_to[solver];
-      out << "  " << std::left << std::setw(14) << solver << std::right;
+      out << "  " << std::left << std::setw(name_width) << solver << std::right;
       if (std::isfinite(t))
         out << std::setw(12) << std::setprecision(4) << t << std::setw(10) << std::setprecision(3) << t / best << "\n";
       else
