@@ -9,13 +9,11 @@
 #include "daekit/api/discovery.hpp"
 
 namespace daekit::api {
-namespace {
 std::string format_number(double v) {
   std::ostringstream s;
   s << v;
   return s.str();
 }
-}  // namespace
 
 namespace {
 std::int32_t append_point(void* env, double t, const double* y, std::size_t n) {

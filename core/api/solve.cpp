@@ -2,17 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
 namespace daekit {
-namespace {
-std::string number(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
-}  // namespace
 
 void Solution::at(double t_query, double* y_out) const {
   if (!dense_)
@@ -20,8 +12,8 @@ void Solution::at(double t_query, double* y_out) const {
                            " (solve with options.dense = true, with a solver that keeps it)");
   const double dir = tend >= t0 ? 1.0 : -1.0;
   if (!(dir * (t_query - t0) >= 0.0 && dir * (t_query - t_reached) <= 0.0) || !dense_->dense(t_query, y_out))
-    throw std::out_of_range("t = " + number(t_query) + " lies outside the solved span [" + number(t0) + ", " +
-                            number(t_reached) + "]");
+    throw std::out_of_range("t = " + api::format_number(t_query) + " lies outside the solved span [" + api::format_number(t0) + ", " +
+                            api::format_number(t_reached) + "]");
 }
 
 std::vector<double> Solution::operator()(double t_query) const {

@@ -95,12 +95,12 @@ Eval PythonProblem::rhs(double t, ConstVector y, Vector f) {
 
 Eval PythonProblem::jacobian(double t, ConstVector y, MatrixView dfdy) {
   if (spec_.jac.is_none()) return Eval::not_provided;
-  std::vector<double> buffer(spec_.n * spec_.n);
-  const Eval e = call(spec_.jac, "jac(t, y)", t, y.data(), buffer.data(), spec_.n, spec_.n);
+  matrix_.resize(spec_.n * spec_.n);
+  const Eval e = call(spec_.jac, "jac(t, y)", t, y.data(), matrix_.data(), spec_.n, spec_.n);
   if (e != Eval::ok) return e;
   const auto n = static_cast<Eigen::Index>(spec_.n);
   for (Eigen::Index j = 0; j < n; ++j)
-    for (Eigen::Index i = 0; i < n; ++i) dfdy(i, j) = buffer[static_cast<std::size_t>(j * n + i)];
+    for (Eigen::Index i = 0; i < n; ++i) dfdy(i, j) = matrix_[static_cast<std::size_t>(j * n + i)];
   return Eval::ok;
 }
 
@@ -112,11 +112,11 @@ Eval PythonProblem::mass(double t, ConstVector y, MatrixView m) {
     return Eval::ok;
   }
   if (spec_.mass.is_none()) return Problem::mass(t, y, m);
-  std::vector<double> buffer(spec_.n * spec_.n);
-  const Eval e = call(spec_.mass, "mass(t, y)", t, y.data(), buffer.data(), spec_.n, spec_.n);
+  matrix_.resize(spec_.n * spec_.n);
+  const Eval e = call(spec_.mass, "mass(t, y)", t, y.data(), matrix_.data(), spec_.n, spec_.n);
   if (e != Eval::ok) return e;
   for (Eigen::Index j = 0; j < n; ++j)
-    for (Eigen::Index i = 0; i < n; ++i) m(i, j) = buffer[static_cast<std::size_t>(j * n + i)];
+    for (Eigen::Index i = 0; i < n; ++i) m(i, j) = matrix_[static_cast<std::size_t>(j * n + i)];
   return Eval::ok;
 }
 

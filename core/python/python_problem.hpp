@@ -46,6 +46,7 @@ class PythonProblem : public Problem {
             std::size_t cols);
   PythonProblemSpec spec_;
   std::vector<double> constant_mass_;  // column-major, when mass is a matrix
+  std::vector<double> matrix_;         // what jac or mass returned, column-major (sized once)
   std::unique_ptr<py::error_already_set> error_;
 };
 

@@ -231,21 +231,24 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
     }
     if (dense && t != t_previous) {
       const int degree = b.dense_degree();
-      const std::vector<double>& nodes = DenseHistory::nodes(degree);
-      dense_samples.resize(y_out.size(), degree + 1);
-      for (int j = 0; j <= degree; ++j) {
-        const double ts = t_previous + nodes[static_cast<std::size_t>(j)] * (t - t_previous);
+      double failed_at = 0.0;
+      const bool kept = dense->sample(t_previous, t, degree, dense_samples, [&](int j, double ts, auto column) {
         if (j == degree) {
-          y_out = b.state();
+          column = b.state();
         } else if (!b.interpolate(ts, y_out)) {
-          out.status = Status::internal_error;
-          out.message = "interpolation failed at t=" + std::to_string(ts) + ": " + b.message();
-          out.t_reached = t_previous;
-          return out;
+          failed_at = ts;
+          return false;
+        } else {
+          column = y_out;
         }
-        dense_samples.col(j) = y_out;
+        return true;
+      });
+      if (!kept) {
+        out.status = Status::internal_error;
+        out.message = "interpolation failed at t=" + std::to_string(failed_at) + ": " + b.message();
+        out.t_reached = t_previous;
+        return out;
       }
-      dense->add(t_previous, t, degree, dense_samples);
     }
     while (req.output == OutputMode::saveat && next_save < req.saveat.size() &&
            dir * (req.saveat[next_save] - t) <= 0.0) {

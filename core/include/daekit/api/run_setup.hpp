@@ -101,6 +101,9 @@ bool has_reference_at_time(const loader::ProblemInstance& problem, double t_end)
 Accuracy accuracy_against(const loader::ProblemInstance& problem, const PreparedRun& run,
                           const std::vector<double>& yref, const double* y_end);
 
+// A number as messages and reports print it (iostream's default, 6 significant digits).
+std::string format_number(double v);
+
 // "components 1-60", "all components", "3 scored components".
 std::string scored_components_text(const dk_problem_info& info);
 

@@ -25,6 +25,17 @@ class DenseHistory {
   // given column by column in `samples` (n x (degree + 1)). Segments arrive in the
   // direction of integration, each starting where the previous ended or later.
   void add(double t_a, double t_b, int degree, const Eigen::MatrixXd& samples);
+  // The same, sampling y at the nodes with value(j, t, y): false from it stops and adds
+  // nothing. `scratch` is reused between steps (no allocation once sized).
+  template <class Value>
+  bool sample(double t_a, double t_b, int degree, Eigen::MatrixXd& scratch, Value&& value) {
+    const std::vector<double>& x = nodes(degree);
+    scratch.resize(static_cast<Eigen::Index>(n_), degree + 1);
+    for (int j = 0; j <= degree; ++j)
+      if (!value(j, t_a + x[static_cast<std::size_t>(j)] * (t_b - t_a), scratch.col(j))) return false;
+    add(t_a, t_b, degree, scratch);
+    return true;
+  }
 
   bool empty() const { return segments_.empty(); }
   // The span covered, in the direction of integration.

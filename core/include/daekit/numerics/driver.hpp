@@ -307,18 +307,15 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
       // value is the state before any event changed it.
       if (dense) {
         const int degree = stepper.dense_degree();
-        const std::vector<double>& x = DenseHistory::nodes(degree);
-        dense_samples.resize(y.size(), degree + 1);
-        for (int j = 0; j <= degree; ++j) {
-          const double ts = t_old + x[static_cast<std::size_t>(j)] * (t_new - t_old);
+        dense->sample(t_old, t_new, degree, dense_samples, [&](int j, double ts, auto column) {
           if (j == degree && !cut) {
-            dense_samples.col(j) = y_end;
+            column = y_end;
           } else {
             stepper.interpolate((ts - t_old) / (t_step_end - t_old), y_out);
-            dense_samples.col(j) = y_out;
+            column = y_out;
           }
-        }
-        dense->add(t_old, t_new, degree, dense_samples);
+          return true;
+        });
       }
     }
     y = y_end;
