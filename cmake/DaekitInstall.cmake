@@ -10,6 +10,8 @@ install(TARGETS daekit_sdk daekit_core daekit_api EXPORT daekitTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY core/include/daekit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The core opens its UMFPACK module from its own folder (core/src/sparse_lu.cpp).
+install(TARGETS daekit_umfpack LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
 set_target_properties(daekit PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 install(TARGETS daekit RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

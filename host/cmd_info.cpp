@@ -1,3 +1,4 @@
+#include <daekit/numerics/column_colouring.hpp>
 #include <daekit/solve_request.hpp>
 #include <daekit/status.hpp>
 #include <iomanip>
@@ -32,6 +33,10 @@ void print_solver(const loader::Plugin& plugin) {
             << "events      " << ((s.flags & DK_SOLVER_EVENTS) ? "yes (root functions, time events, state resets)" : "no")
             << "\n"
             << "constraints " << ((s.flags & DK_SOLVER_CONSTRAINTS) ? "yes (sign constraints on components)" : "no")
+            << "\n"
+            << "mass store  "
+            << ((s.flags & DK_SOLVER_MASS_STORAGE) ? "diagonal and sparse M read as stored (no n x n copy)"
+                                                   : "dense (reads every M as an n x n array)")
             << "\n";
   std::cout << "options (--solver-opt key=value):\n";
   if (s.noptions == 0) std::cout << "  (none)\n";
@@ -40,6 +45,18 @@ void print_solver(const loader::Plugin& plugin) {
     std::cout << "  " << std::left << std::setw(12) << o.key << " " << std::setw(24) << o.type << " default "
               << std::setw(11) << o.default_value << " " << o.help << "\n";
   }
+}
+
+// How solvers get df/dy; a pattern without values is differenced one colour at a time.
+std::string jacobian_description(const loader::ProblemInstance& problem) {
+  const dk_problem_info& p = problem.info();
+  const bool sparse_values = problem.handle().vtbl->jacobian_sparse != nullptr;
+  if ((p.flags & DK_PROBLEM_SPARSE_JACOBIAN) && sparse_values) return "analytic, sparse";
+  if (p.flags & DK_PROBLEM_ANALYTIC_JACOBIAN) return "analytic, dense";
+  if (!(p.flags & DK_PROBLEM_SPARSE_JACOBIAN)) return "finite differences (one evaluation per column)";
+  const ColumnColouring c = colour_columns(p.n, p.jac_pattern.col_ptr, p.jac_pattern.row_idx);
+  return "finite differences in its sparsity pattern (" + std::to_string(p.jac_pattern.nnz) + " entries): " +
+         std::to_string(c.colours) + " evaluations per Jacobian, not " + std::to_string(p.n);
 }
 
 void print_problem(const loader::Plugin& plugin, const std::map<std::string, std::string>& params) {
@@ -53,12 +70,18 @@ void print_problem(const loader::Plugin& plugin, const std::map<std::string, std
             << "form        "
             << (p.form == DK_FORM_RESIDUAL_ONLY ? "residual only, F(t, y, y') = 0" : "M y' = f(t, y)") << "\n";
   if (p.form == DK_FORM_MASS_MATRIX)
-    std::cout << "mass matrix " << mass_kind_name(static_cast<MassKind>(p.mass_kind)) << "\n";
+  {
+    std::cout << "mass matrix " << mass_kind_name(static_cast<MassKind>(p.mass_kind));
+    if (p.mass_kind != DK_MASS_IDENTITY && DK_HAS_FIELD(&p, dk_problem_info, constraints))
+      std::cout << (p.mass_storage == DK_MASS_STORAGE_DIAGONAL ? ", stored as its diagonal (n values)"
+                    : p.mass_storage == DK_MASS_STORAGE_SPARSE
+                        ? ", stored sparse (" + std::to_string(p.mass_pattern.nnz) + " entries)"
+                        : std::string(", stored dense (n x n)"));
+    std::cout << "\n";
+  }
   std::cout << "DAE index   " << max_dae_index(p) << "\n"
             << "Jacobian    "
-            << ((p.flags & DK_PROBLEM_SPARSE_JACOBIAN)   ? "analytic, sparse"
-                : (p.flags & DK_PROBLEM_ANALYTIC_JACOBIAN) ? "analytic, dense"
-                                                           : "finite differences")
+            << jacobian_description(problem)
             << "\n"
             << "initial     " << ((p.flags & DK_PROBLEM_CONSISTENT_Y0) ? "consistent by construction" : "as given")
             << "\n";

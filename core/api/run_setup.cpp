@@ -158,7 +158,7 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
   // The same checks the solver makes, so the message names the option.
   SolveRequest request;
   std::string why;
-  if (!check_capabilities(solver.info(), info, &why)) throw UnsupportedProblem(why);
+  if (!check_capabilities(solver.info(), info, &why, problem.handle().vtbl)) throw UnsupportedProblem(why);
   if (!parse_request(o, info, &request, &why)) throw UsageError(why);
   if (!check_extra_options(solver.info(), request.extra, &why)) throw UsageError(why);
 }

@@ -276,7 +276,9 @@ constexpr std::size_t max_problem_size = std::size_t{1} << 31;
 
 namespace {
 
-std::string invalid_pattern(const dk_sparsity& p, std::size_t n, const std::string& what) {
+// `ascending`: rows strictly increasing within each column, as the Jacobian's values are
+// read straight into a sorted sparse matrix (the SDK sorts its authors' patterns).
+std::string invalid_pattern(const dk_sparsity& p, std::size_t n, const std::string& what, bool ascending) {
   if (!p.col_ptr || !p.row_idx) return "the " + what + "'s arrays are NULL";
   if (p.col_ptr[0] != 0 || static_cast<std::size_t>(p.col_ptr[n]) != p.nnz)
     return "the " + what + "'s col_ptr does not run from 0 to nnz";
@@ -285,6 +287,11 @@ std::string invalid_pattern(const dk_sparsity& p, std::size_t n, const std::stri
   for (std::size_t k = 0; k < p.nnz; ++k)
     if (p.row_idx[k] < 0 || static_cast<std::size_t>(p.row_idx[k]) >= n)
       return "the " + what + " has row index " + std::to_string(p.row_idx[k]) + " outside 0 .. n-1";
+  for (std::size_t j = 0; ascending && j < n; ++j)
+    for (auto k = p.col_ptr[j] + 1; k < p.col_ptr[j + 1]; ++k)
+      if (p.row_idx[k] <= p.row_idx[k - 1])
+        return "the " + what + "'s rows in column " + std::to_string(j) + " are not strictly ascending (row " +
+               std::to_string(p.row_idx[k]) + " after " + std::to_string(p.row_idx[k - 1]) + ")";
   return "";
 }
 
@@ -299,7 +306,7 @@ std::string invalid_fields_1_2(const dk_problem_info* info) {
   if (info->mass_storage > DK_MASS_STORAGE_SPARSE)
     return "mass_storage " + std::to_string(info->mass_storage) + " is unknown";
   if (info->mass_storage == DK_MASS_STORAGE_SPARSE)
-    if (std::string bad = invalid_pattern(info->mass_pattern, info->n, "mass pattern"); !bad.empty()) return bad;
+    if (std::string bad = invalid_pattern(info->mass_pattern, info->n, "mass pattern", false); !bad.empty()) return bad;
   if (info->nroots > max_root_functions) return "nroots = " + std::to_string(info->nroots) + " is absurd";
   for (std::size_t i = 0; info->root_direction && i < info->nroots; ++i)
     if (info->root_direction[i] < -1 || info->root_direction[i] > 1)
@@ -338,7 +345,7 @@ std::string invalid_field(const dk_problem_info* info) {
   for (std::size_t i = 0; info->component_names && i < info->n; ++i)
     if (!info->component_names[i]) return "component_names[" + std::to_string(i) + "] is NULL";
   if (info->flags & DK_PROBLEM_SPARSE_JACOBIAN)
-    if (std::string bad = invalid_pattern(info->jac_pattern, info->n, "sparsity pattern"); !bad.empty()) return bad;
+    if (std::string bad = invalid_pattern(info->jac_pattern, info->n, "sparsity pattern", true); !bad.empty()) return bad;
   return invalid_fields_1_2(info);
 }
 

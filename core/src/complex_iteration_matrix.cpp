@@ -9,6 +9,8 @@ void ComplexIterationMatrix::setup(const IterationMatrix& real) {
   sparse_ = real.sparse();
   if (sparse_) {
     w_sparse_ = real.sparse_w().cast<std::complex<double>>();
+    sparse_lu_.set_ordering(real.ordering());
+    sparse_lu_.set_factoriser(real.factoriser());
     sparse_lu_.analyze(w_sparse_);
   } else {
     dense_lu_.matrix().resize(real.dense_w().rows(), real.dense_w().cols());

@@ -1,6 +1,8 @@
 #include "daekit/numerics/consistency.hpp"
 
 #include <Eigen/Dense>
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseQR>
 #include <algorithm>
 #include <limits>
 #include <cmath>
@@ -17,27 +19,93 @@
 namespace daekit {
 namespace {
 
-// Bases of the left (N^T M = 0) and right (M Z = 0) null spaces of M.
-void null_spaces(const MassMatrix& mass, Eigen::Index n, Eigen::MatrixXd& left, Eigen::MatrixXd& right) {
-  if (mass.shape() != MassMatrix::Shape::dense) {
-    std::vector<Eigen::Index> zero;
-    for (Eigen::Index i = 0; i < n; ++i)
-      if (mass.entry(i, i) == 0.0) zero.push_back(i);
-    left.setZero(n, static_cast<Eigen::Index>(zero.size()));
-    for (std::size_t k = 0; k < zero.size(); ++k) left(zero[k], static_cast<Eigen::Index>(k)) = 1.0;
-    right = left;
-    return;
+// The algebraic equations N^T f = 0 (N^T M = 0) and the components they determine (the
+// null space Z of M: M Z = 0). When M splits (zero rows and columns, the rest
+// non-singular: identity, diagonal, most sparse M) both are selections of unit vectors,
+// kept as index lists so that nothing grows as n x k; a dense M gets SVD bases.
+struct AlgebraicPart {
+  bool selection = true;
+  std::vector<Eigen::Index> rows, columns;  // with selection
+  Eigen::MatrixXd left, right;              // otherwise: bases of N and Z
+
+  AlgebraicPart(const MassMatrix& mass, Eigen::Index n) {
+    if (mass.splits()) {
+      rows = mass.zero_rows();
+      columns = mass.zero_columns();
+      return;
+    }
+    selection = false;
+    const Eigen::MatrixXd m = mass.shape() == MassMatrix::Shape::sparse ? Eigen::MatrixXd(mass.sparse()) : mass.dense();
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(m, Eigen::ComputeFullU | Eigen::ComputeFullV);
+    const double tol = svd.singularValues().maxCoeff() * static_cast<double>(n) * 1e-14;
+    const Eigen::Index rank = (svd.singularValues().array() > tol).count();
+    left = svd.matrixU().rightCols(n - rank);
+    right = svd.matrixV().rightCols(n - rank);
   }
-  Eigen::JacobiSVD<Eigen::MatrixXd> svd(mass.dense(), Eigen::ComputeFullU | Eigen::ComputeFullV);
-  const double tol = svd.singularValues().maxCoeff() * static_cast<double>(n) * 1e-14;
-  Eigen::Index rank = (svd.singularValues().array() > tol).count();
-  left = svd.matrixU().rightCols(n - rank);
-  right = svd.matrixV().rightCols(n - rank);
+  Eigen::Index count() const { return selection ? static_cast<Eigen::Index>(rows.size()) : left.cols(); }
+  // g = N^T f
+  void equations(const Eigen::VectorXd& f, Eigen::VectorXd& g) const {
+    if (!selection) {
+      g = left.transpose() * f;
+      return;
+    }
+    g.resize(count());
+    for (std::size_t k = 0; k < rows.size(); ++k) g[static_cast<Eigen::Index>(k)] = f[rows[k]];
+  }
+  // Whether component i is among those the algebraic equations determine.
+  std::vector<char> determined(Eigen::Index n) const {
+    std::vector<char> out(static_cast<std::size_t>(n), 0);
+    if (selection) {
+      for (auto j : columns) out[static_cast<std::size_t>(j)] = 1;
+    } else {
+      for (Eigen::Index i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] = right.row(i).cwiseAbs().maxCoeff() > 0.0;
+    }
+    return out;
+  }
+  // The row of M (the equation) that algebraic equation k mostly is.
+  Eigen::Index equation_row(Eigen::Index k) const {
+    if (selection) return rows[static_cast<std::size_t>(k)];
+    Eigen::Index row;
+    left.col(k).cwiseAbs().maxCoeff(&row);
+    return row;
+  }
+  // The bases as dense n x k matrices, for the Newton iteration of a dense Jacobian.
+  void as_bases(Eigen::Index n, Eigen::MatrixXd& l, Eigen::MatrixXd& r) const {
+    if (!selection) {
+      l = left;
+      r = right;
+      return;
+    }
+    l.setZero(n, count());
+    r.setZero(n, count());
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      l(rows[k], static_cast<Eigen::Index>(k)) = 1.0;
+      r(columns[k], static_cast<Eigen::Index>(k)) = 1.0;
+    }
+  }
+};
+
+// The rows `rows` of a sparse J, columns `columns` (all when empty), renumbered.
+Eigen::SparseMatrix<double> sparse_block(const Eigen::SparseMatrix<double>& j, const std::vector<Eigen::Index>& rows,
+                                         const std::vector<Eigen::Index>* columns, const Eigen::VectorXd* column_scale) {
+  std::vector<Eigen::Index> row_number(static_cast<std::size_t>(j.rows()), -1);
+  for (std::size_t k = 0; k < rows.size(); ++k) row_number[static_cast<std::size_t>(rows[k])] = static_cast<Eigen::Index>(k);
+  std::vector<Eigen::Triplet<double>> entries;
+  const Eigen::Index ncols = columns ? static_cast<Eigen::Index>(columns->size()) : j.cols();
+  for (Eigen::Index c = 0; c < ncols; ++c) {
+    const Eigen::Index col = columns ? (*columns)[static_cast<std::size_t>(c)] : c;
+    for (Eigen::SparseMatrix<double>::InnerIterator it(j, col); it; ++it)
+      if (const Eigen::Index r = row_number[static_cast<std::size_t>(it.row())]; r >= 0)
+        entries.emplace_back(r, c, column_scale ? it.value() * (*column_scale)[col] : it.value());
+  }
+  Eigen::SparseMatrix<double> out(static_cast<Eigen::Index>(rows.size()), ncols);
+  out.setFromTriplets(entries.begin(), entries.end());
+  out.makeCompressed();
+  return out;
 }
 
-std::string equation_name(const ProblemView& problem, const Eigen::MatrixXd& left, Eigen::Index k) {
-  Eigen::Index row;
-  left.col(k).cwiseAbs().maxCoeff(&row);
+std::string equation_name(const ProblemView& problem, const AlgebraicPart& part, Eigen::Index k) {
+  const Eigen::Index row = part.equation_row(k);
   std::ostringstream m;
   m << "equation " << row + 1;
   if (problem.info().component_names) m << " (row of " << problem.info().component_names[row] << ")";
@@ -48,22 +116,13 @@ std::string equation_name(const ProblemView& problem, const Eigen::MatrixXd& lef
 
 void derivative_from_mass(const MassMatrix& mass, const ProblemView& problem, const Eigen::VectorXd& f,
                           Eigen::VectorXd& yp) {
-  const Eigen::Index n = f.size();
-  switch (mass.shape()) {
-    case MassMatrix::Shape::identity: yp = f; return;
-    case MassMatrix::Shape::diagonal:
-      yp.resize(n);
-      for (Eigen::Index i = 0; i < n; ++i) {
-        const double m = mass.entry(i, i);
-        yp[i] = m != 0.0 ? f[i] / m : 0.0;
-      }
-      return;
-    case MassMatrix::Shape::dense:
-      yp = mass.dense().completeOrthogonalDecomposition().solve(f);
-      for (Eigen::Index i = 0; i < n; ++i)
-        if (problem.is_algebraic(i)) yp[i] = 0.0;
-      return;
-  }
+  if (mass.solve_split(f, yp)) return;
+  // M does not split: least squares with dense algebra (only a dense M, or a sparse M
+  // whose non-zero part is itself singular, comes here).
+  const Eigen::MatrixXd m = mass.shape() == MassMatrix::Shape::sparse ? Eigen::MatrixXd(mass.sparse()) : mass.dense();
+  yp = m.completeOrthogonalDecomposition().solve(f);
+  for (Eigen::Index i = 0; i < f.size(); ++i)
+    if (problem.is_algebraic(i)) yp[i] = 0.0;
 }
 
 InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
@@ -74,11 +133,7 @@ InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& reque
   // The flags say which components the algebraic equations determine; a model whose M
   // says otherwise would have --init fix move a differential component. Refused.
   for (Eigen::Index j = 0; j < n; ++j) {
-    bool zero_column = true;
-    if (mass.shape() == MassMatrix::Shape::dense)
-      zero_column = mass.dense().col(j).cwiseAbs().maxCoeff() == 0.0;
-    else
-      zero_column = mass.entry(j, j) == 0.0;  // identity or diagonal
+    const bool zero_column = mass.zero_column(j);
     if (zero_column != problem.is_algebraic(j)) {
       out.status = Status::invalid_input;
       out.message = "the model contradicts itself: component " + std::to_string(j + 1) + " is flagged " +
@@ -88,21 +143,21 @@ InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& reque
     }
   }
   if (mass.is_identity()) return out;
-  Eigen::MatrixXd left, right;
-  null_spaces(mass, n, left, right);
-  if (left.cols() == 0) return out;
+  const AlgebraicPart part(mass, n);
+  if (part.count() == 0) return out;
+  const std::vector<char> determined = part.determined(n);
 
   // Tolerance on the algebraic residuals: the smallest absolute scale among the algebraic components.
   double tol = std::numeric_limits<double>::infinity();
   for (Eigen::Index i = 0; i < n; ++i)
-    if (right.row(i).cwiseAbs().maxCoeff() > 0.0)
+    if (determined[static_cast<std::size_t>(i)])
       tol = std::min(tol, request.atol[i] + request.rtol[i] * std::abs(y0[i]));
   if (!std::isfinite(tol)) tol = request.atol.minCoeff();
 
   Eigen::VectorXd f(n), g;
   auto residual = [&]() -> Eval {
     Eval e = problem.rhs(request.t0, y0, f);
-    if (e == Eval::ok) g = left.transpose() * f;
+    if (e == Eval::ok) part.equations(f, g);
     return e;
   };
   Eval e = residual();
@@ -124,7 +179,7 @@ InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& reque
       << " (tolerance " << tol << "; worst: ";
     for (std::size_t k = 0; k < std::min<std::size_t>(3, order.size()); ++k) {
       if (std::abs(g[order[k]]) <= tol) break;
-      m << (k ? ", " : "") << equation_name(problem, left, order[k]) << " by " << std::abs(g[order[k]]);
+      m << (k ? ", " : "") << equation_name(problem, part, order[k]) << " by " << std::abs(g[order[k]]);
     }
     m << "); pass --init fix to compute consistent values";
     out.status = Status::inconsistent_initial_values;
@@ -138,21 +193,53 @@ InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& reque
   // components in the tolerance-weighted norm, so the differential components move
   // only as far as the constraints demand.
   const Eigen::VectorXd y_start = y0;
-  IterationMatrix matrix;  // analytic or finite differences, as the solvers' own
-  matrix.setup(problem, request, mass, /*allow_sparse=*/false);
+  // The solvers' own Jacobian (analytic or differences), sparse when M splits and the
+  // problem has a pattern: then nothing below is n x n.
+  IterationMatrix matrix;
+  matrix.setup(problem, request, mass, /*allow_sparse=*/part.selection);
   Eigen::VectorXd weight(n);
   for (Eigen::Index i = 0; i < n; ++i) weight[i] = request.atol[i] + request.rtol[i] * std::abs(y_start[i]);
+  Eigen::MatrixXd left, right;
+  if (!matrix.sparse()) part.as_bases(n, left, right);
+  // One Newton step's change of y: on the algebraic components only (the least-squares
+  // solution of (N^T J Z) d = -g), or on all (the smallest weighted change).
+  auto dense_step = [&](bool all_components, Eigen::VectorXd& dy) {
+    const Eigen::MatrixXd rows = left.transpose() * matrix.dense_jacobian();
+    if (all_components) {
+      const Eigen::MatrixXd scaled = rows * weight.asDiagonal();
+      dy = weight.asDiagonal() * scaled.completeOrthogonalDecomposition().solve(-g);
+    } else {
+      const Eigen::MatrixXd reduced = rows * right;
+      dy = right * reduced.completeOrthogonalDecomposition().solve(-g);
+    }
+    return true;
+  };
+  auto sparse_step = [&](bool all_components, Eigen::VectorXd& dy) {
+    const auto& jac = matrix.sparse_jacobian();
+    dy.setZero(n);
+    if (!all_components) {
+      Eigen::SparseMatrix<double> reduced = sparse_block(jac, part.rows, &part.columns, nullptr);
+      Eigen::SparseQR<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> qr(reduced);
+      if (qr.info() != Eigen::Success) return false;
+      const Eigen::VectorXd d = qr.solve(-g);
+      for (std::size_t k = 0; k < part.columns.size(); ++k) dy[part.columns[k]] = d[static_cast<Eigen::Index>(k)];
+      return true;
+    }
+    // Minimum weighted norm: d = W B^T z with (B B^T) z = -g, B = (N^T J) W.
+    const Eigen::SparseMatrix<double> b = sparse_block(jac, part.rows, nullptr, &weight);
+    const Eigen::SparseMatrix<double> normal = b * b.transpose();
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(normal);
+    if (ldlt.info() != Eigen::Success) return false;
+    const Eigen::VectorXd z = ldlt.solve(-g);
+    dy = weight.cwiseProduct(b.transpose() * z);
+    return true;
+  };
   auto newton = [&](bool all_components) {
+    Eigen::VectorXd dy;
     for (int iter = 0; iter < 20 && out.residual > 0.01 * tol; ++iter) {
       if (matrix.evaluate_jacobian(request.t0, y0, f) != Eval::ok) return;
-      const Eigen::MatrixXd rows = left.transpose() * matrix.dense_jacobian();
-      if (all_components) {
-        const Eigen::MatrixXd scaled = rows * weight.asDiagonal();
-        y0 += weight.asDiagonal() * scaled.completeOrthogonalDecomposition().solve(-g);
-      } else {
-        const Eigen::MatrixXd reduced = rows * right;
-        y0 += right * reduced.completeOrthogonalDecomposition().solve(-g);
-      }
+      if (!(matrix.sparse() ? sparse_step(all_components, dy) : dense_step(all_components, dy))) return;
+      y0 += dy;
       if (residual() != Eval::ok) return;
       out.residual = g.cwiseAbs().maxCoeff();
     }
@@ -167,7 +254,7 @@ InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& reque
     Eigen::Index worst = 0;
     double change = 0.0;
     for (Eigen::Index i = 0; i < n; ++i) {
-      const bool algebraic = right.row(i).cwiseAbs().maxCoeff() > 0.0;
+      const bool algebraic = determined[static_cast<std::size_t>(i)] != 0;
       if (algebraic == (std::string_view(what) == "algebraic") && std::abs(to[i] - from[i]) > change)
         change = std::abs(to[i] - from[i]), worst = i;
     }

@@ -21,8 +21,16 @@ void IterationMatrix::setup(ProblemView& problem, const SolveRequest& request, c
   problem.stats().linear_algebra = sparse_ ? DK_LINEAR_ALGEBRA_SPARSE : DK_LINEAR_ALGEBRA_DENSE;
   y_work_.resize(n);
   f_work_.resize(n);
+  delta_.resize(n);
   rtol_ = request.rtol;
   atol_ = request.atol;
+  // Differences in a declared pattern: one evaluation per colour, not per column.
+  colouring_ = ColumnColouring{};
+  pattern_.resize(0, 0);
+  if (!analytic_ && (problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN) && request.extra_bool("fd_colouring", true)) {
+    pattern_ = problem.sparsity_pattern();
+    colouring_ = colour_columns(static_cast<std::size_t>(n), pattern_.outerIndexPtr(), pattern_.innerIndexPtr());
+  }
   if (!sparse_) {
     jac_.setZero(n, n);
     w_.setZero(n, n);
@@ -57,7 +65,17 @@ void IterationMatrix::setup(ProblemView& problem, const SolveRequest& request, c
     mass_in_w_.push_back(position(i, j));
     mass_values_.push_back(value);
   });
-  sparse_lu_.analyze(w_sparse_);
+  const std::string ordering = request.extra_text("sparse_ordering", "auto");
+  const std::string factoriser = request.extra_text("sparse_lu", "auto");
+  ordering_ = ordering == "metis" ? SparseOrdering::metis : ordering == "colamd" ? SparseOrdering::colamd : SparseOrdering::automatic;
+  factoriser_ = factoriser == "supernodal" ? SparseFactoriser::supernodal
+                : factoriser == "klu"      ? SparseFactoriser::klu
+                : factoriser == "umfpack"  ? SparseFactoriser::umfpack
+                                           : SparseFactoriser::automatic;
+  sparse_lu_.set_ordering(ordering_);
+  sparse_lu_.set_factoriser(factoriser_);
+  // Analysed on the first factor(): a solver with a linear solver of its own (IDA, CVODE)
+  // only assembles W here and never pays for an analysis it does not use.
 }
 
 Eval IterationMatrix::evaluate_jacobian(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0) {
@@ -69,23 +87,39 @@ Eval IterationMatrix::evaluate_jacobian(double t, Eigen::Ref<const Eigen::Vector
 template <class Store>
 Eval IterationMatrix::finite_difference_columns(double t, Eigen::Ref<const Eigen::VectorXd> y, Store&& store) {
   y_work_ = y;
+  for (Eigen::Index j = 0; j < y.size(); ++j) delta_[j] = fd_increment(y[j], atol_[j] + rtol_[j] * std::abs(y[j]));
+  if (colouring_.colours > 0) {
+    // All columns of a colour at once: they share no row, so each row's change in f
+    // belongs to exactly one of them.
+    for (const auto& columns : colouring_.columns_of) {
+      for (const std::size_t j : columns) y_work_[static_cast<Eigen::Index>(j)] += delta_[static_cast<Eigen::Index>(j)];
+      const Eval e = problem_->rhs(t, y_work_, f_work_, true);
+      for (const std::size_t j : columns) y_work_[static_cast<Eigen::Index>(j)] = y[static_cast<Eigen::Index>(j)];
+      if (e != Eval::ok) return e;
+      for (const std::size_t j : columns) store(static_cast<Eigen::Index>(j), delta_[static_cast<Eigen::Index>(j)]);
+    }
+    return Eval::ok;
+  }
   for (Eigen::Index j = 0; j < y.size(); ++j) {
-    const double delta = fd_increment(y[j], atol_[j] + rtol_[j] * std::abs(y[j]));
-    y_work_[j] = y[j] + delta;
+    y_work_[j] = y[j] + delta_[j];
     Eval e = problem_->rhs(t, y_work_, f_work_, true);
     y_work_[j] = y[j];
     if (e != Eval::ok) return e;
-    store(j, delta);
+    store(j, delta_[j]);
   }
   return Eval::ok;
 }
 
 Eval IterationMatrix::finite_difference_dense(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0) {
+  if (colouring_.colours > 0)  // entries outside the pattern stay the zeros setup() left
+    return finite_difference_columns(t, y, [&](Eigen::Index j, double delta) {
+      for (Eigen::SparseMatrix<double>::InnerIterator it(pattern_, j); it; ++it)
+        jac_(it.row(), j) = (f_work_[it.row()] - f0[it.row()]) / delta;
+    });
   return finite_difference_columns(t, y, [&](Eigen::Index j, double delta) { jac_.col(j) = (f_work_ - f0) / delta; });
 }
 
 Eval IterationMatrix::finite_difference_sparse(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0) {
-  // One column at a time inside the pattern; coloured differences can replace this later.
   return finite_difference_columns(t, y, [&](Eigen::Index j, double delta) {
     for (Eigen::SparseMatrix<double>::InnerIterator it(jac_sparse_, j); it; ++it)
       it.valueRef() = (f_work_[it.row()] - f0[it.row()]) / delta;

@@ -1,5 +1,6 @@
 #include "daekit/problem_view.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -34,7 +35,7 @@ std::string ProblemView::entry(Eigen::Index k, Layout layout) const {
     row = k % size();
     col = k / size();
   } else {
-    const auto& pat = info_->jac_pattern;
+    const auto& pat = layout == Layout::sparse_mass ? info_->mass_pattern : info_->jac_pattern;
     while (col + 1 < size() && pat.col_ptr[col + 1] <= k) ++col;
     row = pat.row_idx[k];
   }
@@ -125,6 +126,20 @@ Eval ProblemView::mass(double t, ConstRef y, Eigen::MatrixXd& m) {
                 Layout::dense_matrix);
 }
 
+Eval ProblemView::mass_diagonal(double t, ConstRef y, Ref d) {
+  ++stats_.nmass;
+  if (!has_1_2_table() || !p_.vtbl->mass_diagonal) return finish(DK_EVAL_NOT_PROVIDED, "mass matrix (diagonal)", t, nullptr, 0);
+  return finish(guarded([&] { return p_.vtbl->mass_diagonal(p_.self, t, y.data(), d.data()); }), "mass matrix", t, d.data(),
+                size());
+}
+
+Eval ProblemView::mass_sparse(double t, ConstRef y, double* values) {
+  ++stats_.nmass;
+  if (!has_1_2_table() || !p_.vtbl->mass_sparse) return finish(DK_EVAL_NOT_PROVIDED, "mass matrix (sparse)", t, nullptr, 0);
+  return finish(guarded([&] { return p_.vtbl->mass_sparse(p_.self, t, y.data(), values); }), "mass matrix", t, values,
+                static_cast<Eigen::Index>(info_->mass_pattern.nnz), Layout::sparse_mass);
+}
+
 Eval ProblemView::residual(double t, ConstRef y, ConstRef yp, Ref r, bool for_jacobian) {
   // The ABI's rule for the mass-matrix form: F = M y' - f. The SDK supplies it; a problem
   // written against the bare C header may not, and still runs with residual-form solvers.
@@ -141,10 +156,30 @@ Eval ProblemView::residual_from_rhs(double t, ConstRef y, ConstRef yp, Ref r, bo
     r = yp - r;
     return Eval::ok;
   }
-  Eigen::MatrixXd m;  // only for bare-ABI DAEs without their own residual
-  if (const Eval e = mass(t, y, m); e != Eval::ok) return e;
-  r = m * yp - r;
-  return Eval::ok;
+  // Only for bare-ABI DAEs without their own residual: M in the problem's own storage.
+  switch (mass_storage()) {
+    case DK_MASS_STORAGE_DIAGONAL: {
+      Eigen::VectorXd d(size());
+      if (const Eval e = mass_diagonal(t, y, d); e != Eval::ok) return e;
+      r = d.cwiseProduct(yp) - r;
+      return Eval::ok;
+    }
+    case DK_MASS_STORAGE_SPARSE: {
+      std::vector<Eigen::Index> positions;
+      Eigen::SparseMatrix<double> m = mass_pattern(positions);
+      std::vector<double> values(positions.size());
+      if (const Eval e = mass_sparse(t, y, values.data()); e != Eval::ok) return e;
+      for (std::size_t k = 0; k < positions.size(); ++k) m.valuePtr()[positions[k]] += values[k];
+      r = m * yp - r;
+      return Eval::ok;
+    }
+    default: {
+      Eigen::MatrixXd m;
+      if (const Eval e = mass(t, y, m); e != Eval::ok) return e;
+      r = m * yp - r;
+      return Eval::ok;
+    }
+  }
 }
 
 Eval ProblemView::residual_jacobian(double t, ConstRef y, ConstRef yp, double cj, Eigen::MatrixXd& j) {
@@ -188,17 +223,38 @@ Eval ProblemView::on_event(const dk_event& event, Ref y, Eigen::VectorXd& yp, st
   return e;
 }
 
-Eigen::SparseMatrix<double> ProblemView::sparsity_pattern() const {
-  const auto& pat = info_->jac_pattern;
-  Eigen::SparseMatrix<double> m(size(), size());
+namespace {
+
+// A CSC pattern as an Eigen matrix of explicit zeros (rows sorted in each column).
+Eigen::SparseMatrix<double> pattern_matrix(const dk_sparsity& pat, Eigen::Index n, const char* what) {
+  Eigen::SparseMatrix<double> m(n, n);
   std::vector<Eigen::Triplet<double>> entries;
   entries.reserve(pat.nnz);
-  for (Eigen::Index j = 0; j < size(); ++j)
+  for (Eigen::Index j = 0; j < n; ++j)
     for (int32_t k = pat.col_ptr[j]; k < pat.col_ptr[j + 1]; ++k) entries.emplace_back(pat.row_idx[k], j, 0.0);
   m.setFromTriplets(entries.begin(), entries.end());
   m.makeCompressed();
   if (static_cast<std::size_t>(m.nonZeros()) != pat.nnz)
-    throw std::invalid_argument("sparsity pattern has duplicate or out-of-range entries");
+    throw std::invalid_argument(std::string(what) + " has duplicate or out-of-range entries");
+  return m;
+}
+
+}  // namespace
+
+Eigen::SparseMatrix<double> ProblemView::sparsity_pattern() const {
+  return pattern_matrix(info_->jac_pattern, size(), "the sparsity pattern");
+}
+
+Eigen::SparseMatrix<double> ProblemView::mass_pattern(std::vector<Eigen::Index>& value_positions) const {
+  const auto& pat = info_->mass_pattern;
+  Eigen::SparseMatrix<double> m = pattern_matrix(pat, size(), "the mass matrix's pattern");
+  value_positions.resize(pat.nnz);
+  for (Eigen::Index j = 0; j < size(); ++j) {
+    const int* first = m.innerIndexPtr() + m.outerIndexPtr()[j];
+    const int* last = m.innerIndexPtr() + m.outerIndexPtr()[j + 1];
+    for (int32_t k = pat.col_ptr[j]; k < pat.col_ptr[j + 1]; ++k)
+      value_positions[static_cast<std::size_t>(k)] = std::lower_bound(first, last, pat.row_idx[k]) - m.innerIndexPtr();
+  }
   return m;
 }
 

@@ -132,8 +132,9 @@ void RosenbrockStepper::accept() {
 }
 
 bool RosenbrockStepper::derivative(const Eigen::VectorXd& f, Eigen::VectorXd& yp) const {
-  // A dense M would need a factorisation per interpolation: Hermite is for diagonal M only.
-  if (mass_.shape() == MassMatrix::Shape::dense) return false;
+  // A dense M would need a factorisation per interpolation: Hermite is for an M that
+  // splits (identity, diagonal, a sparse M whose non-zero block was factorised once).
+  if (!mass_.splits()) return false;
   derivative_from_mass(mass_, problem_, f, yp);
   return true;
 }

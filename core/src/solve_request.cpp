@@ -262,7 +262,8 @@ std::size_t constrained_components(const dk_problem_info& problem) {
   return count;
 }
 
-bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& problem, std::string* why) {
+bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& problem, std::string* why,
+                        const dk_problem_vtbl* table) {
   const std::string who = "solver '" + std::string(solver.name) + "' ";
   const std::string what = " problem '" + std::string(problem.name) + "'";
   if (problem.form == DK_FORM_RESIDUAL_ONLY && !solver.residual_form)
@@ -294,8 +295,10 @@ bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& pro
     }
     // Sign constraints are not refused: the true solution satisfies them, so a solver that
     // ignores them solves the same problem (with less protection at loose tolerances).
-    if (problem.mass_storage != DK_MASS_STORAGE_DENSE && !(solver.flags & DK_SOLVER_MASS_STORAGE))
-      return fail(why, who + "takes dense mass matrices only, but" + what + " stores its mass matrix " +
+    const bool dense_entry = !table || table->mass;
+    if (problem.mass_storage != DK_MASS_STORAGE_DENSE && !(solver.flags & DK_SOLVER_MASS_STORAGE) && !dense_entry &&
+        problem.mass_kind != DK_MASS_IDENTITY)
+      return fail(why, who + "takes dense mass matrices only, but" + what + " stores its mass matrix only " +
                            (problem.mass_storage == DK_MASS_STORAGE_DIAGONAL ? "as a diagonal" : "sparse"));
   }
   return true;

@@ -35,6 +35,7 @@ class MultistepSolver : public Solver {
     d.capabilities.events = true;
     d.capabilities.constraints = true;
     d.capabilities.keep_dense = true;
+    d.capabilities.mass_storage = true;
     d.options = {
         {"max_order", "int", "5", "highest order (1-5)"},
         {"max_newton", "int", "4", "Newton iterations per step before the step is retried (DASSL's MAXIT)"},
@@ -47,6 +48,7 @@ class MultistepSolver : public Solver {
          "> 0: constant steps of this size at order max_order after a short start-up, no error control "
          "(for order measurements)"},
     };
+    for (auto& o : iteration_matrix_options()) d.options.push_back(std::move(o));
     return d;
   }
 

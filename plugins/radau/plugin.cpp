@@ -22,6 +22,7 @@ SolverDescription radau_description(int order) {
   d.capabilities.events = true;
   d.capabilities.constraints = true;
   d.capabilities.keep_dense = true;
+  d.capabilities.mass_storage = true;
   return d;
 }
 
@@ -61,6 +62,7 @@ class Radau5Solver : public Solver {
         {"keep_step_high", "real", "1.2", "upper end of that band (RADAU5's QUOT2; Hairer suggests 0.99 and 2 for large full systems)"},
         linear_solver_option,
     };
+    for (auto& o : iteration_matrix_options()) d.options.push_back(std::move(o));
     return d;
   }
 
@@ -105,6 +107,7 @@ class RadauIIASolver : public Solver {
         {"keep_step_high", "real", "1.2", "upper end of that band (2 from n = 50 on, as Hairer advises for large full systems)"},
         linear_solver_option,
     };
+    for (auto& o : iteration_matrix_options()) d.options.push_back(std::move(o));
     return d;
   }
 

@@ -23,6 +23,7 @@ class RosenbrockSolver : public Solver {
     d.capabilities.events = true;
     d.capabilities.constraints = true;
     d.capabilities.keep_dense = true;
+    d.capabilities.mass_storage = true;
     d.options = {
         {"controller", "choice:predictive|pi|i", "predictive",
          "step-size controller: Gustafsson's predictive (as RODAS), PI, or elementary"},
@@ -30,6 +31,7 @@ class RosenbrockSolver : public Solver {
         {"fac_min", "real", "0.2", "smallest step-size ratio h_new/h"},
         {"fac_max", "real", "6", "largest step-size ratio h_new/h"},
     };
+    for (auto& o : iteration_matrix_options()) d.options.push_back(std::move(o));
     if (Tableau.w_method)
       d.options.push_back({"max_jacobian_age", "int", "1",
                            "keep a Jacobian for up to this many steps (a W-method keeps its order with an old one)"});

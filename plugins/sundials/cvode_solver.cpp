@@ -89,7 +89,7 @@ class Cvode {
     check(CVodeWFtolerances(mem_, &OdeModel::weights), "CVodeWFtolerances");
     check(CVodeSetUserData(mem_, &model), "CVodeSetUserData");
     const bool klu = model.use_matrix && model.matrix.sparse();
-    make_linear_solver(la_, y_, solver, klu ? &model.matrix.sparse_w() : nullptr, ctx_);
+    make_linear_solver(la_, y_, solver, klu ? &model.matrix.sparse_w() : nullptr, model.matrix.ordering(), ctx_);
     check(CVodeSetLinearSolver(mem_, la_.solver, la_.matrix), "CVodeSetLinearSolver");
     if (model.use_matrix) check(CVodeSetJacFn(mem_, &OdeModel::jacobian), "CVodeSetJacFn");
     check(CVodeSetMaxOrd(mem_, max_order), "CVodeSetMaxOrd");
@@ -206,11 +206,16 @@ SolverDescription CvodeSolver::describe() {
   d.capabilities.events = true;
   d.capabilities.constraints = true;
   d.capabilities.keep_dense = true;
+  d.capabilities.mass_storage = true;
   d.options = {
       {"max_order", "int", "5", "highest BDF order (1-5)"},
       {"linear_solver", "choice:auto|dense|core|klu", "auto",
        "SUNDIALS' dense LU, the core's dense LU (Eigen, blocked: ~10x faster at n ~ 1000), or KLU (auto: KLU when the problem gives a pattern, else dense)"},
   };
+  // The core's IterationMatrix options that reach here: the ordering of SUNDIALS' KLU and
+  // coloured differences (the sparse LU itself is SUNDIALS' KLU).
+  for (auto& o : iteration_matrix_options())
+    if (o.key != "sparse_lu") d.options.push_back(std::move(o));
   return d;
 }
 

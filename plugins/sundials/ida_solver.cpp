@@ -119,7 +119,7 @@ class Ida {
     check(IDASetId(mem_, id_), "IDASetId");
     check(IDASetSuppressAlg(mem_, suppress_ ? SUNTRUE : SUNFALSE), "IDASetSuppressAlg");
     const bool klu = model.use_matrix && model.matrix.sparse();
-    make_linear_solver(la_, yy_, solver, klu ? &model.matrix.sparse_w() : nullptr, ctx_);
+    make_linear_solver(la_, yy_, solver, klu ? &model.matrix.sparse_w() : nullptr, model.matrix.ordering(), ctx_);
     check(IDASetLinearSolver(mem_, la_.solver, la_.matrix), "IDASetLinearSolver");
     if (model.use_matrix || model.residual_jacobian) check(IDASetJacFn(mem_, &Model::jacobian), "IDASetJacFn");
     check(IDASetMaxOrd(mem_, max_order), "IDASetMaxOrd");
@@ -270,6 +270,7 @@ SolverDescription IdaSolver::describe() {
   d.capabilities.events = true;
   d.capabilities.constraints = true;
   d.capabilities.keep_dense = true;
+  d.capabilities.mass_storage = true;
   d.options = {
       {"max_order", "int", "5", "highest BDF order (1-5)"},
       {"max_nonlinear_iterations", "int", "4", "Newton iterations per step before a convergence failure"},
@@ -287,6 +288,10 @@ SolverDescription IdaSolver::describe() {
       {"initial_step_retry", "bool", "true",
        "when IDA's own first step fails, retry with the automatic initial step of daekit's core and larger ones"},
   };
+  // The core's IterationMatrix options that reach here: the ordering of SUNDIALS' KLU and
+  // coloured differences (the sparse LU itself is SUNDIALS' KLU).
+  for (auto& o : iteration_matrix_options())
+    if (o.key != "sparse_lu") d.options.push_back(std::move(o));
   return d;
 }
 

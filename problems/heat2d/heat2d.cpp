@@ -18,12 +18,12 @@ namespace {
 class Heat2D : public daekit::Problem {
  public:
   static std::vector<daekit::ParamDesc> parameters() {
-    return {{"N", "10", "interior grid points per direction (2 .. 100); (N+2)^2 unknowns"},
+    return {{"N", "10", "interior grid points per direction (2 .. 1000); (N+2)^2 unknowns"},
             {"tend", "0.1", "end of the span"}};
   }
 
   explicit Heat2D(const daekit::Params& params) : N_(static_cast<int>(params.integer("N"))) {
-    if (N_ < 2 || N_ > 100) throw std::invalid_argument("heat2d: N must lie in 2 .. 100");
+    if (N_ < 2 || N_ > 1000) throw std::invalid_argument("heat2d: N must lie in 2 .. 1000");
     const double tend = params.real("tend");
     if (!(tend > 0.0) || !std::isfinite(tend)) throw std::invalid_argument("heat2d: tend must be positive");
     side_ = N_ + 2;

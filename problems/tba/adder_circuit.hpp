@@ -76,4 +76,8 @@ bool static_currents(const Netlist& net, double t, const double* u, double* i);
 // g(U).
 void charges(const Netlist& net, const double* u, double* q);
 
+// For each node, the nodes (itself included, sorted) whose voltages its current or charge
+// may read: the nodes of every transistor it belongs to. The Jacobian's pattern.
+std::vector<std::vector<int>> node_couplings(const Netlist& net);
+
 }  // namespace tba

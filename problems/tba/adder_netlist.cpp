@@ -3,6 +3,7 @@
 // blocks 1-13 (NOR), 14-31 (ANDOI), 32-44 (NOR), 45-62 and 63-80 (ANDOI), 81-93 (NOR),
 // 94-111 (ANDOI), 112-125 (NAND), 126-143 (ORANI), 144-161 (ANDOI with the chain at its
 // result node), and 162-175 the chain of three transistors.
+#include <algorithm>
 #include "adder_circuit.hpp"
 
 namespace tba {
@@ -109,6 +110,26 @@ Netlist build() {
 const Netlist& two_bit_adder() {
   static const Netlist net = build();
   return net;
+}
+
+std::vector<std::vector<int>> node_couplings(const Netlist& net) {
+  std::vector<std::vector<int>> coupled(node_count);
+  for (std::size_t k = 0; k < node_count; ++k) coupled[k].push_back(static_cast<int>(k));
+  for (const Transistor& m : net.transistors) {
+    // Every node a transistor touches: its currents and charges read all of them.
+    std::vector<int> nodes = {m.gs, m.gd, m.bs, m.bd};
+    for (const Terminal& t : {m.source, m.drain})
+      if (t.is_node()) nodes.push_back(t.node);
+    if (m.gate.signal == Signal::none) nodes.push_back(m.gate.node);
+    if (m.bulk_drain_charge_node >= 0) nodes.push_back(m.bulk_drain_charge_node);
+    for (int a : nodes)
+      for (int b : nodes) coupled[static_cast<std::size_t>(a)].push_back(b);
+  }
+  for (auto& c : coupled) {
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+  }
+  return coupled;
 }
 
 }  // namespace tba

@@ -44,6 +44,20 @@ class TwoBitAdder : public daekit::Problem {
     in.scored.assign(2 * m, DK_SCORED_NO);
     for (std::size_t out : {tba::output_s0, tba::output_s1, tba::output_carry}) in.scored[m + out] = DK_SCORED_RELATIVE;
     u0_ = daekit::testset_data(tba_voltages_text, "tba.u0", m).values;
+    // The pattern (no analytic Jacobian: differences in it take one evaluation per colour).
+    // Column q_j reaches only 0 = q_j - g_j(U); column U_j reaches the currents and charges
+    // of the nodes coupled to node j.
+    const auto coupled = tba::node_couplings(net_);
+    in.jac_col_ptr.push_back(0);
+    for (std::size_t j = 0; j < m; ++j) {
+      in.jac_row_idx.push_back(static_cast<std::int32_t>(m + j));
+      in.jac_col_ptr.push_back(static_cast<std::int32_t>(in.jac_row_idx.size()));
+    }
+    for (std::size_t j = 0; j < m; ++j) {
+      for (int i : coupled[j]) in.jac_row_idx.push_back(i);
+      for (int i : coupled[j]) in.jac_row_idx.push_back(static_cast<std::int32_t>(m) + i);
+      in.jac_col_ptr.push_back(static_cast<std::int32_t>(in.jac_row_idx.size()));
+    }
   }
 
   void initial_values(daekit::Vector y, daekit::Vector yp) override {

@@ -211,7 +211,7 @@ TEST_CASE("daekit check takes problem parameters", "[cli][check]") {
   CHECK(run_command(daekit_cmd("check " + daekit::test::plugin_dir() + "/heat2d.so --param N=4"), &out) == 0);
   CHECK_THAT(out, Catch::Contains("n = 36"));
   CHECK(run_command(daekit_cmd("check " + daekit::test::plugin_dir() + "/heat2d.so --param N=1"), &out) == 1);
-  CHECK_THAT(out, Catch::Contains("N must lie in 2 .. 100"));
+  CHECK_THAT(out, Catch::Contains("N must lie in 2 .. 1000"));
 }
 
 TEST_CASE("a solver option of choice type must be one alternative exactly", "[cli][options]") {
@@ -325,7 +325,8 @@ TEST_CASE("a plugin's invalid description is refused with the field's name, neve
                                                                   {"null_index", "the index array is NULL"},
                                                                   {"null_differential", "the differential array is NULL"},
                                                                   {"zero_n", "n is 0"},
-                                                                  {"absurd_n", "n = 1000000000000000 is beyond any memory"}};
+                                                                  {"absurd_n", "n = 1000000000000000 is beyond any memory"},
+                                                                  {"unsorted_pattern", "the sparsity pattern's rows in column 0 are not strictly ascending"}};
   for (const auto& [name, field] : problems) {
     INFO(name);
     CHECK(run_command(daekit_cmd("info " + name + " --plugin " + file), &out) == 2);

@@ -152,8 +152,9 @@ TEST_CASE("greedy colouring never gives two columns with a common row the same c
     (void)y;
     col_ptr.push_back(static_cast<std::int32_t>(row_idx.size()));
   }
-  std::vector<int> colour;
-  const int colours = daekit::colour_columns(n, col_ptr, row_idx, colour);
+  const daekit::ColumnColouring c = daekit::colour_columns(static_cast<std::size_t>(n), col_ptr.data(), row_idx.data());
+  const int colours = c.colours;
+  const std::vector<int>& colour = c.colour_of;
   CHECK(colours <= 9);  // distance-2 colouring of the 5-point stencil needs few colours
   for (int a = 0; a < n; ++a)
     for (int b = a + 1; b < n; ++b) {

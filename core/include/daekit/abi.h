@@ -85,7 +85,8 @@ typedef enum {
 #define DK_PROBLEM_ANALYTIC_JACOBIAN (1u << 0)
 #define DK_PROBLEM_ANALYTIC_DFDT (1u << 1)
 #define DK_PROBLEM_AUTONOMOUS (1u << 2)
-#define DK_PROBLEM_SPARSE_JACOBIAN (1u << 3) /* jacobian_sparse with jac_pattern */
+#define DK_PROBLEM_SPARSE_JACOBIAN (1u << 3) /* jac_pattern is valid; jacobian_sparse gives its values,
+                                                or is NULL (a pattern without values: solvers difference in it) */
 #define DK_PROBLEM_CONSISTENT_Y0 (1u << 4)   /* initial values are consistent by construction */
 #define DK_PROBLEM_HAS_YP0 (1u << 5)         /* initial_values also fills y'(t0) */
 #define DK_PROBLEM_ANALYTIC_RESIDUAL_JACOBIAN (1u << 6)
@@ -124,7 +125,7 @@ typedef enum {
 typedef struct dk_sparsity {
   size_t nnz;
   const int32_t* col_ptr; /* n + 1 entries */
-  const int32_t* row_idx; /* nnz entries */
+  const int32_t* row_idx; /* nnz entries; for jac_pattern ascending within each column */
 } dk_sparsity;
 
 typedef struct dk_param_desc {

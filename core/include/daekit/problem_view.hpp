@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <string>
+#include <vector>
 
 #include "daekit/abi.h"
 #include "daekit/status.hpp"
@@ -41,6 +42,13 @@ class ProblemView {
   Eval jacobian_sparse(double t, ConstRef y, Eigen::SparseMatrix<double>& dfdy);  // analytic, in pattern
   Eval dfdt(double t, ConstRef y, Ref df);                              // analytic
   Eval mass(double t, ConstRef y, Eigen::MatrixXd& m);
+  // How M is stored (ABI 1.2; dense for a problem built against an older minor), and M in
+  // that storage: n diagonal values, or the values of mass_pattern() in pattern order.
+  dk_mass_storage mass_storage() const {
+    return has_1_2_info() ? static_cast<dk_mass_storage>(info_->mass_storage) : DK_MASS_STORAGE_DENSE;
+  }
+  Eval mass_diagonal(double t, ConstRef y, Ref d);
+  Eval mass_sparse(double t, ConstRef y, double* values);
   Eval residual(double t, ConstRef y, ConstRef yp, Ref r, bool for_jacobian = false);
   // dF/dy + cj dF/dy', analytic (residual-form problems that provide it).
   Eval residual_jacobian(double t, ConstRef y, ConstRef yp, double cj, Eigen::MatrixXd& j);
@@ -74,6 +82,9 @@ class ProblemView {
 
   // The pattern as an Eigen matrix with explicit zeros (for analysing once).
   Eigen::SparseMatrix<double> sparsity_pattern() const;
+  // The sparse mass matrix's pattern, and for each of its entries in the problem's order
+  // the position in that matrix's value array (the problem may list rows unsorted).
+  Eigen::SparseMatrix<double> mass_pattern(std::vector<Eigen::Index>& value_positions) const;
 
   // "3 (name)" or "3": a component as messages name it (1-based).
   std::string component(Eigen::Index i) const;
@@ -100,7 +111,7 @@ class ProblemView {
     }
   }
   // How a result's entries map to components, for messages that name them.
-  enum class Layout { vector, dense_matrix, sparse_matrix, roots };
+  enum class Layout { vector, dense_matrix, sparse_matrix, sparse_mass, roots };
   bool has_1_2_info() const { return DK_HAS_FIELD(info_, dk_problem_info, constraints); }
   bool has_1_2_table() const { return DK_HAS_FIELD(p_.vtbl, dk_problem_vtbl, step_completed); }
   Eval finish(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,

@@ -56,8 +56,12 @@ bool tolerances_attainable(const SolveRequest& request, std::string* why);
 bool check_extra_options(const dk_solver_info& solver, const std::map<std::string, std::string>& extra,
                          std::string* why);
 
-// Can this solver take this problem at all? (mass kind, residual form, DAE index)
-bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& problem, std::string* why);
+// Can this solver take this problem at all? (mass kind, residual form, DAE index, events).
+// With the problem's table: a problem that stores M only as a diagonal or sparse (no dense
+// `mass` entry) is refused by a solver without DK_SOLVER_MASS_STORAGE; the SDK's problems
+// always keep the dense entry, which such a solver reads instead.
+bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& problem, std::string* why,
+                        const dk_problem_vtbl* table = nullptr);
 
 // The highest DAE index among the components (0 for an ODE with identity mass).
 int max_dae_index(const dk_problem_info& problem);

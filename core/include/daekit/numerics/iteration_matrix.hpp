@@ -1,5 +1,6 @@
 // The linear algebra of every implicit method: the Jacobian df/dy (analytic, or
-// by finite differences when the problem has none or the user asks), and the
+// by finite differences when the problem has none or the user asks: one evaluation per
+// colour of the problem's pattern when it declares one, else per column), and the
 // iteration matrix W = alpha * M - J with its LU factorisation (dense, or
 // sparse when the problem gives a Jacobian pattern). Rosenbrock methods use
 // alpha = 1 / (h gamma), BDF alpha = cj, Radau the real eigenvalue.
@@ -9,6 +10,7 @@
 #include <Eigen/SparseCore>
 #include <vector>
 
+#include "daekit/numerics/column_colouring.hpp"
 #include "daekit/numerics/dense_lu.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/numerics/sparse_lu.hpp"
@@ -26,7 +28,13 @@ class IterationMatrix {
   void setup(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass, bool allow_sparse = true);
 
   bool sparse() const { return sparse_; }
+  // The sparse LUs' ordering and factorisation as asked (options sparse_ordering and
+  // sparse_lu), for the complex LUs to follow the same wish.
+  SparseOrdering ordering() const { return ordering_; }
+  SparseFactoriser factoriser() const { return factoriser_; }
   bool analytic() const { return analytic_; }
+  // Colours of the pattern when differences use one (0: one evaluation per column).
+  int difference_colours() const { return colouring_.colours; }
 
   // df/dy at (t, y); f0 = f(t, y) is needed for finite differences.
   Eval evaluate_jacobian(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0);
@@ -49,6 +57,7 @@ class IterationMatrix {
   // J x (for methods that need the Jacobian's action).
   void apply_jacobian(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;
   const Eigen::MatrixXd& dense_jacobian() const { return jac_; }
+  const Eigen::SparseMatrix<double>& sparse_jacobian() const { return jac_sparse_; }
 
  private:
   Eval finite_difference_dense(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0);
@@ -69,8 +78,12 @@ class IterationMatrix {
   std::vector<Eigen::Index> mass_in_w_;  // position in w_sparse_ of each mass entry
   std::vector<double> mass_values_;
   SparseLUSolver sparse_lu_;
+  SparseOrdering ordering_ = SparseOrdering::automatic;
+  SparseFactoriser factoriser_ = SparseFactoriser::automatic;
 
-  Eigen::VectorXd y_work_, f_work_;
+  Eigen::VectorXd y_work_, f_work_, delta_;
+  ColumnColouring colouring_;            // of the declared pattern, for coloured differences
+  Eigen::SparseMatrix<double> pattern_;  // that pattern, for a dense Jacobian's differences
   Eigen::VectorXd rtol_, atol_;  // scales for finite-difference increments
 };
 

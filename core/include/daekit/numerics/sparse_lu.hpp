@@ -9,8 +9,19 @@
 #include <Eigen/SparseCore>
 #include <complex>
 #include <memory>
+#include <vector>
 
 namespace daekit {
+
+// The fill-reducing ordering of the sparse LUs: the factorisation's own minimum degree
+// (COLAMD for Eigen's SparseLU, AMD for KLU and UMFPACK), or METIS nested dissection (on
+// the pattern of A + A^T), which keeps the fill of 2D and 3D grids near its n log n bound.
+// `automatic` chooses by factorisation and size (sparse_lu.cpp gives the rule and its
+// measurements).
+enum class SparseOrdering { automatic, colamd, metis };
+// The factorisation: Eigen's supernodal SparseLU, SuiteSparse's KLU (left-looking, for
+// circuit-like and stencil patterns) or UMFPACK (multifrontal, for large grids).
+enum class SparseFactoriser { automatic, supernodal, klu, umfpack };
 
 template <class Scalar>
 class SparseLUOf {
@@ -19,6 +30,11 @@ class SparseLUOf {
   using Vector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>;
 
   SparseLUOf();
+  // Before analyze(); the ordering analyze() actually chose is ordering() afterwards.
+  void set_ordering(SparseOrdering ordering) { ordering_ = ordering; }
+  void set_factoriser(SparseFactoriser factoriser) { factoriser_ = factoriser; }
+  SparseOrdering ordering() const { return ordering_; }
+  SparseFactoriser factoriser() const { return factoriser_; }
   ~SparseLUOf();
   SparseLUOf(SparseLUOf&&) noexcept;
   SparseLUOf& operator=(SparseLUOf&&) noexcept;
@@ -31,7 +47,21 @@ class SparseLUOf {
   struct Backend;
   std::unique_ptr<Backend> backend_;
   bool analyzed_ = false;
+  SparseOrdering ordering_ = SparseOrdering::automatic;
+  SparseFactoriser factoriser_ = SparseFactoriser::automatic;
 };
+
+// Whether `wanted` means METIS for an n x n matrix factorised by `factoriser` (`automatic`:
+// the core's rule, sparse_lu.cpp), for LUs outside the core (SUNDIALS' KLU) to follow it.
+bool nested_dissection_for(SparseOrdering wanted, SparseFactoriser factoriser, Eigen::Index n);
+
+// METIS nested dissection of a square CSC pattern made symmetric (A + A^T): order[k] is
+// the k-th pivot's original index. False when METIS fails. For KLU's user ordering (the
+// core's and SUNDIALS' KLU) and the supernodal LU alike.
+template <class Index>
+bool nested_dissection(Eigen::Index n, const Index* col_ptr, const Index* row_idx, std::vector<Index>& order);
+extern template bool nested_dissection(Eigen::Index, const int*, const int*, std::vector<int>&);
+extern template bool nested_dissection(Eigen::Index, const long*, const long*, std::vector<long>&);
 
 using SparseLUSolver = SparseLUOf<double>;
 using ComplexSparseLU = SparseLUOf<std::complex<double>>;

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "daekit/numerics/column_colouring.hpp"
 #include "daekit/sdk/dual.hpp"
 #include "daekit/sdk/problem.hpp"
 
@@ -24,28 +25,6 @@ namespace daekit {
 
 inline constexpr int autodiff_directions = 8;
 using AutoDiffScalar = Dual<autodiff_directions>;
-
-// Column colours of a CSC pattern: two columns with a common row never share a colour.
-// Greedy in column order; returns the number of colours.
-inline int colour_columns(std::size_t n, const std::vector<std::int32_t>& col_ptr,
-                          const std::vector<std::int32_t>& row_idx, std::vector<int>& colour) {
-  std::vector<std::vector<std::int32_t>> columns_of_row(n);
-  for (std::size_t j = 0; j < n; ++j)
-    for (auto p = col_ptr[j]; p < col_ptr[j + 1]; ++p) columns_of_row[static_cast<std::size_t>(row_idx[p])].push_back(static_cast<std::int32_t>(j));
-  colour.assign(n, -1);
-  std::vector<std::size_t> forbidden_by(n + 1, n);  // colour -> the column that last forbade it
-  int colours = 0;
-  for (std::size_t j = 0; j < n; ++j) {
-    for (auto p = col_ptr[j]; p < col_ptr[j + 1]; ++p)
-      for (const auto other : columns_of_row[static_cast<std::size_t>(row_idx[p])])
-        if (colour[static_cast<std::size_t>(other)] >= 0) forbidden_by[static_cast<std::size_t>(colour[static_cast<std::size_t>(other)])] = j;
-    int c = 0;
-    while (forbidden_by[static_cast<std::size_t>(c)] == j) ++c;
-    colour[j] = c;
-    colours = std::max(colours, c + 1);
-  }
-  return colours;
-}
 
 template <class Derived>
 class AutoDiffProblem : public Problem {
@@ -106,10 +85,9 @@ class AutoDiffProblem : public Problem {
     x_.assign(info_.n, AutoDiffScalar());
     r_.assign(info_.n, AutoDiffScalar());
     if (info_.jac_col_ptr.empty()) return;
-    std::vector<int> colour;
-    colours_ = colour_columns(info_.n, info_.jac_col_ptr, info_.jac_row_idx, colour);
-    columns_of_colour_.assign(static_cast<std::size_t>(colours_), {});
-    for (std::size_t j = 0; j < info_.n; ++j) columns_of_colour_[static_cast<std::size_t>(colour[j])].push_back(j);
+    ColumnColouring c = colour_columns(info_.n, info_.jac_col_ptr.data(), info_.jac_row_idx.data());
+    colours_ = c.colours;
+    columns_of_colour_ = std::move(c.columns_of);
   }
 
   std::vector<AutoDiffScalar> x_, r_;

@@ -8,6 +8,7 @@
 // exceptions, so none escapes into the host or a solver.
 #pragma once
 
+#include <algorithm>
 #include <boost/dll/alias.hpp>
 #include <cstring>
 #include <exception>
@@ -45,14 +46,36 @@ std::int32_t guarded_factory(Make&& make, char* err, std::size_t err_size, const
   return 1;
 }
 
+// Which optional entries a Problem class overrides, known where the class is
+// (DAEKIT_EXPORT_PROBLEM); for a Problem handed over as a base pointer it is not known,
+// and every entry counts as provided.
+struct MassOverrides {
+  bool known = false;
+  bool mass = true, mass_diagonal = false;
+  bool jacobian_sparse = true;  // values for the declared pattern (else only the pattern)
+  template <class Class>
+  static MassOverrides of() {
+    using Dense = Eval (Problem::*)(double, ConstVector, MatrixView);
+    using InVector = Eval (Problem::*)(double, ConstVector, Vector);
+    MassOverrides o;
+    o.known = true;
+    o.mass = !std::is_same_v<decltype(&Class::mass), Dense>;
+    o.mass_diagonal = !std::is_same_v<decltype(&Class::mass_diagonal), InVector>;
+    o.jacobian_sparse = !std::is_same_v<decltype(&Class::jacobian_sparse), InVector>;
+    return o;
+  }
+};
+
 // Owns the author's Problem and the C view of its info.
 class ProblemAdapter {
  public:
-  ProblemAdapter(std::unique_ptr<Problem> impl, std::vector<ParamDesc> descs, const Params& params)
+  ProblemAdapter(std::unique_ptr<Problem> impl, std::vector<ParamDesc> descs, const Params& params,
+                 MassOverrides overrides = {})
       : impl_(std::move(impl)), descs_(std::move(descs)) {
     const ProblemInfo& in = impl_->info();
     const std::size_t n = in.n;
     if (n == 0) throw std::invalid_argument("problem '" + in.name + "' declares n = 0");
+    impl_->stored_as_ = resolve_mass_storage(in, overrides);
     check_size(in.index, n, "index");
     check_size(in.differential, n, "differential");
     check_size(in.component_names, n, "component_names");
@@ -111,11 +134,19 @@ class ProblemAdapter {
     if (!in.jac_col_ptr.empty()) {
       if (in.jac_col_ptr.size() != n + 1)
         throw std::invalid_argument("jac_col_ptr must have n + 1 entries");
-      info_.jac_pattern.nnz = in.jac_row_idx.size();
+      sort_jacobian_pattern(in);
+      info_.jac_pattern.nnz = jac_row_idx_.size();
       info_.jac_pattern.col_ptr = in.jac_col_ptr.data();
-      info_.jac_pattern.row_idx = in.jac_row_idx.data();
+      info_.jac_pattern.row_idx = jac_row_idx_.data();
     }
-    info_.mass_storage = DK_MASS_STORAGE_DENSE;
+    info_.mass_storage = impl_->stored_as_ == MassStorage::diagonal ? DK_MASS_STORAGE_DIAGONAL
+                         : impl_->stored_as_ == MassStorage::sparse ? DK_MASS_STORAGE_SPARSE
+                                                                    : DK_MASS_STORAGE_DENSE;
+    if (impl_->stored_as_ == MassStorage::sparse) {
+      info_.mass_pattern.nnz = in.mass_row_idx.size();
+      info_.mass_pattern.col_ptr = in.mass_col_ptr.data();
+      info_.mass_pattern.row_idx = in.mass_row_idx.data();
+    }
     info_.nroots = in.roots.size();
     info_.root_direction = in.roots.empty() ? nullptr : root_directions_.data();
     info_.root_terminal = in.roots.empty() ? nullptr : root_terminal_.data();
@@ -127,6 +158,13 @@ class ProblemAdapter {
 
   Problem& impl() { return *impl_; }
   const Problem& impl() const { return *impl_; }
+  // The author's Jacobian values (in the author's pattern order) into the ABI's order:
+  // rows ascending within each column.
+  void sort_jacobian_values(double* values) {
+    if (jac_order_.empty()) return;
+    jac_scratch_.assign(values, values + jac_order_.size());
+    for (std::size_t k = 0; k < jac_order_.size(); ++k) values[k] = jac_scratch_[jac_order_[k]];
+  }
   const dk_problem_info& info() const { return info_; }
   std::string& error() { return error_; }
   const std::string& error() const { return error_; }
@@ -140,6 +178,50 @@ class ProblemAdapter {
       throw std::invalid_argument(std::string("problem info '") + what + "' must have n entries");
   }
 
+  // The ABI wants rows ascending within each column; authors may list them in any order.
+  // A sorted copy, and the order to read the author's values in when they were not sorted.
+  void sort_jacobian_pattern(const ProblemInfo& in) {
+    jac_row_idx_ = in.jac_row_idx;
+    std::vector<std::size_t> order(in.jac_row_idx.size());
+    bool sorted = true;
+    for (std::size_t j = 0; j + 1 < in.jac_col_ptr.size(); ++j) {
+      const auto first = static_cast<std::size_t>(in.jac_col_ptr[j]), last = static_cast<std::size_t>(in.jac_col_ptr[j + 1]);
+      if (first > last || last > order.size()) throw std::invalid_argument("jac_col_ptr must not decrease or pass nnz");
+      for (std::size_t k = first; k < last; ++k) order[k] = k;
+      std::sort(order.begin() + static_cast<std::ptrdiff_t>(first), order.begin() + static_cast<std::ptrdiff_t>(last),
+                [&](std::size_t a, std::size_t b) { return in.jac_row_idx[a] < in.jac_row_idx[b]; });
+      for (std::size_t k = first; k < last; ++k) {
+        jac_row_idx_[k] = in.jac_row_idx[order[k]];
+        if (order[k] != k) sorted = false;
+      }
+    }
+    if (!sorted) jac_order_ = std::move(order);
+  }
+
+  static MassStorage resolve_mass_storage(const ProblemInfo& in, const MassOverrides& overrides) {
+    if (in.mass == MassKind::identity || in.form == Form::residual_only) return MassStorage::dense;
+    switch (in.mass_storage) {
+      case MassStorage::automatic:
+        return overrides.known && !overrides.mass ? MassStorage::diagonal : MassStorage::dense;
+      case MassStorage::diagonal:
+        if (overrides.known && overrides.mass && !overrides.mass_diagonal)
+          throw std::invalid_argument("problem '" + in.name +
+                                      "' stores its mass matrix as a diagonal but overrides only mass(): "
+                                      "override mass_diagonal() too");
+        return MassStorage::diagonal;
+      case MassStorage::sparse:
+        if (in.mass_col_ptr.size() != in.n + 1)
+          throw std::invalid_argument("mass_col_ptr must have n + 1 entries");
+        if (in.mass_col_ptr.front() != 0 || static_cast<std::size_t>(in.mass_col_ptr.back()) != in.mass_row_idx.size())
+          throw std::invalid_argument("mass_col_ptr must run from 0 to the number of entries in mass_row_idx");
+        for (auto r : in.mass_row_idx)
+          if (r < 0 || static_cast<std::size_t>(r) >= in.n)
+            throw std::invalid_argument("mass_row_idx holds a row outside 0 .. n-1");
+        return MassStorage::sparse;
+      default: return MassStorage::dense;
+    }
+  }
+
   // A component whose column of M is zero at t0 is algebraic (OrdinaryDiffEq's rule).
   std::vector<std::uint8_t> derive_differential() {
     const ProblemInfo& in = impl_->info();
@@ -148,6 +230,26 @@ class ProblemAdapter {
     if (in.mass == MassKind::identity || in.form == Form::residual_only) return d;
     Eigen::VectorXd y0 = Eigen::VectorXd::Zero(n), yp0 = Eigen::VectorXd::Zero(n);
     impl_->initial_values(Vector(y0.data(), n), Vector(yp0.data(), n));
+    const ConstVector y(y0.data(), n);
+    if (impl_->stored_as_ == MassStorage::diagonal) {
+      Eigen::VectorXd diag = Eigen::VectorXd::Zero(n);
+      if (impl_->mass_diagonal(in.t0, y, Vector(diag.data(), n)) != Eval::ok)
+        throw std::runtime_error("mass matrix evaluation failed at t0");
+      for (Eigen::Index j = 0; j < n; ++j) d[static_cast<std::size_t>(j)] = diag[j] != 0.0 ? 1 : 0;
+      return d;
+    }
+    if (impl_->stored_as_ == MassStorage::sparse) {
+      const auto nnz = static_cast<Eigen::Index>(in.mass_row_idx.size());
+      Eigen::VectorXd values = Eigen::VectorXd::Zero(nnz);
+      if (impl_->mass_sparse(in.t0, y, Vector(values.data(), nnz)) != Eval::ok)
+        throw std::runtime_error("mass matrix evaluation failed at t0");
+      for (Eigen::Index j = 0; j < n; ++j) {
+        d[static_cast<std::size_t>(j)] = 0;
+        for (auto k = in.mass_col_ptr[static_cast<std::size_t>(j)]; k < in.mass_col_ptr[static_cast<std::size_t>(j) + 1]; ++k)
+          if (values[k] != 0.0) d[static_cast<std::size_t>(j)] = 1;
+      }
+      return d;
+    }
     Eigen::MatrixXd m = Eigen::MatrixXd::Zero(n, n);
     if (impl_->mass(in.t0, ConstVector(y0.data(), n), MatrixView(m.data(), n, n, Eigen::OuterStride<>(n))) !=
         Eval::ok)
@@ -158,6 +260,9 @@ class ProblemAdapter {
 
   std::unique_ptr<Problem> impl_;
   std::vector<ParamDesc> descs_;
+  std::vector<std::int32_t> jac_row_idx_;  // the pattern's rows, ascending in each column
+  std::vector<std::size_t> jac_order_;     // the author's value index of each, if unsorted
+  std::vector<double> jac_scratch_;
   std::vector<std::uint8_t> index_, scored_, differential_;
   std::vector<const char*> names_, root_names_;
   std::vector<std::int8_t> root_directions_;
@@ -229,7 +334,9 @@ struct ProblemTrampolines {
     return guarded(self, [&](ProblemAdapter& a) {
       const auto n = size(a);
       const auto nnz = static_cast<Eigen::Index>(a.info().jac_pattern.nnz);
-      return a.impl().jacobian_sparse(t, ConstVector(y, n), Vector(values, nnz));
+      const Eval e = a.impl().jacobian_sparse(t, ConstVector(y, n), Vector(values, nnz));
+      a.sort_jacobian_values(values);
+      return e;
     });
   }
   static dk_eval dfdt(void* self, double t, const double* y, double* df) noexcept {
@@ -238,12 +345,45 @@ struct ProblemTrampolines {
       return a.impl().dfdt(t, ConstVector(y, n), Vector(df, n));
     });
   }
+  // The dense M (ABI 1.1's only form, still there for older hosts and solvers), from the
+  // storage the problem chose.
   static dk_eval mass(void* self, double t, const double* y, double* m, std::size_t ld) noexcept {
     return guarded(self, [&](ProblemAdapter& a) {
       const auto n = size(a);
       MatrixView mv = matrix_view(m, a.info().n, ld);
       mv.setZero();
-      return a.impl().mass(t, ConstVector(y, n), mv);
+      const ConstVector yv(y, n);
+      switch (a.impl().mass_stored_as()) {
+        case MassStorage::diagonal: {
+          Eigen::VectorXd d = Eigen::VectorXd::Zero(n);
+          const Eval e = a.impl().mass_diagonal(t, yv, Vector(d.data(), n));
+          mv.diagonal() = d;
+          return e;
+        }
+        case MassStorage::sparse: {
+          const auto& pat = a.info().mass_pattern;
+          Eigen::VectorXd values = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(pat.nnz));
+          const Eval e = a.impl().mass_sparse(t, yv, Vector(values.data(), values.size()));
+          for (Eigen::Index j = 0; j < n; ++j)
+            for (auto k = pat.col_ptr[j]; k < pat.col_ptr[j + 1]; ++k) mv(pat.row_idx[k], j) += values[k];
+          return e;
+        }
+        default: return a.impl().mass(t, yv, mv);
+      }
+    });
+  }
+  static dk_eval mass_diagonal(void* self, double t, const double* y, double* d) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto n = size(a);
+      Vector(d, n).setZero();
+      return a.impl().mass_diagonal(t, ConstVector(y, n), Vector(d, n));
+    });
+  }
+  static dk_eval mass_sparse(void* self, double t, const double* y, double* values) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto nnz = static_cast<Eigen::Index>(a.info().mass_pattern.nnz);
+      Vector(values, nnz).setZero();
+      return a.impl().mass_sparse(t, ConstVector(y, size(a)), Vector(values, nnz));
     });
   }
   static dk_eval residual(void* self, double t, const double* y, const double* yp, double* r) noexcept {
@@ -322,8 +462,8 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
                        &ProblemTrampolines::residual_jacobian,
                        &ProblemTrampolines::reference,
                        &ProblemTrampolines::last_error,
-                       /*mass_diagonal=*/nullptr,
-                       /*mass_sparse=*/nullptr,
+                       &ProblemTrampolines::mass_diagonal,
+                       &ProblemTrampolines::mass_sparse,
                        &ProblemTrampolines::roots,
                        &ProblemTrampolines::next_time_event,
                        &ProblemTrampolines::on_event,
@@ -334,6 +474,8 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
   if (!(info.flags & DK_PROBLEM_SPARSE_JACOBIAN)) t.jacobian_sparse = nullptr;
   if (!(info.flags & DK_PROBLEM_ANALYTIC_DFDT)) t.dfdt = nullptr;
   if (!(info.flags & DK_PROBLEM_ANALYTIC_RESIDUAL_JACOBIAN)) t.residual_jacobian = nullptr;
+  if (info.mass_storage != DK_MASS_STORAGE_DIAGONAL) t.mass_diagonal = nullptr;
+  if (info.mass_storage != DK_MASS_STORAGE_SPARSE) t.mass_sparse = nullptr;
   if (info.form == DK_FORM_RESIDUAL_ONLY) {
     t.rhs = nullptr;
     t.jacobian = nullptr;
@@ -358,8 +500,11 @@ std::int32_t make_problem(const dk_host* /*host*/, const dk_keyval* params, std:
         for (std::size_t i = 0; i < nparams; ++i) given[params[i].key] = params[i].value;
         std::vector<ParamDesc> descs = Class::parameters();
         Params p(descs, given);
-        auto* adapter = new ProblemAdapter(std::make_unique<Class>(p), std::move(descs), p);
+        const MassOverrides overrides = MassOverrides::of<Class>();
+        auto* adapter = new ProblemAdapter(std::make_unique<Class>(p), std::move(descs), p, overrides);
         adapter->table = problem_vtbl(adapter->info());
+        // A pattern without values: solvers difference in it (one evaluation per colour).
+        if (!overrides.jacobian_sparse) adapter->table.jacobian_sparse = nullptr;
         // A problem that does not override on_event only watches its root functions:
         // no reaction, so solvers report its events without restarting.
         using Reaction = EventAction (Problem::*)(const Event&, Vector);

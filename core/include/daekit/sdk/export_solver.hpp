@@ -38,7 +38,8 @@ class SolverAdapter {
     info_.max_dae_index = c.max_dae_index;
     info_.flags = (c.dense_output ? DK_SOLVER_DENSE_OUTPUT : 0u) | (c.sparse ? DK_SOLVER_SPARSE : 0u) |
                   (c.banded ? DK_SOLVER_BANDED : 0u) | (c.events ? DK_SOLVER_EVENTS : 0u) |
-                  (c.constraints ? DK_SOLVER_CONSTRAINTS : 0u) | (c.keep_dense ? DK_SOLVER_KEEP_DENSE : 0u);
+                  (c.constraints ? DK_SOLVER_CONSTRAINTS : 0u) | (c.keep_dense ? DK_SOLVER_KEEP_DENSE : 0u) |
+                  (c.mass_storage ? DK_SOLVER_MASS_STORAGE : 0u);
     info_.order = c.order;
     info_.noptions = coptions_.size();
     info_.options = coptions_.empty() ? nullptr : coptions_.data();
@@ -119,7 +120,7 @@ struct SolverTrampolines {
     ProblemView view(*problem, stats);
     SolveRequest request;
     std::string why;
-    if (!check_capabilities(a.info(), view.info(), &why)) {
+    if (!check_capabilities(a.info(), view.info(), &why, problem->vtbl)) {
       out.status = Status::unsupported_problem;
       out.message = why;
       return out;

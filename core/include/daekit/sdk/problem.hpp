@@ -28,6 +28,11 @@ inline std::string numbered(std::string stem, std::size_t number) {
 
 enum class Form : std::uint32_t { mass_matrix = DK_FORM_MASS_MATRIX, residual_only = DK_FORM_RESIDUAL_ONLY };
 
+// How M crosses the ABI (ABI 1.2). `automatic`: the diagonal form when the class keeps the
+// default mass() (M = diag(differential flags)), else dense, as before 1.2. A problem with
+// a non-diagonal sparse M declares `sparse`, its pattern, and overrides mass_sparse().
+enum class MassStorage : std::uint32_t { automatic, dense, diagonal, sparse };
+
 // Everything the host and the solvers may know about a problem before solving it.
 struct ProblemInfo {
   std::string name;   // command-line name
@@ -65,6 +70,10 @@ struct ProblemInfo {
   // Sparse Jacobian pattern (CSC, 0-based); empty = dense.
   std::vector<std::int32_t> jac_col_ptr, jac_row_idx;
 
+  // How M is stored (ABI 1.2), and its CSC pattern with MassStorage::sparse.
+  MassStorage mass_storage = MassStorage::automatic;
+  std::vector<std::int32_t> mass_col_ptr, mass_row_idx;
+
   // --- ABI 1.2 ----------------------------------------------------------------------
   // Event functions g_i(t, y) (roots()); an event is a sign change of one of them.
   struct Root {
@@ -98,6 +107,10 @@ enum class EventAction : std::uint32_t {
   reinit = DK_EVENT_REINIT,     // the DAE changed mode: re-solve the algebraic components
 };
 
+namespace sdk {
+class ProblemAdapter;
+}
+
 class Problem {
  public:
   virtual ~Problem() = default;
@@ -130,6 +143,20 @@ class Problem {
     return Eval::ok;
   }
 
+  // M's diagonal (n values, with MassStorage::diagonal): the default is the differential
+  // flags, as the default mass().
+  virtual Eval mass_diagonal(double /*t*/, ConstVector /*y*/, Vector d) {
+    if (info_.differential.empty()) {
+      d.setOnes();
+    } else {
+      for (std::size_t i = 0; i < info_.differential.size(); ++i)
+        d[static_cast<Eigen::Index>(i)] = info_.differential[i] ? 1.0 : 0.0;
+    }
+    return Eval::ok;
+  }
+  // M's values in the order of info().mass_row_idx (with MassStorage::sparse).
+  virtual Eval mass_sparse(double /*t*/, ConstVector /*y*/, Vector /*values*/) { return Eval::not_provided; }
+
   // --- residual form:  F(t,y,y') = 0. Defaults to M y' - f. ------------------------------
   virtual Eval residual(double t, ConstVector y, ConstVector yp, Vector r) {
     const auto n = static_cast<Eigen::Index>(info_.n);
@@ -139,6 +166,27 @@ class Problem {
       r = yp - r;
       return Eval::ok;
     }
+    switch (stored_as_) {
+      case MassStorage::diagonal:
+        mass_scratch_.resize(n, 1);
+        e = mass_diagonal(t, y, Vector(mass_scratch_.data(), n));
+        if (e == Eval::ok) r = mass_scratch_.col(0).cwiseProduct(yp) - r;
+        return e;
+      case MassStorage::sparse: {
+        // M y' from the pattern: no n x n array for a sparse M.
+        const auto nnz = static_cast<Eigen::Index>(info_.mass_row_idx.size());
+        mass_scratch_.resize(nnz, 1);
+        e = mass_sparse(t, y, Vector(mass_scratch_.data(), nnz));
+        if (e != Eval::ok) return e;
+        r = -r;
+        for (Eigen::Index j = 0; j < n; ++j)
+          for (std::int32_t k = info_.mass_col_ptr[static_cast<std::size_t>(j)];
+               k < info_.mass_col_ptr[static_cast<std::size_t>(j) + 1]; ++k)
+            r[info_.mass_row_idx[static_cast<std::size_t>(k)]] += mass_scratch_(k, 0) * yp[j];
+        return Eval::ok;
+      }
+      default: break;
+    }
     mass_scratch_.setZero(n, n);
     MatrixView m(mass_scratch_.data(), n, n, Eigen::OuterStride<>(n));
     e = mass(t, y, m);
@@ -146,6 +194,8 @@ class Problem {
     r = mass_scratch_ * yp - r;
     return Eval::ok;
   }
+  // The storage the export chose (never `automatic` once exported).
+  MassStorage mass_stored_as() const { return stored_as_; }
   // dF/dy + cj dF/dy'
   virtual Eval residual_jacobian(double, ConstVector, ConstVector, double, MatrixView) {
     return Eval::not_provided;
@@ -172,6 +222,8 @@ class Problem {
   std::string error_;
 
  private:
+  friend class sdk::ProblemAdapter;  // sets stored_as_ when it resolves `automatic`
+  MassStorage stored_as_ = MassStorage::dense;
   Eigen::MatrixXd mass_scratch_;
 };
 

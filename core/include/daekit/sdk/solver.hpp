@@ -22,6 +22,20 @@ struct OptionDesc {
   std::string help;
 };
 
+// The options every solver on the core's IterationMatrix takes (read there): which sparse
+// LU, its fill-reducing ordering (numerics/sparse_lu.hpp), and coloured differences.
+inline std::vector<OptionDesc> iteration_matrix_options() {
+  return {{"sparse_lu", "choice:auto|supernodal|klu|umfpack", "auto",
+           "sparse LU: Eigen's supernodal, KLU, or UMFPACK (auto: UMFPACK from n = 20000, else supernodal for "
+           "real and KLU for stencil-like complex matrices)"},
+          {"sparse_ordering", "choice:auto|colamd|metis", "auto",
+           "fill-reducing ordering of the sparse LUs: the LU's own minimum degree (COLAMD/AMD) or METIS nested "
+           "dissection (auto: METIS for KLU from n = 5000 and UMFPACK from n = 200000)"},
+          {"fd_colouring", "bool", "true",
+           "difference Jacobians in the problem's pattern take one evaluation per column colour (false: one per "
+           "column)"}};
+}
+
 struct Capabilities {
   MassKind max_mass = MassKind::identity;
   bool residual_form = false;
@@ -36,6 +50,9 @@ struct Capabilities {
   // Every accepted step's dense output kept for y(t) after the solve (keep_dense); the
   // shared driver does it for steppers with dense_degree() (numerics/dense_history.hpp).
   bool keep_dense = false;
+  // Diagonal and sparse mass storage read as such (the core's MassMatrix does), never as a
+  // dense n x n copy.
+  bool mass_storage = false;
 };
 
 struct SolverDescription {

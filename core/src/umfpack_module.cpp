@@ -1,0 +1,105 @@
+// UMFPACK behind a C table, built as its own module (libdaekit_umfpack.so) that the core
+// opens on first use (sparse_lu.cpp). UMFPACK calls BLAS, and a library linked into the
+// core would load OpenBLAS with the process, before the core has checked the kernel
+// OpenBLAS picks (lapack_loader.cpp); opened later, the module shares the OpenBLAS the
+// core opened with the kernel it chose.
+#include <umfpack.h>
+
+#include <complex>
+#include <vector>
+
+#include "umfpack_module.hpp"
+
+namespace {
+
+struct Factorisation {
+  bool complex = false;
+  int n = 0;
+  std::vector<int> col_ptr, row_idx;
+  double control[UMFPACK_CONTROL];
+  double info[UMFPACK_INFO];
+  void* symbolic = nullptr;
+  void* numeric = nullptr;
+
+  void free_numeric() {
+    if (!numeric) return;
+    if (complex)
+      umfpack_zi_free_numeric(&numeric);
+    else
+      umfpack_di_free_numeric(&numeric);
+    numeric = nullptr;
+  }
+  void free_symbolic() {
+    if (!symbolic) return;
+    if (complex)
+      umfpack_zi_free_symbolic(&symbolic);
+    else
+      umfpack_di_free_symbolic(&symbolic);
+    symbolic = nullptr;
+  }
+  ~Factorisation() {
+    free_numeric();
+    free_symbolic();
+  }
+};
+
+void* create(int complex) {
+  auto* f = new (std::nothrow) Factorisation;
+  if (!f) return nullptr;
+  f->complex = complex != 0;
+  if (f->complex)
+    umfpack_zi_defaults(f->control);
+  else
+    umfpack_di_defaults(f->control);
+  // No iterative refinement: each step costs a residual and another solve, and the
+  // methods' own iterations (Newton, the error estimate) absorb the difference.
+  f->control[UMFPACK_IRSTEP] = 0;
+  return f;
+}
+
+void destroy(void* self) { delete static_cast<Factorisation*>(self); }
+
+int analyze(void* self, int n, const int* col_ptr, const int* row_idx, int metis) {
+  auto& f = *static_cast<Factorisation*>(self);
+  f.free_numeric();
+  f.free_symbolic();
+  f.n = n;
+  f.col_ptr.assign(col_ptr, col_ptr + n + 1);
+  f.row_idx.assign(row_idx, row_idx + col_ptr[n]);
+  f.control[UMFPACK_ORDERING] = metis ? UMFPACK_ORDERING_METIS : UMFPACK_ORDERING_AMD;
+  const int status = f.complex ? umfpack_zi_symbolic(n, n, f.col_ptr.data(), f.row_idx.data(), nullptr, nullptr,
+                                                      &f.symbolic, f.control, f.info)
+                               : umfpack_di_symbolic(n, n, f.col_ptr.data(), f.row_idx.data(), nullptr, &f.symbolic,
+                                                     f.control, f.info);
+  return status == UMFPACK_OK ? 0 : 1;
+}
+
+// Values in the analysed pattern's order; complex ones interleaved (re, im).
+int factor(void* self, const double* values) {
+  auto& f = *static_cast<Factorisation*>(self);
+  if (!f.symbolic) return 1;
+  f.free_numeric();
+  const int status = f.complex ? umfpack_zi_numeric(f.col_ptr.data(), f.row_idx.data(), values, nullptr, f.symbolic,
+                                                     &f.numeric, f.control, f.info)
+                               : umfpack_di_numeric(f.col_ptr.data(), f.row_idx.data(), values, f.symbolic, &f.numeric,
+                                                    f.control, f.info);
+  // UMFPACK_WARNING_singular_matrix (1) still leaves a numeric object: a singular W.
+  return status == UMFPACK_OK ? 0 : 1;
+}
+
+// Without iterative refinement UMFPACK does not read A again: no values needed.
+int solve(void* self, const double* b, double* x) {
+  auto& f = *static_cast<Factorisation*>(self);
+  if (!f.numeric) return 1;
+  const int status =
+      f.complex ? umfpack_zi_solve(UMFPACK_A, nullptr, nullptr, nullptr, nullptr, x, nullptr, b, nullptr, f.numeric,
+                                   f.control, f.info)
+                : umfpack_di_solve(UMFPACK_A, nullptr, nullptr, nullptr, x, b, f.numeric, f.control, f.info);
+  return status == UMFPACK_OK ? 0 : 1;
+}
+
+const daekit_umfpack_table table = {DAEKIT_UMFPACK_TABLE_VERSION, &create, &destroy, &analyze, &factor, &solve};
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) const daekit_umfpack_table* daekit_umfpack() { return &table; }

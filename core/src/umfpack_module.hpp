@@ -1,0 +1,22 @@
+// The C table between the core and its UMFPACK module (umfpack_module.cpp): private to
+// the core, versioned so that a stale module is refused rather than called wrongly.
+#pragma once
+
+extern "C" {
+
+#define DAEKIT_UMFPACK_TABLE_VERSION 1
+
+struct daekit_umfpack_table {
+  int version;
+  void* (*create)(int complex);
+  void (*destroy)(void* self);
+  // CSC pattern of an n x n matrix; metis: nested dissection, else AMD/COLAMD. 0 on success.
+  int (*analyze)(void* self, int n, const int* col_ptr, const int* row_idx, int metis);
+  // Values in pattern order (complex ones interleaved). 0 on success, 1 also when singular.
+  int (*factor)(void* self, const double* values);
+  // x = A^-1 b with the last factorisation (complex vectors interleaved). 0 on success.
+  int (*solve)(void* self, const double* b, double* x);
+};
+
+typedef const daekit_umfpack_table* (*daekit_umfpack_entry)();
+}
