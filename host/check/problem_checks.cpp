@@ -131,6 +131,29 @@ void check_dense_jacobian(Report& report, const ProblemProbe& probe, double t, c
   report.add(name, ok, detail);
 }
 
+// M at (t, y) as an n x n array from the storage the problem declares (ABI 1.2): its
+// diagonal, its sparse entries, or the dense entry.
+bool stored_mass(const dk_problem& p, const dk_problem_info& info, double t, const Eigen::VectorXd& y, Eigen::MatrixXd& m) {
+  const Eigen::Index n = static_cast<Eigen::Index>(info.n);
+  const bool has_storage = DK_HAS_FIELD(&info, dk_problem_info, constraints) &&
+                           DK_HAS_FIELD(p.vtbl, dk_problem_vtbl, step_completed);
+  if (has_storage && info.mass_storage == DK_MASS_STORAGE_DIAGONAL) {
+    Eigen::VectorXd d = Eigen::VectorXd::Zero(n);
+    if (!p.vtbl->mass_diagonal || p.vtbl->mass_diagonal(p.self, t, y.data(), d.data()) != DK_EVAL_OK) return false;
+    m.diagonal() = d;
+    return true;
+  }
+  if (has_storage && info.mass_storage == DK_MASS_STORAGE_SPARSE) {
+    const dk_sparsity& pat = info.mass_pattern;
+    std::vector<double> values(pat.nnz, 0.0);
+    if (!p.vtbl->mass_sparse || p.vtbl->mass_sparse(p.self, t, y.data(), values.data()) != DK_EVAL_OK) return false;
+    for (Eigen::Index j = 0; j < n; ++j)
+      for (int32_t k = pat.col_ptr[j]; k < pat.col_ptr[j + 1]; ++k) m(pat.row_idx[k], j) += values[static_cast<std::size_t>(k)];
+    return true;
+  }
+  return p.vtbl->mass && p.vtbl->mass(p.self, t, y.data(), m.data(), info.n) == DK_EVAL_OK;
+}
+
 // The sparse Jacobian's values scattered into its pattern, against differences;
 // and the pattern itself: no entry outside it may be non-zero in the differences.
 void check_sparse_jacobian(Report& report, const ProblemProbe& probe, double t, const Eigen::VectorXd& y,
@@ -290,10 +313,19 @@ Report check_problem(const loader::Plugin& plugin, const std::map<std::string, s
   report.add("right-hand side at the initial values", f_ok, f_ok ? "" : "f(t0, y0) failed or is not finite");
   if (!f_ok) return report;
 
-  // Mass matrix: finite, and its zero columns are the components flagged algebraic.
+  // Mass matrix: finite, and its zero columns are the components flagged algebraic; read
+  // in the storage the problem declares, which must agree with the dense entry when both exist.
   if (info.mass_kind != DK_MASS_IDENTITY) {
     Eigen::MatrixXd m = Eigen::MatrixXd::Zero(n, n);
-    const bool evaluated = p.vtbl->mass && p.vtbl->mass(p.self, info.t0, y0.data(), m.data(), info.n) == DK_EVAL_OK;
+    const bool evaluated = stored_mass(p, info, info.t0, y0, m);
+    const std::uint32_t storage = DK_HAS_FIELD(&info, dk_problem_info, constraints) ? info.mass_storage : DK_MASS_STORAGE_DENSE;
+    if (evaluated && storage != DK_MASS_STORAGE_DENSE && p.vtbl->mass) {
+      Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(n, n);
+      const bool dense_ok = p.vtbl->mass(p.self, info.t0, y0.data(), dense.data(), info.n) == DK_EVAL_OK;
+      const double gap = dense_ok ? (dense - m).cwiseAbs().maxCoeff() : 0.0;
+      report.add("mass matrix: the stored form and the dense entry agree", dense_ok && gap == 0.0,
+                 dense_ok ? (gap == 0.0 ? "" : "they differ by up to " + fmt(gap)) : "the dense entry failed");
+    }
     const bool ok = evaluated && m.allFinite();
     std::string detail = evaluated ? (ok ? "" : "M has non-finite entries") : "M could not be evaluated";
     bool consistent = ok;
