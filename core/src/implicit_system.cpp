@@ -1,6 +1,7 @@
 #include "daekit/numerics/implicit_system.hpp"
 
 #include <cmath>
+#include <vector>
 
 #include "daekit/numerics/finite_difference.hpp"
 #include "daekit/problem_view.hpp"
@@ -21,13 +22,40 @@ Eval ImplicitSystem::setup(ProblemView& problem, const SolveRequest& request, bo
   }
   analytic_residual_jacobian_ = problem.has_residual_jacobian() && request.jacobian != JacobianSource::finite_difference;
   problem.stats().jacobian_used = analytic_residual_jacobian_ ? DK_JACOBIAN_ANALYTIC : DK_JACOBIAN_FINITE_DIFFERENCE;
-  problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_DENSE;
   y_work_.resize(n);
   yp_work_.resize(n);
   r_work_.resize(n);
-  w_.setZero(n, n);
+  delta_.resize(n);
   rtol_ = request.rtol;
   atol_ = request.atol;
+  // A time- or state-dependent M stored diagonal or sparse, with a Jacobian pattern: the
+  // Newton matrix dF/dy + cj dF/dy' lives in the union of the two patterns, differenced one
+  // colour at a time, with a sparse LU; nothing is n x n.
+  sparse_residual_ = allow_sparse && !analytic_residual_jacobian_ && !problem.residual_only() &&
+                     (problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN) &&
+                     problem.mass_storage() != DK_MASS_STORAGE_DENSE;
+  problem.stats().linear_algebra = sparse_residual_ ? DK_LINEAR_ALGEBRA_SPARSE : DK_LINEAR_ALGEBRA_DENSE;
+  if (!sparse_residual_) {
+    w_.setZero(n, n);
+    return Eval::ok;
+  }
+  const Eigen::SparseMatrix<double> jac = problem.sparsity_pattern();
+  std::vector<Eigen::Triplet<double>> entries;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    entries.emplace_back(j, j, 0.0);
+    for (Eigen::SparseMatrix<double>::InnerIterator it(jac, j); it; ++it) entries.emplace_back(it.row(), j, 0.0);
+  }
+  if (problem.mass_storage() == DK_MASS_STORAGE_SPARSE) {
+    std::vector<Eigen::Index> positions;
+    const Eigen::SparseMatrix<double> m = problem.mass_pattern(positions);
+    for (Eigen::Index j = 0; j < n; ++j)
+      for (Eigen::SparseMatrix<double>::InnerIterator it(m, j); it; ++it) entries.emplace_back(it.row(), j, 0.0);
+  }
+  w_sparse_.resize(n, n);
+  w_sparse_.setFromTriplets(entries.begin(), entries.end(), [](double a, double) { return a; });
+  w_sparse_.makeCompressed();
+  colouring_ = colour_columns(static_cast<std::size_t>(n), w_sparse_.outerIndexPtr(), w_sparse_.innerIndexPtr());
+  configure_sparse_lu(request, sparse_lu_);
   return Eval::ok;
 }
 
@@ -57,10 +85,11 @@ Eval ImplicitSystem::refresh(double t, const Eigen::VectorXd& y, const Eigen::Ve
   }
   ++problem_->stats().njac;
   const Eval e = analytic_residual_jacobian_ ? problem_->residual_jacobian(t, y, yp, cj, w_)
-                                             : difference_matrix(t, y, yp, r, cj);
+                : sparse_residual_         ? coloured_difference_matrix(t, y, yp, r, cj)
+                                           : difference_matrix(t, y, yp, r, cj);
   if (e != Eval::ok) return e;
   ++problem_->stats().nlu;
-  singular_ = !lu_.factor(w_);
+  singular_ = sparse_residual_ ? !sparse_lu_.factor(w_sparse_) : !lu_.factor(w_);
   if (singular_) ++problem_->stats().nsingular;
   return Eval::ok;
 }
@@ -83,13 +112,45 @@ Eval ImplicitSystem::difference_matrix(double t, const Eigen::VectorXd& y, const
   return Eval::ok;
 }
 
+// The same along (e_j, cj e_j) for all columns j of a colour at once: they share no row
+// of the pattern, so each row's change belongs to one of them.
+Eval ImplicitSystem::coloured_difference_matrix(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp,
+                                                const Eigen::VectorXd& r, double cj) {
+  y_work_ = y;
+  yp_work_ = yp;
+  for (Eigen::Index j = 0; j < y.size(); ++j) delta_[j] = fd_increment(y[j], atol_[j] + rtol_[j] * std::abs(y[j]));
+  for (const auto& columns : colouring_.columns_of) {
+    for (const std::size_t c : columns) {
+      const auto j = static_cast<Eigen::Index>(c);
+      y_work_[j] = y[j] + delta_[j];
+      yp_work_[j] = yp[j] + cj * delta_[j];
+    }
+    const Eval e = problem_->residual(t, y_work_, yp_work_, r_work_, true);
+    for (const std::size_t c : columns) {
+      const auto j = static_cast<Eigen::Index>(c);
+      y_work_[j] = y[j];
+      yp_work_[j] = yp[j];
+    }
+    if (e != Eval::ok) return e;
+    for (const std::size_t c : columns) {
+      const auto j = static_cast<Eigen::Index>(c);
+      for (Eigen::SparseMatrix<double>::InnerIterator it(w_sparse_, j); it; ++it)
+        it.valueRef() = (r_work_[it.row()] - r[it.row()]) / delta_[j];
+    }
+  }
+  return Eval::ok;
+}
+
 void ImplicitSystem::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) {
   if (mass_form_) {
     matrix_.solve(b, x);
     return;
   }
   ++problem_->stats().nsolve;
-  lu_.solve(b, x);
+  if (sparse_residual_)
+    sparse_lu_.solve(b, x);
+  else
+    lu_.solve(b, x);
 }
 
 }  // namespace daekit

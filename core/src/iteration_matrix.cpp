@@ -9,6 +9,18 @@
 #include "daekit/problem_view.hpp"
 
 namespace daekit {
+
+void configure_sparse_lu(const SolveRequest& request, SparseLUSolver& lu) {
+  const std::string ordering = request.extra_text("sparse_ordering", "auto");
+  const std::string factoriser = request.extra_text("sparse_lu", "auto");
+  lu.set_ordering(ordering == "metis" ? SparseOrdering::metis : ordering == "colamd" ? SparseOrdering::colamd
+                                                                                     : SparseOrdering::automatic);
+  lu.set_factoriser(factoriser == "supernodal" ? SparseFactoriser::supernodal
+                    : factoriser == "klu"      ? SparseFactoriser::klu
+                    : factoriser == "umfpack"  ? SparseFactoriser::umfpack
+                                               : SparseFactoriser::automatic);
+}
+
 void IterationMatrix::setup(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
                             bool allow_sparse) {
   problem_ = &problem;
@@ -65,15 +77,9 @@ void IterationMatrix::setup(ProblemView& problem, const SolveRequest& request, c
     mass_in_w_.push_back(position(i, j));
     mass_values_.push_back(value);
   });
-  const std::string ordering = request.extra_text("sparse_ordering", "auto");
-  const std::string factoriser = request.extra_text("sparse_lu", "auto");
-  ordering_ = ordering == "metis" ? SparseOrdering::metis : ordering == "colamd" ? SparseOrdering::colamd : SparseOrdering::automatic;
-  factoriser_ = factoriser == "supernodal" ? SparseFactoriser::supernodal
-                : factoriser == "klu"      ? SparseFactoriser::klu
-                : factoriser == "umfpack"  ? SparseFactoriser::umfpack
-                                           : SparseFactoriser::automatic;
-  sparse_lu_.set_ordering(ordering_);
-  sparse_lu_.set_factoriser(factoriser_);
+  configure_sparse_lu(request, sparse_lu_);
+  ordering_ = sparse_lu_.ordering();
+  factoriser_ = sparse_lu_.factoriser();
   // Analysed on the first factor(): a solver with a linear solver of its own (IDA, CVODE)
   // only assembles W here and never pays for an analysis it does not use.
 }

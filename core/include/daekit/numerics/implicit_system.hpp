@@ -5,7 +5,9 @@
 //    difference J, dense or sparse), so a new cj needs a new LU but not a new J;
 //  * time- or state-dependent mass, or a residual-only problem: the problem's own
 //    residual, and the matrix from its residual Jacobian or by differences of F
-//    along (e_j, cj e_j), dense. Here the matrix depends on cj itself.
+//    along (e_j, cj e_j): dense, or, for an M stored diagonal or sparse with a Jacobian
+//    pattern, in the union of the two patterns, one difference per colour, with a sparse
+//    LU (the pattern must then cover d(M(y) y')/dy too). Here the matrix depends on cj.
 #pragma once
 
 #include <Eigen/Dense>
@@ -46,15 +48,21 @@ class ImplicitSystem {
  private:
   Eval difference_matrix(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const Eigen::VectorXd& r,
                          double cj);
+  Eval coloured_difference_matrix(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp,
+                                  const Eigen::VectorXd& r, double cj);
 
   ProblemView* problem_ = nullptr;
   bool mass_form_ = true;
   bool analytic_residual_jacobian_ = false;
   MassMatrix mass_;
   IterationMatrix matrix_;
-  Eigen::VectorXd f_, y_work_, yp_work_, r_work_;
+  Eigen::VectorXd f_, y_work_, yp_work_, r_work_, delta_;
   Eigen::MatrixXd w_;
   DenseLU lu_;
+  bool sparse_residual_ = false;  // the sparse residual-form path (see above)
+  Eigen::SparseMatrix<double> w_sparse_;
+  ColumnColouring colouring_;
+  SparseLUSolver sparse_lu_;
   Eigen::VectorXd rtol_, atol_;
   double cj_ = 0.0;
   bool singular_ = false;

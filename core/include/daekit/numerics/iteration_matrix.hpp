@@ -21,6 +21,10 @@ namespace daekit {
 
 class ProblemView;
 
+// The sparse LU and ordering the request's options ask for (sparse_lu, sparse_ordering;
+// sdk/solver.hpp's iteration_matrix_options()), set on `lu` before its analysis.
+void configure_sparse_lu(const SolveRequest& request, SparseLUSolver& lu);
+
 class IterationMatrix {
  public:
   // Decides analytic vs finite differences and dense vs sparse (sparse only when the problem
