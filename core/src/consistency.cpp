@@ -85,7 +85,8 @@ struct AlgebraicPart {
   }
 };
 
-// The rows `rows` of a sparse J, columns `columns` (all when empty), renumbered.
+// The rows `rows` of a sparse J and its columns `columns` (all when null), renumbered,
+// each column scaled by `column_scale` when given.
 Eigen::SparseMatrix<double> sparse_block(const Eigen::SparseMatrix<double>& j, const std::vector<Eigen::Index>& rows,
                                          const std::vector<Eigen::Index>* columns, const Eigen::VectorXd* column_scale) {
   std::vector<Eigen::Index> row_number(static_cast<std::size_t>(j.rows()), -1);
