@@ -168,14 +168,14 @@ class Problem {
     }
     switch (stored_as_) {
       case MassStorage::diagonal:
-        mass_scratch_.resize(n, 1);
+        mass_scratch_.setZero(n, 1);  // as the ABI entry hands it: zeroed
         e = mass_diagonal(t, y, Vector(mass_scratch_.data(), n));
         if (e == Eval::ok) r = mass_scratch_.col(0).cwiseProduct(yp) - r;
         return e;
       case MassStorage::sparse: {
         // M y' from the pattern: no n x n array for a sparse M.
         const auto nnz = static_cast<Eigen::Index>(info_.mass_row_idx.size());
-        mass_scratch_.resize(nnz, 1);
+        mass_scratch_.setZero(nnz, 1);
         e = mass_sparse(t, y, Vector(mass_scratch_.data(), nnz));
         if (e != Eval::ok) return e;
         r = -r;
