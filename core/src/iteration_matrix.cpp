@@ -36,20 +36,25 @@ void IterationMatrix::setup(ProblemView& problem, const SolveRequest& request, c
   delta_.resize(n);
   rtol_ = request.rtol;
   atol_ = request.atol;
-  // Differences in a declared pattern: one evaluation per colour, not per column.
-  colouring_ = ColumnColouring{};
+  // Differences in a declared pattern: one evaluation per colour, not per column. The
+  // pattern is the sparse Jacobian's own, or, for a dense Jacobian, kept beside it.
+  const bool coloured = !analytic_ && (problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN) &&
+                        request.extra_bool("fd_colouring", true);
+  auto colour = [&](const Eigen::SparseMatrix<double>& pattern) {
+    colouring_ = coloured ? colour_columns(static_cast<std::size_t>(n), pattern.outerIndexPtr(), pattern.innerIndexPtr())
+                          : ColumnColouring{};
+  };
   pattern_.resize(0, 0);
-  if (!analytic_ && (problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN) && request.extra_bool("fd_colouring", true)) {
-    pattern_ = problem.sparsity_pattern();
-    colouring_ = colour_columns(static_cast<std::size_t>(n), pattern_.outerIndexPtr(), pattern_.innerIndexPtr());
-  }
   if (!sparse_) {
+    if (coloured) pattern_ = problem.sparsity_pattern();
+    colour(pattern_);
     jac_.setZero(n, n);
     w_.setZero(n, n);
     return;
   }
   // W's pattern: the Jacobian's, the mass matrix's and the diagonal.
   jac_sparse_ = problem.sparsity_pattern();
+  colour(jac_sparse_);
   std::vector<Eigen::Triplet<double>> entries;
   for (Eigen::Index j = 0; j < n; ++j) {
     entries.emplace_back(j, j, 0.0);
