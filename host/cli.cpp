@@ -1,5 +1,7 @@
 #include "cli.hpp"
 
+#include <cmath>
+
 #include <daekit/sdk/problem.hpp>
 #include <algorithm>
 #include <cctype>
@@ -49,6 +51,35 @@ bool parse_command_line(int argc, char** argv, const po::options_description& de
     throw UsageError(std::string(e.what()) + " (see --help)");
   }
   return true;
+}
+
+std::vector<std::string> split_list(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, sep))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+void add_farm_options(po::options_description& desc, FarmSettings& s, const char* what) {
+  const std::string w = what;
+  desc.add_options()("jobs,j", po::value(&s.jobs),
+                     (w + " run at once, on each MPI rank (default 1; parallel timings are not comparable)").c_str())(
+      "coordinator-jobs", po::value(&s.coordinator_jobs),
+      ("under MPI: " + w + " rank 0 runs itself besides handing them out (default: --jobs; 0: it only hands them out)")
+          .c_str())(
+      "silence-limit", po::value(&s.silence_limit_s),
+      "under MPI: seconds a rank with runs may stay silent before it is given up and its runs recorded as lost "
+      "(default 60)");
+}
+
+void check_farm_options(FarmSettings& s, const po::variables_map& vm) {
+  if (s.jobs < 1) throw UsageError("--jobs must be at least 1");
+  if (vm.count("coordinator-jobs") && s.coordinator_jobs < 0) throw UsageError("--coordinator-jobs must be 0 or more");
+  if (!vm.count("coordinator-jobs")) s.coordinator_jobs = s.jobs;
+  if (!(s.silence_limit_s >= 1) || !std::isfinite(s.silence_limit_s))
+    throw UsageError("--silence-limit must be a finite number of seconds >= 1");
 }
 
 int exit_code_of(const char* command, const std::function<int()>& body) {

@@ -22,6 +22,21 @@ using PluginOptions = api::PluginSearch;
 
 void add_plugin_options(po::options_description& desc, PluginOptions& opts);
 
+// "a,b,,c" into {a, b, c}: the items between separators, empty ones dropped.
+std::vector<std::string> split_list(const std::string& s, char sep);
+
+// How the commands that spread runs over MPI ranks (wpd, ensemble) are told to: --jobs,
+// --coordinator-jobs and --silence-limit, checked alike (farm/task_farm.hpp uses them).
+struct FarmSettings {
+  int jobs = 1;
+  int coordinator_jobs = -1;  // -1 until checked: then --jobs unless given
+  double silence_limit_s = 60;
+};
+// what: "points" or "members", for the help text.
+void add_farm_options(po::options_description& desc, FarmSettings& s, const char* what);
+// UsageError for a bad value; fills in coordinator_jobs.
+void check_farm_options(FarmSettings& s, const po::variables_map& vm);
+
 // "k=v" strings into a map; a UsageError names the bad one.
 std::map<std::string, std::string> parse_key_values(const std::vector<std::string>& items, const char* option);
 

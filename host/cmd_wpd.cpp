@@ -2,6 +2,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include <daekit/solve_request.hpp>
@@ -9,6 +10,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "child_process.hpp"
+#include "farm/task_kinds.hpp"
 #include "wpd/journal.hpp"
 #include "wpd/outputs.hpp"
 #include "wpd/reference.hpp"
@@ -17,15 +19,6 @@
 
 namespace daekit::host {
 namespace {
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, sep))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 double parse_positive(const std::string& s, const char* what) {
   char* end = nullptr;
@@ -39,9 +32,9 @@ double parse_positive(const std::string& s, const char* what) {
 std::vector<double> parse_tolerances(const std::string& spec) {
   std::vector<double> tols;
   if (spec.find(':') == std::string::npos) {
-    for (const auto& item : split(spec, ',')) tols.push_back(parse_positive(item, "--tols"));
+    for (const auto& item : split_list(spec, ',')) tols.push_back(parse_positive(item, "--tols"));
   } else {
-    const auto parts = split(spec, ':');
+    const auto parts = split_list(spec, ':');
     if (parts.size() < 2 || parts.size() > 3) throw UsageError("--tols expects FROM:TO[:PER_DECADE]");
     const double from = parse_positive(parts[0], "--tols"), to = parse_positive(parts[1], "--tols");
     const double per_decade = parts.size() == 3 ? parse_positive(parts[2], "--tols per decade") : 1.0;
@@ -65,7 +58,8 @@ int command_wpd(int argc, char** argv) {
   std::string init = "check", solvers, tols = "1e-4:1e-8", error = "final", out_dir, reference_solver = "rodas5p", cache_dir;
   // A hung point must not hang the sweep: 10 minutes per run unless told otherwise.
   double atol_scale = 0, timeout = 600, reference_tol = 1e-12, target_scd = 0;
-  int runs = 1, jobs = 1;
+  int runs = 1;
+  FarmSettings farm_settings;
   std::int64_t max_steps = 1000000;
   po::options_description desc("daekit wpd options");
   desc.add_options()("help,h", "show this help")(
@@ -82,7 +76,6 @@ int command_wpd(int argc, char** argv) {
       "error", po::value(&error), "final (scd at tend), l2 (timeseries), or both (default final)")(
       "out,o", po::value(&out_dir), "output folder (results.csv, results.json, SVG and PNG diagrams)")(
       "timeout-per-run", po::value(&timeout), "seconds a run may take before it is killed and recorded as failed (default 600; 0: no limit)")(
-      "jobs,j", po::value(&jobs), "points run in parallel (default 1; parallel timings are not comparable)")(
       "max-steps", po::value(&max_steps), "step limit per run (default 1000000)")(
       "reference-solver", po::value(&reference_solver), "solver of the L2 reference trajectory (default rodas5p)")(
       "reference-tol", po::value(&reference_tol), "tolerance of the L2 reference trajectory (default 1e-12)")(
@@ -93,6 +86,7 @@ int command_wpd(int argc, char** argv) {
       "quiet,q", "no progress bar")(
       "resume", "continue a sweep in --out: points it finished with the same settings are not run again")(
       "overwrite", "replace the results of an earlier sweep in --out");
+  add_farm_options(desc, farm_settings, "points");
   add_plugin_options(desc, plugins);
   po::variables_map vm;
   if (!parse_command_line(argc, argv, desc, nullptr, vm,
@@ -101,7 +95,9 @@ int command_wpd(int argc, char** argv) {
   if (problems.empty() || (solvers.empty() && setup_texts.empty()) || out_dir.empty())
     throw UsageError("--problem, --solvers (or --setup) and --out are required");
   if (error != "final" && error != "l2" && error != "both") throw UsageError("--error must be final, l2 or both");
-  if (runs < 1 || jobs < 1) throw UsageError("--runs and --jobs must be at least 1");
+  if (runs < 1) throw UsageError("--runs must be at least 1");
+  check_farm_options(farm_settings, vm);
+  const int jobs = farm_settings.jobs;
   if (!(timeout >= 0) || !std::isfinite(timeout))
     throw UsageError("--timeout-per-run must be a finite number of seconds >= 0 (0: no limit)");
   if (vm.count("atol-scale") && !(atol_scale > 0 && std::isfinite(atol_scale)))
@@ -111,7 +107,7 @@ int command_wpd(int argc, char** argv) {
   if (init != "check" && init != "fix" && init != "trust") throw UsageError("--init must be check, fix or trust");
 
   loader::Registry registry = discover_plugins(plugins);
-  const auto solver_list = split(solvers, ',');
+  const auto solver_list = split_list(solvers, ',');
   if (!solvers.empty() && solver_list.empty()) throw UsageError("--solvers names no solver");
   for (std::size_t i = 0; i < solver_list.size(); ++i)
     for (std::size_t k = 0; k < i; ++k)
@@ -211,6 +207,8 @@ int command_wpd(int argc, char** argv) {
   wpd::SweepOptions options;
   options.runs = runs;
   options.jobs = jobs;
+  options.coordinator_jobs = farm_settings.coordinator_jobs;
+  options.silence_limit_s = farm_settings.silence_limit_s;
   options.timeout_per_run = timeout;
   options.l2 = error != "final";
   options.quiet = vm.count("quiet") > 0;
@@ -274,7 +272,11 @@ int command_wpd(int argc, char** argv) {
   sigemptyset(&on_signal.sa_mask);
   sigaction(SIGINT, &on_signal, &old_int);
   sigaction(SIGTERM, &on_signal, &old_term);
-  const auto results = wpd::run_sweep(registry, points, options, references);
+  farm::Transport* launch = farm::current_launch();
+  farm::Farm farm(registry, plugins, farm::all_task_kinds(), launch);
+  std::map<std::string, std::size_t> sizes;
+  for (const auto& problem : problems) sizes[problem] = problem_facts[problem]["n"].get<std::size_t>();
+  const auto results = wpd::run_sweep(farm, points, options, references, sizes);
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);
 
@@ -286,6 +288,13 @@ int command_wpd(int argc, char** argv) {
   info.error = error;
   info.runs = runs;
   info.jobs = jobs;
+  info.mpi_ranks = farm.ranks();
+  {
+    std::set<std::string> hosts;
+    for (const auto& r : results)
+      if (!r.host.empty()) hosts.insert(r.host);
+    info.ranks_per_host = hosts.empty() ? 1 : (info.mpi_ranks + static_cast<int>(hosts.size()) - 1) / static_cast<int>(hosts.size());
+  }
   info.target_scd = target_scd;
   info.reference = reference_text.str();
   info.final_reference = final_reference_text.str();

@@ -1,5 +1,6 @@
 // `daekit`: run any solver plugin on any problem plugin.
 #include <cstring>
+#include <memory>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -7,6 +8,8 @@
 #include "build_info.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
+#include "farm/task_kinds.hpp"
+#include "farm/transport.hpp"
 #include "version.hpp"
 
 namespace {
@@ -23,10 +26,14 @@ const char* overview =
     "                       solve P with S and report statistics and accuracy\n"
     "  wpd --problem P --solvers a,b --tols 1e-4:1e-10 --out DIR\n"
     "                       work-precision diagrams: CSV, JSON, SVG and PNG, and a summary\n"
+    "  ensemble --problem P --solver S --param-grid 'k=1:10:10' --out DIR\n"
+    "                       parameter studies and Monte Carlo runs, with summary statistics\n"
     "  check PLUGIN.so      conformance checks of one plugin file, before publishing it\n"
     "\n"
     "Run 'daekit <command> --help' for a command's options. --plugin and --plugin-path\n"
     "may also come before the command.\n"
+    "wpd and ensemble spread their runs over the ranks of an MPI launch\n"
+    "(mpirun -n K daekit wpd ...; see docs/scale.md).\n"
     "Plugins are found next to the executable (lib/daekit/abi1), in the folders of\n"
     "DAEKIT_PLUGIN_PATH (colon-separated), and with --plugin-path DIR / --plugin FILE.so.\n";
 
@@ -63,7 +70,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (reordered.size() > 1 && std::strncmp(reordered[1], "--plugin", 8) == 0) {
-    std::cerr << "daekit: a command is needed after " << reordered[1] << "; commands: list, info, run, wpd, check\n";
+    std::cerr << "daekit: a command is needed after " << reordered[1] << "; commands: list, info, run, wpd, ensemble, check\n";
     return 2;
   }
   argc = static_cast<int>(reordered.size());
@@ -80,13 +87,34 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::string command = argv[1];
+  namespace farm = daekit::host::farm;
+  // Under an MPI launcher, wpd and ensemble run as one job over the ranks: rank 0 runs the
+  // command, the others serve it until it is done. Other commands run as plain processes.
+  std::unique_ptr<farm::Transport> launch;
+  if (command == "wpd" || command == "ensemble") {
+    const int code = daekit::host::exit_code_of(command.c_str(), [&] {
+      launch = farm::Transport::from_environment(&argc, &argv);
+      return 0;
+    });
+    if (code != 0) return code;
+    if (launch && launch->rank() != 0) return farm::worker_main(*launch, farm::all_task_kinds());
+    farm::current_launch() = launch.get();
+  }
+  struct StopWorkers {
+    farm::Transport* t;
+    ~StopWorkers() {
+      if (t) farm::stop_workers(*t);
+    }
+  } stop_workers{launch.get()};
   return daekit::host::exit_code_of(command.c_str(), [&] {
     if (command == "list") return daekit::host::command_list(argc - 1, argv + 1);
     if (command == "info") return daekit::host::command_info(argc - 1, argv + 1);
     if (command == "run") return daekit::host::command_run(argc - 1, argv + 1);
     if (command == "wpd") return daekit::host::command_wpd(argc - 1, argv + 1);
     if (command == "check") return daekit::host::command_check(argc - 1, argv + 1);
-    std::cerr << "daekit: unknown command '" << command << "'; commands: list, info, run, wpd, check (see daekit --help)\n";
+    if (command == "ensemble") return daekit::host::command_ensemble(argc - 1, argv + 1);
+    std::cerr << "daekit: unknown command '" << command
+              << "'; commands: list, info, run, wpd, ensemble, check (see daekit --help)\n";
     return 2;
   });
 }

@@ -47,7 +47,9 @@ json row_to_json(const PointResult& r) {
           {"scd", json_number(r.scd)},
           {"mescd", json_number(r.mescd)},
           {"final_error", json_number(r.final_error)},
-          {"l2", json_number(r.l2)}};
+          {"l2", json_number(r.l2)},
+          {"host", r.host},
+          {"rank", r.rank}};
 }
 
 PointResult row_from_json(const json& row, const Point& point) {
@@ -67,6 +69,8 @@ PointResult row_from_json(const json& row, const Point& point) {
   r.mescd = number_or_nan(row, "mescd");
   r.final_error = number_or_nan(row, "final_error");
   r.l2 = number_or_nan(row, "l2");
+  r.host = row.value("host", "");
+  r.rank = row.value("rank", 0);
   return r;
 }
 

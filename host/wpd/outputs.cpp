@@ -20,6 +20,7 @@
 
 #include "../build_info.hpp"
 #include "../file_digest.hpp"
+#include "../records.hpp"
 #include "journal.hpp"
 #include "version.hpp"
 
@@ -28,13 +29,6 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c == '\n' ? ' ' : c);
-  return out + "\"";
-}
 
 std::string number(double v) {
   if (!std::isfinite(v)) return "";
@@ -50,13 +44,6 @@ std::string cpu_model() {
   while (std::getline(in, line))
     if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
   return "unknown";
-}
-
-std::string now_utc() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
 }
 
 double error_of(const PointResult& r, const std::string& metric) {
@@ -109,7 +96,7 @@ int run_gnuplot(const fs::path& dir, const std::string& script, const fs::path& 
 void write_csv(const std::string& file, const std::vector<PointResult>& rows) {
   std::ofstream out(file);
   out << "problem,solver,rtol,atol,status,message,runs,wall_median_s,wall_min_s,wall_max_s,steps,accepted,rejected,"
-         "nfev,nfev_jac,njac,nlu,nsolve,nnewton,scd,mescd,final_error,l2,setup\n";
+         "nfev,nfev_jac,njac,nlu,nsolve,nnewton,scd,mescd,final_error,l2,setup,host\n";
   for (const auto& r : rows) {
     if (r.status == "interrupted") continue;
     const dk_stats& s = r.stats;
@@ -118,7 +105,7 @@ void write_csv(const std::string& file, const std::vector<PointResult>& rows) {
         << number(r.wall_min) << "," << number(r.wall_max) << "," << s.steps << "," << s.accepted << ","
         << s.rejected << "," << s.nfev << "," << s.nfev_jac << "," << s.njac << "," << s.nlu << "," << s.nsolve
         << "," << s.nnewton << "," << number(r.scd) << "," << number(r.mescd) << "," << number(r.final_error)
-        << "," << number(r.l2) << "," << r.point.setup << "\n";
+        << "," << number(r.l2) << "," << r.point.setup << "," << csv_field(r.host) << "\n";
   }
 }
 
@@ -141,7 +128,9 @@ void write_json(const std::string& file, const std::vector<PointResult>& rows, c
   meta["error"] = info.error;
   meta["runs"] = info.runs;
   meta["jobs"] = info.jobs;
-  meta["timings_comparable"] = info.jobs <= 1;
+  meta["mpi_ranks"] = info.mpi_ranks;
+  // Ranks on one machine share its cores as parallel jobs do; on separate machines they do not.
+  meta["timings_comparable"] = info.jobs <= 1 && info.ranks_per_host <= 1;
   if (!info.reference.empty()) meta["l2_reference"] = info.reference;
   if (!info.final_reference.empty()) meta["final_reference"] = info.final_reference;
   json plugins = json::array();

@@ -20,6 +20,8 @@ struct SweepInfo {
   std::string tolerances;  // as given, e.g. "1e-4:1e-8"
   std::string error;       // final, l2, both
   int runs = 1, jobs = 1;
+  int mpi_ranks = 1;       // the ranks of the MPI launch that ran the points (1: none)
+  int ranks_per_host = 1;  // the most ranks that shared one machine
   double target_scd = 0;   // 0: chosen per problem
   std::string reference;   // L2 reference solver and tolerance, in words
   std::string final_reference;  // for problems without their own: the solver whose y(tend) scored

@@ -1,6 +1,7 @@
-// The points of a work-precision sweep and how each is run: in a child process
+// The points of a work-precision sweep and how they are run: each in a child process
 // (fork), so that a run that exceeds its time budget is killed and a crashing
-// plugin cannot take the sweep down, with up to `jobs` children at once.
+// plugin cannot take the sweep down, with up to `jobs` children at once on each rank
+// (farm/task_farm.hpp: locally, or spread over the ranks of an MPI launch).
 #pragma once
 
 #include <daekit/loader/registry.hpp>
@@ -13,6 +14,10 @@
 #include <vector>
 
 #include <daekit/api/run_setup.hpp>
+
+namespace daekit::host::farm {
+class Farm;
+}
 
 namespace daekit::host::wpd {
 using namespace daekit::api;  // the run settings are the library's
@@ -38,12 +43,16 @@ struct PointResult {
   double wall_median = std::numeric_limits<double>::quiet_NaN(), wall_min = wall_median, wall_max = wall_median;
   dk_stats stats{};
   double scd = std::numeric_limits<double>::quiet_NaN(), mescd = scd, final_error = scd, l2 = scd;
+  std::string host;  // the machine that ran it (empty: not run, e.g. refused)
+  int rank = 0;      // the MPI rank that ran it
   bool ok() const { return status == "success"; }
 };
 
 struct SweepOptions {
   int runs = 1;
-  int jobs = 1;
+  int jobs = 1;              // points each rank runs at once
+  int coordinator_jobs = 1;  // points rank 0 runs itself under MPI (0: it only hands them out)
+  double silence_limit_s = 60;  // under MPI: a rank silent this long while running a point is given up
   double timeout_per_run = 0;  // seconds, 0 = none
   bool l2 = false;
   bool quiet = false;
@@ -56,8 +65,11 @@ struct SweepOptions {
 };
 
 
-std::vector<PointResult> run_sweep(const loader::Registry& registry, const std::vector<Point>& points,
-                                   const SweepOptions& options, const std::map<std::string, Trajectory>& references);
+// Runs the points through `farm` (locally, or over the ranks of an MPI launch). sizes: the
+// problems' n, to start the costliest points first.
+std::vector<PointResult> run_sweep(farm::Farm& farm, const std::vector<Point>& points, const SweepOptions& options,
+                                   const std::map<std::string, Trajectory>& references,
+                                   const std::map<std::string, std::size_t>& sizes);
 
 // L2 error of a trajectory against a reference on the same grid: sqrt(mean (y - yref)^2),
 // the absolute timeseries error DiffEqDevTools reports.

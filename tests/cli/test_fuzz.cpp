@@ -23,7 +23,7 @@ class CommandFuzzer {
 
   // One command line as its words (quoted for the shell by the caller).
   std::vector<std::string> next() {
-    static const std::vector<std::string> commands = {"run", "run", "run", "info", "list", "check", "wpd", "runn", ""};
+    static const std::vector<std::string> commands = {"run", "run", "run", "info", "list", "check", "wpd", "ensemble", "runn", ""};
     const std::string command = pick(commands);
     std::vector<std::string> line = {command};
     const int words = uniform(0, 7);
@@ -35,6 +35,9 @@ class CommandFuzzer {
     if (command == "wpd")
       add({"--quiet", "--problem", pick(problems_), "--solvers", pick(solvers_), "--tols", "1e-3,1e-4",
            "--timeout-per-run", "10", "--out", out_dir_ + "/w" + std::to_string(counter_++)});
+    if (command == "ensemble")
+      add({"--quiet", "--problem", pick(problems_), "--solver", pick(solvers_), "--param-grid", "eps=1e-6,1e-5",
+           "--timeout-per-run", "10", "--out", out_dir_ + "/e" + std::to_string(counter_++)});
     if (command == "check") add({pick(plugin_files_)});
     return line;
   }
@@ -48,7 +51,9 @@ class CommandFuzzer {
         "1e-6", "1e-12", "0", "-1", "nan", "inf", "-inf", "1e308", "1e-320", "2", "x", "", "''", "1,2,3", "0.5,0.1",
         "1e-3,nan", "N=4", "N=0", "N=-3", "N=99999999999", "k=", "=v", "==", "controller=pi|i", "controller=i",
         "linear_solver=sparse", "max_order=9", "max_order=-1", "fix", "check", "trust", "json", "text", "csv",
-        "/dev/full", "/nonexistent/dir/out.csv", "/tmp", "%s%s%n", "\"quoted\"", "\\x00", "é", std::string(300, 'a')};
+        "/dev/full", "/nonexistent/dir/out.csv", "/tmp", "%s%s%n", "\"quoted\"", "\\x00", "é", std::string(300, 'a'),
+        "k=1:2:3", "k=1:2:3:log", "k=0:1:2:log", "k=1:2:1e9", "eps=normal(1e-6,1e-7)", "height=uniform(2,1)",
+        "k=gauss(1)", "x,y", "y1"};
     return pick(values);
   }
 
@@ -57,7 +62,8 @@ class CommandFuzzer {
         "--rtol", "--atol", "--h0", "--hmin", "--hmax", "--max-steps", "--tend", "--param", "--solver-opt",
         "--saveat", "--output", "--report", "--jacobian", "--init", "--timeout", "--plugin", "--plugin-path",
         "--tols", "--runs", "--error", "--jobs", "--atol-scale", "--reference-tol", "--reference-solver",
-        "--target-scd", "--problem", "--solver", "--solvers"};
+        "--target-scd", "--problem", "--solver", "--solvers", "--param-grid", "--param-random", "--samples",
+        "--seed", "--outputs", "--coordinator-jobs", "--silence-limit"};
     static const std::vector<std::string> switches = {"--every-step", "--no-index-scaling", "--suppress-algebraic",
                                                       "--isolate", "--help", "--verbose", "--resume", "--overwrite",
                                                       "-h", "--", "-", "--bogus"};

@@ -296,7 +296,7 @@ TEST_CASE("named setups compare one solver with itself: each row records its set
   CHECK(per_setup == std::map<std::string, int>{{"radau5", 2}, {"plain", 2}, {"algebraic-suppressed", 2}, {"ida-core", 2}});
   // Suppressing the algebraic components changes the steps: the two setups are two runs.
   CHECK_THAT(slurp(out / "rober_dae-final.gp"), Catch::Contains("algebraic-suppressed") && Catch::Contains("plain"));
-  CHECK_THAT(lines(out / "results.csv")[0], Catch::EndsWith(",setup"));
+  CHECK_THAT(lines(out / "results.csv")[0], Catch::EndsWith(",setup,host"));
 
   // Refused before anything runs: a name twice, the same solver and options twice, bad syntax.
   const fs::path bad = fresh_dir("setups-bad");

@@ -1,0 +1,45 @@
+#include "member_task.hpp"
+
+#include <chrono>
+#include <daekit/api/run_setup.hpp>
+#include <daekit/status.hpp>
+
+#include "../wpd/point_task.hpp"
+
+namespace daekit::host::ensemble {
+
+nlohmann::json execute_member(const loader::Registry& registry, const nlohmann::json& input,
+                              const farm::SharedData&) {
+  nlohmann::json out;
+  try {
+    loader::ProblemInstance problem(*registry.find(input.at("problem").get<std::string>()),
+                                    input.at("params").get<std::map<std::string, std::string>>());
+    loader::SolverInstance solver(*registry.find(input.at("solver").get<std::string>()));
+    api::RunSettings settings = wpd::settings_from_json(input.at("settings"));
+    settings.output = DK_OUTPUT_END;
+    api::PreparedRun prepared(problem, solver, settings);
+    api::Trajectory trajectory;
+    const auto start = std::chrono::steady_clock::now();
+    const dk_result result = api::solve_checked(problem, solver, prepared.options(), trajectory, /*with_events=*/false);
+    out["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out["status"] = std::string(status_name(static_cast<Status>(result.status)));
+    out["message"] = std::string(result.message);
+    const dk_stats& s = result.stats;
+    out["stats"] = {{"steps", s.steps}, {"accepted", s.accepted}, {"rejected", s.rejected}, {"nfev", s.nfev},
+                    {"njac", s.njac}, {"nlu", s.nlu}};
+    if (is_success(static_cast<Status>(result.status)) && !trajectory.t.empty()) {
+      const std::size_t n = problem.info().n;
+      const double* y_end = trajectory.y.data() + (trajectory.t.size() - 1) * n;
+      out["t_end"] = trajectory.t.back();
+      std::vector<double> values;
+      for (const auto& i : input.at("outputs")) values.push_back(y_end[i.get<std::size_t>()]);
+      out["outputs"] = values;
+    }
+  } catch (const std::exception& e) {
+    out["status"] = "invalid_input";
+    out["message"] = e.what();
+  }
+  return out;
+}
+
+}  // namespace daekit::host::ensemble

@@ -1,0 +1,207 @@
+#include "task_farm.hpp"
+
+#include <poll.h>
+
+#include <algorithm>
+#include <deque>
+#include <iostream>
+
+namespace daekit::host::farm {
+namespace {
+
+using nlohmann::json;
+using clock = std::chrono::steady_clock;
+
+struct LocalRun {
+  ChildProcess process;
+  std::size_t index = 0;
+};
+
+// The child's work for one task: its Executor on this rank's registry and shared data.
+std::string execute(const Executors& executors, const loader::Registry& registry, const Task& task,
+                    const SharedData& shared) {
+  auto it = executors.find(task.kind);
+  if (it == executors.end()) throw std::runtime_error("no run of kind '" + task.kind + "'");
+  return it->second(registry, task.input, shared).dump();
+}
+
+}  // namespace
+
+json plugin_search_to_json(const api::PluginSearch& s) {
+  return {{"paths", s.paths}, {"files", s.files}, {"default_folders", s.default_folders}};
+}
+
+api::PluginSearch plugin_search_from_json(const json& j) {
+  api::PluginSearch s;
+  s.paths = j.at("paths").get<std::vector<std::string>>();
+  s.files = j.at("files").get<std::vector<std::string>>();
+  s.default_folders = j.at("default_folders").get<bool>();
+  return s;
+}
+
+json outcome_to_json(const ChildOutcome& o) {
+  const char* end = o.end == ChildOutcome::End::finished ? "finished"
+                    : o.end == ChildOutcome::End::crashed ? "crashed"
+                                                          : "timed_out";
+  return {{"end", end}, {"signal", o.signal}, {"exit_code", o.exit_code}, {"payload", o.payload}};
+}
+
+ChildOutcome outcome_from_json(const json& j) {
+  ChildOutcome o;
+  const std::string end = j.at("end").get<std::string>();
+  o.end = end == "finished" ? ChildOutcome::End::finished
+          : end == "crashed" ? ChildOutcome::End::crashed
+                             : ChildOutcome::End::timed_out;
+  o.signal = j.at("signal").get<int>();
+  o.exit_code = j.at("exit_code").get<int>();
+  o.payload = j.at("payload").get<std::string>();
+  return o;
+}
+
+Farm::Farm(const loader::Registry& registry, const api::PluginSearch& plugins, Executors executors,
+           Transport* transport)
+    : registry_(registry), plugins_(plugins), executors_(std::move(executors)), transport_(transport) {
+  if (transport_)
+    for (int r = 1; r < transport_->size(); ++r) workers_[r] = Worker{};
+}
+
+void Farm::run(const std::vector<Task>& tasks, const std::vector<std::size_t>& which, const FarmOptions& o) {
+  // Longest expected first: a long run started last would leave the other ranks idle at the end.
+  std::vector<std::size_t> order = which;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return tasks[a].expected_cost > tasks[b].expected_cost; });
+  std::deque<std::size_t> pending(order.begin(), order.end());
+  std::size_t open = order.size();  // started or pending, not yet finished
+  std::vector<LocalRun> local;
+  const std::string here = transport_ ? transport_->host() : local_host_name();
+  const int jobs = std::max(1, o.jobs);
+  auto stop_requested = [&] { return o.interrupted && *o.interrupted; };
+  auto live_workers = [&] {
+    return std::count_if(workers_.begin(), workers_.end(), [](const auto& w) { return w.second.alive; });
+  };
+  auto report = [&](std::size_t index, const TaskOutcome& outcome) {
+    --open;
+    if (o.finished) o.finished(index, outcome);
+  };
+  auto give_up = [&](int rank, Worker& w, const std::string& why) {
+    w.alive = false;
+    for (std::size_t index : w.running) {
+      TaskOutcome lost;
+      lost.lost = true;
+      lost.lost_why = why;
+      lost.rank = rank;
+      lost.child.end = ChildOutcome::End::crashed;
+      report(index, lost);
+    }
+    w.running.clear();
+    std::cerr << "daekit: rank " << rank << " " << why << "; the other ranks go on\n";
+  };
+
+  while (open > 0 && !stop_requested()) {
+    const auto now = clock::now();
+    // Hand out work: to the workers first (they have nothing else to do), then locally.
+    if (transport_) {
+      for (auto& [rank, w] : workers_) {
+        if (!w.alive) continue;
+        if (!w.set_up) {
+          transport_->send(rank, tag_setup, json{{"plugins", plugin_search_to_json(plugins_)},
+                                                 {"beat_s", o.silence_limit_s / 6}}.dump());
+          w.set_up = true;
+          w.last_heard = now;
+        }
+        while (!pending.empty() && static_cast<int>(w.running.size()) < jobs) {
+          const std::size_t index = pending.front();
+          const Task& t = tasks[index];
+          for (const auto& key : t.shared)
+            if (!w.has_shared.count(key)) {
+              transport_->send(rank, tag_shared, json{{"key", key}, {"value", shared_.at(key)}}.dump());
+              w.has_shared.insert(key);
+            }
+          if (!transport_->send(rank, tag_task, json{{"index", index}, {"kind", t.kind}, {"input", t.input},
+                                                     {"shared", t.shared}, {"budget_s", t.budget_s}}.dump())) {
+            give_up(rank, w, "refused a message");
+            break;
+          }
+          pending.pop_front();
+          if (w.running.empty()) w.last_heard = now;  // its silence counts from its first run
+          w.running.insert(index);
+          if (o.started) o.started(index);
+        }
+      }
+    }
+    // Rank 0 runs its share; it runs everything when no worker is left.
+    const int local_jobs = live_workers() == 0 ? std::max(1, o.coordinator_jobs) : o.coordinator_jobs;
+    while (!pending.empty() && static_cast<int>(local.size()) < local_jobs) {
+      const std::size_t index = pending.front();
+      pending.pop_front();
+      const Task& t = tasks[index];
+      local.push_back(LocalRun{ChildProcess([&] { return execute(executors_, registry_, t, shared_); }, t.budget_s),
+                               index});
+      if (o.started) o.started(index);
+    }
+
+    std::vector<pollfd> fds;
+    for (const auto& r : local) fds.push_back({r.process.fd(), POLLIN, 0});
+    // With workers the coordinator must answer them quickly; alone it sleeps in poll.
+    poll(fds.data(), fds.size(), live_workers() > 0 ? 1 : 100);
+    if (o.tick) o.tick();
+    const auto after = clock::now();
+    for (std::size_t k = 0; k < local.size();) {
+      LocalRun& r = local[k];
+      const bool closed = (fds[k].revents & (POLLIN | POLLHUP)) && !r.process.read_available();
+      const bool timed_out = !closed && r.process.expired(after);
+      if (!closed && !timed_out) {
+        ++k;
+        continue;
+      }
+      TaskOutcome outcome;
+      outcome.child = r.process.finish(timed_out);
+      outcome.host = here;
+      const std::size_t index = r.index;
+      local.erase(local.begin() + static_cast<std::ptrdiff_t>(k));
+      fds.erase(fds.begin() + static_cast<std::ptrdiff_t>(k));
+      report(index, outcome);
+    }
+    if (!transport_) continue;
+    while (auto m = transport_->receive()) {
+      auto it = workers_.find(m->source);
+      if (it == workers_.end() || !it->second.alive) continue;  // given up already: its word comes too late
+      Worker& w = it->second;
+      w.last_heard = after;
+      const json body = json::parse(m->bytes, nullptr, false);
+      if (m->tag == tag_result && body.is_object()) {
+        const std::size_t index = body.at("index").get<std::size_t>();
+        if (!w.running.erase(index)) continue;
+        TaskOutcome outcome;
+        outcome.child = outcome_from_json(body.at("outcome"));
+        outcome.host = body.value("host", "");
+        outcome.rank = m->source;
+        report(index, outcome);
+      } else if (m->tag == tag_broken) {
+        // It could not set itself up (its plugins): its runs go back to the others.
+        for (std::size_t index : w.running) pending.push_front(index);
+        w.running.clear();
+        w.alive = false;
+        std::cerr << "daekit: rank " << m->source << " cannot run: "
+                  << (body.is_object() ? body.value("why", "") : std::string("?")) << "; the other ranks go on\n";
+      }
+    }
+    for (auto& [rank, w] : workers_) {
+      if (!w.alive || w.running.empty()) continue;
+      const double silent = std::chrono::duration<double>(after - w.last_heard).count();
+      if (silent > o.silence_limit_s)
+        give_up(rank, w, "stopped answering for " + std::to_string(static_cast<int>(silent)) +
+                             " s (it died, or its machine did): its run is recorded as lost");
+    }
+  }
+  // Interrupted: local children die with `local`; workers are told to stop at the end of the command.
+}
+
+void stop_workers(Transport& transport) {
+  static bool stopped = false;
+  if (stopped || transport.rank() != 0) return;
+  stopped = true;
+  for (int r = 1; r < transport.size(); ++r) transport.send(r, tag_stop, "{}");
+}
+
+}  // namespace daekit::host::farm

@@ -1,0 +1,112 @@
+#include "transport.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include <daekit/api/discovery.hpp>
+
+#include "../cli.hpp"
+#include "mpi_module.hpp"
+
+namespace daekit::host::farm {
+namespace {
+
+bool launched_by_mpi() {
+  // Open MPI's mpirun, MPICH's hydra and Slurm's PMI2, PMIx (srun --mpi=pmix, prterun).
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK"})
+    if (std::getenv(name)) return true;
+  return false;
+}
+
+// The tasks of the job step srun started this process in (0 outside one).
+int slurm_tasks() {
+  const char* n = std::getenv("SLURM_STEP_NUM_TASKS");
+  return n ? std::atoi(n) : 0;
+}
+
+// The module lives beside libdaekit (the library this host is built on), in the build
+// tree (lib/) and the install tree (the libdir) alike.
+std::filesystem::path module_path() {
+  Dl_info where{};
+  if (!dladdr(reinterpret_cast<void*>(&api::default_plugin_dirs), &where) || !where.dli_fname)
+    return "libdaekit_mpi.so";
+  return std::filesystem::path(where.dli_fname).parent_path() / "libdaekit_mpi.so";
+}
+
+}  // namespace
+
+struct Transport::Module {
+  void* handle = nullptr;
+  const daekit_mpi_table* table = nullptr;
+  ~Module() {
+    // The MPI library stays loaded: its own atexit handlers may still run.
+  }
+};
+
+std::unique_ptr<Transport> Transport::from_environment(int* argc, char*** argv) {
+  if (!launched_by_mpi()) {
+    if (slurm_tasks() > 1)
+      throw UsageError("srun started " + std::to_string(slurm_tasks()) +
+                       " tasks without an MPI plugin: each would run the whole sweep; use srun --mpi=pmix "
+                       "(see docs/scale.md)");
+    return nullptr;
+  }
+  const auto path = module_path();
+  auto module = std::make_unique<Module>();
+  // RTLD_GLOBAL: Open MPI's own components resolve their symbols in libmpi.
+  module->handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (!module->handle)
+    throw UsageError("an MPI launcher started this process, but this daekit has no MPI module (" + path.string() +
+                     ": " + dlerror() + "); build daekit with libopenmpi-dev installed");
+  auto entry = reinterpret_cast<daekit_mpi_entry>(dlsym(module->handle, "daekit_mpi"));
+  if (!entry || !(module->table = entry())) throw UsageError(path.string() + " is not daekit's MPI module");
+  char why[512] = "";
+  if (module->table->init(argc, argv, why, sizeof why) != 0)
+    throw UsageError(std::string("MPI_Init failed: ") + why);
+  auto t = std::unique_ptr<Transport>(new Transport(std::move(module)));
+  if (t->size_ == 1 && slurm_tasks() > 1)
+    throw UsageError("srun started " + std::to_string(slurm_tasks()) +
+                     " tasks, but MPI sees one: the MPI plugin of srun does not match Open MPI's (try srun --mpi=pmix)");
+  if (t->size_ == 1) return nullptr;  // one rank: a plain process (MPI is finalised by the destructor)
+  return t;
+}
+
+Transport::Transport(std::unique_ptr<Module> module) : module_(std::move(module)) {
+  rank_ = module_->table->rank();
+  size_ = module_->table->size();
+  char name[256] = "";
+  module_->table->processor_name(name, sizeof name);
+  host_ = name;
+}
+
+Transport::~Transport() { module_->table->finalize(5.0); }
+
+bool Transport::send(int dest, int tag, const std::string& bytes) {
+  return module_->table->send(dest, tag, bytes.data(), static_cast<long long>(bytes.size())) == 0;
+}
+
+std::optional<Message> Transport::receive() {
+  module_->table->progress();
+  Message m;
+  long long len = 0;
+  if (!module_->table->probe(&m.source, &m.tag, &len)) return std::nullopt;
+  m.bytes.resize(static_cast<std::size_t>(len));
+  if (module_->table->receive(m.source, m.tag, m.bytes.data(), len) != 0) return std::nullopt;
+  return m;
+}
+
+Transport*& current_launch() {
+  static Transport* launch = nullptr;
+  return launch;
+}
+
+std::string local_host_name() {
+  char name[256] = "";
+  if (gethostname(name, sizeof name - 1) != 0) return "";
+  return name;
+}
+
+}  // namespace daekit::host::farm

@@ -1,0 +1,32 @@
+// A point of a sweep as a run of the task farm (farm/task_farm.hpp): the JSON that
+// carries it to whichever rank runs it, and what that rank does with it.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "../farm/task_farm.hpp"
+#include "sweep.hpp"
+
+namespace daekit::host::wpd {
+
+constexpr const char* point_task_kind = "wpd-point";
+
+// Run settings as the tasks carry them (every field but the output mode and times, which the run sets).
+nlohmann::json settings_to_json(const RunSettings& s);
+RunSettings settings_from_json(const nlohmann::json& j);
+
+// The shared-data key of a problem's L2 reference trajectory.
+std::string reference_key(const std::string& problem);
+nlohmann::json trajectory_to_json(const Trajectory& t);
+
+// The task of point p. n: the problem's size, for the expected cost.
+farm::Task point_task(const Point& p, const SweepOptions& o, std::size_t n, bool with_reference);
+
+// The Executor of point tasks: `runs` solves, the median wall time, accuracy.
+nlohmann::json execute_point(const loader::Registry& registry, const nlohmann::json& input,
+                             const farm::SharedData& shared);
+
+// The row of a point from how its run ended.
+void read_outcome(const farm::TaskOutcome& outcome, PointResult& r, double timeout);
+
+}  // namespace daekit::host::wpd
