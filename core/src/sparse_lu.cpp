@@ -116,6 +116,7 @@ class UmfpackLU {
     }
     return table_->factor(self_, reinterpret_cast<const double*>(a.valuePtr())) == 0;
   }
+  double footprint(int which) const { return self_ ? table_->footprint(self_, which) : -1.0; }
   void solve(const Vector& b, Vector& x) {
     x.resize(b.size());
     table_->solve(self_, reinterpret_cast<const double*>(b.data()), reinterpret_cast<double*>(x.data()));
@@ -183,6 +184,19 @@ struct SparseLUOf<Scalar>::Backend {
       default: return umfpack.factor(a);
     }
   }
+  SparseLUFootprint footprint() const {
+    const auto bytes = static_cast<double>(sizeof(Scalar) + sizeof(int));  // a value and its row index
+    switch (factoriser) {
+      case SparseFactoriser::supernodal: {
+        const double entries = ordering == SparseOrdering::metis
+                                   ? static_cast<double>(supernodal_metis.nnzL() + supernodal_metis.nnzU())
+                                   : static_cast<double>(supernodal_colamd.nnzL() + supernodal_colamd.nnzU());
+        return {entries, entries * bytes};
+      }
+      case SparseFactoriser::klu: return {};  // Eigen's KLU wrapper keeps KLU's numeric object to itself
+      default: return {umfpack.footprint(0), umfpack.footprint(1)};
+    }
+  }
   void solve(const Vector& b, Vector& x) {
     switch (factoriser) {
       case SparseFactoriser::supernodal:
@@ -245,6 +259,11 @@ template <class Scalar>
 bool SparseLUOf<Scalar>::factor(const Matrix& a) {
   if (!analyzed_) analyze(a);
   return backend_->factor(a);
+}
+
+template <class Scalar>
+SparseLUFootprint SparseLUOf<Scalar>::footprint() const {
+  return analyzed_ ? backend_->footprint() : SparseLUFootprint{};
 }
 
 template <class Scalar>

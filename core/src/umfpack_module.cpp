@@ -5,6 +5,7 @@
 // core opened with the kernel it chose.
 #include <umfpack.h>
 
+#include <algorithm>
 #include <complex>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct Factorisation {
   std::vector<int> col_ptr, row_idx;
   double control[UMFPACK_CONTROL];
   double info[UMFPACK_INFO];
+  double factor_info[UMFPACK_INFO];  // as the last factorisation left it (solves overwrite info)
   void* symbolic = nullptr;
   void* numeric = nullptr;
 
@@ -83,6 +85,7 @@ int factor(void* self, const double* values) {
                                                      &f.numeric, f.control, f.info)
                                : umfpack_di_numeric(f.col_ptr.data(), f.row_idx.data(), values, f.symbolic, &f.numeric,
                                                     f.control, f.info);
+  std::copy(f.info, f.info + UMFPACK_INFO, f.factor_info);
   // UMFPACK_WARNING_singular_matrix (1) still leaves a numeric object: a singular W.
   return status == UMFPACK_OK ? 0 : 1;
 }
@@ -98,7 +101,15 @@ int solve(void* self, const double* b, double* x) {
   return status == UMFPACK_OK ? 0 : 1;
 }
 
-const daekit_umfpack_table table = {DAEKIT_UMFPACK_TABLE_VERSION, &create, &destroy, &analyze, &factor, &solve};
+double footprint(void* self, int which) {
+  const auto& f = *static_cast<const Factorisation*>(self);
+  if (!f.numeric) return -1;
+  if (which == 0) return f.factor_info[UMFPACK_LNZ] + f.factor_info[UMFPACK_UNZ] - f.n;
+  return f.factor_info[UMFPACK_PEAK_MEMORY] * f.factor_info[UMFPACK_SIZE_OF_UNIT];
+}
+
+const daekit_umfpack_table table = {DAEKIT_UMFPACK_TABLE_VERSION, &create, &destroy, &analyze, &factor, &solve,
+                                    &footprint};
 
 }  // namespace
 

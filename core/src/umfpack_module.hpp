@@ -4,7 +4,7 @@
 
 extern "C" {
 
-#define DAEKIT_UMFPACK_TABLE_VERSION 1
+#define DAEKIT_UMFPACK_TABLE_VERSION 2
 
 struct daekit_umfpack_table {
   int version;
@@ -16,6 +16,9 @@ struct daekit_umfpack_table {
   int (*factor)(void* self, const double* values);
   // x = A^-1 b with the last factorisation (complex vectors interleaved). 0 on success.
   int (*solve)(void* self, const double* b, double* x);
+  // Of the last factorisation: 0, the entries stored in L and U (L's unit diagonal not
+  // counted); 1, the peak memory of the numeric factorisation in bytes. -1 when none.
+  double (*footprint)(void* self, int which);
 };
 
 typedef const daekit_umfpack_table* (*daekit_umfpack_entry)();

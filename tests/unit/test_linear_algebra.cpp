@@ -185,3 +185,35 @@ TEST_CASE("complex sparse LU with a dense block (the supernodal backend) agrees 
   const Eigen::VectorXcd b = Eigen::VectorXcd::LinSpaced(n, {1.0, 0.0}, {0.0, 1.0});
   check_sparse_against_dense<std::complex<double>>(a, b, 7);
 }
+
+TEST_CASE("the sparse LUs report their fill: a tridiagonal matrix factorises without any", "[unit][linalg][sparse]") {
+  // A path graph has a fill-free elimination order, which every ordering finds: L and U
+  // hold the matrix's own 3n - 2 entries (L's unit diagonal not stored).
+  const int n = 2000;
+  std::vector<Eigen::Triplet<double>> t;
+  for (int i = 0; i < n; ++i) {
+    t.emplace_back(i, i, 4.0);
+    if (i > 0) t.emplace_back(i, i - 1, -1.0);
+    if (i + 1 < n) t.emplace_back(i, i + 1, -1.0);
+  }
+  Eigen::SparseMatrix<double> a(n, n);
+  a.setFromTriplets(t.begin(), t.end());
+  a.makeCompressed();
+  SparseLUOf<double> before;
+  CHECK(before.footprint().entries == -1);  // nothing factorised yet
+  SECTION("UMFPACK") {
+    SparseLUOf<double> lu;
+    lu.set_factoriser(SparseFactoriser::umfpack);
+    REQUIRE(lu.factor(a));
+    REQUIRE(lu.factoriser() == SparseFactoriser::umfpack);  // its module is built beside the core
+    CHECK(lu.footprint().entries == 3 * n - 2);
+    CHECK(lu.footprint().bytes >= (3 * n - 2) * 8.0);
+  }
+  SECTION("the supernodal LU") {
+    SparseLUOf<double> lu;
+    lu.set_factoriser(SparseFactoriser::supernodal);
+    REQUIRE(lu.factor(a));
+    CHECK(lu.footprint().entries >= 3 * n - 2);
+    CHECK(lu.footprint().entries <= 4 * n);  // its supernodes may store the diagonal twice, no more
+  }
+}

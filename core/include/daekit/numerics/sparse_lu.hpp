@@ -23,6 +23,13 @@ enum class SparseOrdering { automatic, colamd, metis };
 // circuit-like and stencil patterns) or UMFPACK (multifrontal, for large grids).
 enum class SparseFactoriser { automatic, supernodal, klu, umfpack };
 
+// What the last factorisation holds: the entries of L and U (the fill) and the memory it
+// took, in bytes (UMFPACK: its peak during the factorisation; the supernodal LU: the
+// entries' values and row indices). -1 where the factorisation does not say (KLU).
+struct SparseLUFootprint {
+  double entries = -1, bytes = -1;
+};
+
 template <class Scalar>
 class SparseLUOf {
  public:
@@ -42,6 +49,7 @@ class SparseLUOf {
   void analyze(const Matrix& pattern);
   bool factor(const Matrix& a);  // false when singular
   void solve(const Vector& b, Vector& x);
+  SparseLUFootprint footprint() const;
 
  private:
   struct Backend;
