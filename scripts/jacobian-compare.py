@@ -3,13 +3,19 @@
 builds (e.g. one installed from the commit before), median wall time of 3, and the statistics.
 
     python3 scripts/jacobian-compare.py OLD_DAEKIT NEW_DAEKIT andrews:radau5:1e-6 emep:rodas5p:1e-4 ...
+
+OLD_DAEKIT `fd` means NEW_DAEKIT with `--jacobian fd`: the difference Jacobian a problem had
+before its conversion, from the same build.
 """
 import json, subprocess, statistics, sys
 old, new = sys.argv[1], sys.argv[2]
 def run(exe, p, s, tol):
     walls=[]; r=None
+    extra = []
+    if exe == "fd":
+        exe, extra = new, ["--jacobian", "fd"]
     for _ in range(3):
-        out = subprocess.run([exe, "run", "--problem", p, "--solver", s, "--rtol", str(tol), "--atol", str(tol), "--report", "json"], capture_output=True, text=True)
+        out = subprocess.run([exe, "run"] + extra + ["--problem", p, "--solver", s, "--rtol", str(tol), "--atol", str(tol), "--report", "json"], capture_output=True, text=True)
         r = json.loads(out.stdout); walls.append(r.get("wall_s", float("nan")))
     return r, statistics.median(walls)
 print("| problem | solver | rtol=atol | Jacobian | steps | njac | nfev (of which for J) | scd | wall [ms] |")

@@ -2,8 +2,12 @@
 // beam clamped at one end, its shape given by the angles theta_1..theta_N (N = 40) of
 // N segments, pushed at the free end by a force 1.5 sin^2(t) (switched off at t = pi),
 // on [0, 5]. Second-order equations written as 80 first-order ones; the accelerations
-// come from a tridiagonal solve with the state-dependent matrix C(theta).
+// come from a tridiagonal solve with the state-dependent matrix C(theta). f is written
+// once over the scalar type: doubles give f, the SDK's duals df/dy exactly
+// (sdk/autodiff.hpp; 80 columns in 10 passes).
+#include <array>
 #include <cmath>
+#include <daekit/sdk/autodiff.hpp>
 #include <daekit/sdk/export_problem.hpp>
 #include <daekit/sdk/testset.hpp>
 #include <vector>
@@ -16,7 +20,7 @@ namespace {
 constexpr int N = 40;
 constexpr double force_off = 3.14159265358979324;  // the source's pi
 
-class Beam : public daekit::Problem {
+class Beam : public daekit::AutoDiffProblem<Beam> {
  public:
   static std::vector<daekit::ParamDesc> parameters() { return {}; }
 
@@ -32,7 +36,7 @@ class Beam : public daekit::Problem {
     info_.scored.assign(2 * N, DK_SCORED_NO);
     for (int i = 0; i < N; ++i) info_.scored[i] = DK_SCORED_RELATIVE;  // the angles
     y0_ = daekit::testset_data(beam_initial_text, "beam.y0", 2 * N).values;
-    s_.resize(N + 1), c_.resize(N + 1), v_.resize(N + 1), w_.resize(N + 1), alpha_.resize(N + 1), beta_.resize(N + 1);
+    differentiate_automatically();
   }
 
   void initial_values(daekit::Vector y, daekit::Vector) override {
@@ -40,46 +44,50 @@ class Beam : public daekit::Problem {
   }
 
   // 1-based arrays below, as the formulas of the test set's description.
-  daekit::Eval rhs(double t, daekit::ConstVector y, daekit::Vector f) override {
-    auto th = [&](int i) { return y[i - 1]; };
-    auto om = [&](int i) { return y[N + i - 1]; };
+  // The work arrays live on the stack, one set per scalar type: no allocation per call.
+  template <class T>
+  daekit::Eval rhs_of(double t, const T* y, T* f) {
+    using std::cos, std::sin;
+    std::array<T, N + 1> s{}, c{}, v{}, w{}, alpha{}, beta{};
+    auto th = [&](int i) -> const T& { return y[i - 1]; };
+    auto om = [&](int i) -> const T& { return y[N + i - 1]; };
     constexpr double n2 = double(N) * N, n4 = n2 * n2;
-    for (int i = 2; i <= N; ++i) s_[i] = std::sin(th(i) - th(i - 1)), c_[i] = std::cos(th(i) - th(i - 1));
+    for (int i = 2; i <= N; ++i) s[i] = sin(th(i) - th(i - 1)), c[i] = cos(th(i) - th(i - 1));
     // The elastic forces, plus the pushing force while it acts.
     const bool pushed = t <= force_off;
     const double fabs = 1.5 * std::sin(t) * std::sin(t), fx = -fabs, fy = fabs;
     for (int i = 1; i <= N; ++i) {
-      const double left = i == 1 ? -th(1) : th(i - 1);  // -3 th1 + th2 at the clamped end
-      const double right = i == N ? 0.0 : th(i + 1);
-      const double centre = i == N ? -th(N) : -2.0 * th(i);
-      v_[i] = (left + centre + right) * n4;
-      if (pushed) v_[i] += n2 * (fy * std::cos(th(i)) - fx * std::sin(th(i)));
+      const T left = i == 1 ? T(-th(1)) : th(i - 1);  // -3 th1 + th2 at the clamped end
+      const T right = i == N ? T(0.0) : th(i + 1);
+      const T centre = i == N ? T(-th(N)) : T(-2.0 * th(i));
+      v[i] = (left + centre + right) * n4;
+      if (pushed) v[i] += n2 * (fy * cos(th(i)) - fx * sin(th(i)));
     }
     // w = D v + omega^2, then solve C w = w (C tridiagonal: 1, 2, ..., 2, 3 on the
     // diagonal, -cos(theta_i - theta_{i-1}) beside it).
-    w_[1] = s_[2] * v_[2];
-    for (int i = 2; i < N; ++i) w_[i] = -s_[i] * v_[i - 1] + s_[i + 1] * v_[i + 1];
-    w_[N] = -s_[N] * v_[N - 1];
-    for (int i = 1; i <= N; ++i) w_[i] += om(i) * om(i);
-    alpha_[1] = 1.0;
-    for (int i = 2; i <= N; ++i) alpha_[i] = 2.0, beta_[i - 1] = -c_[i];
-    alpha_[N] = 3.0;
+    w[1] = s[2] * v[2];
+    for (int i = 2; i < N; ++i) w[i] = -s[i] * v[i - 1] + s[i + 1] * v[i + 1];
+    w[N] = -s[N] * v[N - 1];
+    for (int i = 1; i <= N; ++i) w[i] += om(i) * om(i);
+    alpha[1] = 1.0;
+    for (int i = 2; i <= N; ++i) alpha[i] = 2.0, beta[i - 1] = -c[i];
+    alpha[N] = 3.0;
     for (int i = N - 1; i >= 1; --i) {
-      const double q = beta_[i] / alpha_[i + 1];
-      w_[i] -= w_[i + 1] * q;
-      alpha_[i] -= beta_[i] * q;
+      const T q = beta[i] / alpha[i + 1];
+      w[i] -= w[i + 1] * q;
+      alpha[i] -= beta[i] * q;
     }
-    w_[1] /= alpha_[1];
-    for (int i = 2; i <= N; ++i) w_[i] = (w_[i] - beta_[i - 1] * w_[i - 1]) / alpha_[i];
+    w[1] /= alpha[1];
+    for (int i = 2; i <= N; ++i) w[i] = (w[i] - beta[i - 1] * w[i - 1]) / alpha[i];
     // The accelerations u = C v + D w.
     for (int i = 1; i <= N; ++i) {
-      double u;
+      T u;
       if (i == 1)
-        u = v_[1] - c_[2] * v_[2] + s_[2] * w_[2];
+        u = v[1] - c[2] * v[2] + s[2] * w[2];
       else if (i == N)
-        u = 3.0 * v_[N] - c_[N] * v_[N - 1] - s_[N] * w_[N - 1];
+        u = 3.0 * v[N] - c[N] * v[N - 1] - s[N] * w[N - 1];
       else
-        u = 2.0 * v_[i] - c_[i] * v_[i - 1] - c_[i + 1] * v_[i + 1] - s_[i] * w_[i - 1] + s_[i + 1] * w_[i + 1];
+        u = 2.0 * v[i] - c[i] * v[i - 1] - c[i + 1] * v[i + 1] - s[i] * w[i - 1] + s[i + 1] * w[i + 1];
       f[i - 1] = om(i);
       f[N + i - 1] = u;
     }
@@ -87,7 +95,7 @@ class Beam : public daekit::Problem {
   }
 
  private:
-  std::vector<double> y0_, s_, c_, v_, w_, alpha_, beta_;
+  std::vector<double> y0_;
 };
 
 }  // namespace

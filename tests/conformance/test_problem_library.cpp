@@ -39,7 +39,8 @@ TEST_CASE("the test set's ODEs reach the test set's accuracy", "[conformance][pr
   // 6.37/8.51, e5 bdf (atol 1.7e-26) 3.09/7.38 (the test set scores e5 by mescd), plei
   // radau5 5.37/5.94, medakzo rodas5p 6.82/6.83 (absolute error, the test set's rule),
   // ringmod rodas5p 4.94/5.62 (81205 steps: the diode ring's fast oscillation is resolved),
-  // beam rodas5p 5.09/4.39 and radau5 4.00/3.77 (bdf: 4.89 but 45387 steps, its orders 3-5
+  // beam rodas5p 5.19/4.22 over the kernels (5.09/4.39 with its former difference Jacobian)
+  // and radau5 4.00/3.77 (bdf: 4.89 but 45387 steps, its orders 3-5
   // are unstable on the beam's undamped oscillations); emep with the test set's atol = 1
   // (h0 = 1e-7 in the host runs): bdf 7.37/7.91 at 1e-9 in 8481 steps (over the BLAS kernels
   // Prescott, Nehalem, Sandybridge, Haswell, Zen: scd 5.68-8.00, mescd 7.72-8.25, 8373-9232
