@@ -4,9 +4,12 @@
 // coefficients lambda (algebraic: the Colebrook-type resistance law), the pressures
 // of the two buffer nodes (differential) and of the 11 normal nodes (index 2).
 // Index-2 DAE with the constant diagonal mass matrix
-// diag(rho L / A (18), 0 (18), b / (rho g) (2), 0 (11)).
+// diag(rho L / A (18), 0 (18), b / (rho g) (2), 0 (11)). f is written once over the
+// scalar type: doubles give f, the SDK's duals df/dy exactly (sdk/autodiff.hpp; 49
+// columns in 7 passes).
 #include <array>
 #include <cmath>
+#include <daekit/sdk/autodiff.hpp>
 #include <daekit/sdk/export_problem.hpp>
 #include <daekit/sdk/testset.hpp>
 #include <utility>
@@ -29,7 +32,7 @@ constexpr std::array<std::pair<int, int>, pipes> pipe = {{{1, 2}, {2, 3}, {2, 6}
 // Node of each pressure unknown 37..49: the buffers 5 and 8 first.
 constexpr std::array<int, nodes> pressure_node = {5, 8, 1, 2, 3, 4, 6, 7, 9, 10, 11, 12, 13};
 
-class WaterTube : public daekit::Problem {
+class WaterTube : public daekit::AutoDiffProblem<WaterTube> {
  public:
   static std::vector<daekit::ParamDesc> parameters() { return {}; }
 
@@ -57,6 +60,7 @@ class WaterTube : public daekit::Problem {
     for (int i = 36; i < 49; ++i) in.atol_scale[i] = 1e6;
     daekit::use_testset_reference(info_, water_reference_text, "water.ref");
     y0_ = daekit::testset_data(water_initial_text, "water.y0", 49).values;
+    differentiate_automatically();
   }
 
   void initial_values(daekit::Vector y, daekit::Vector yp) override {
@@ -64,8 +68,10 @@ class WaterTube : public daekit::Problem {
     yp.setZero();  // the source's consistent y'(0)
   }
 
-  daekit::Eval rhs(double t, daekit::ConstVector y, daekit::Vector f) override {
-    std::array<double, nodes + 1> p{}, netflow{};
+  template <class T>
+  daekit::Eval rhs_of(double t, const T* y, T* f) {
+    using std::abs, std::log10, std::sqrt;
+    std::array<T, nodes + 1> p{}, netflow{};
     for (int k = 0; k < nodes; ++k) p[pressure_node[k]] = y[36 + k];
     // Inflow at nodes 1 and 13, demand at node 10, over the day (t in hours).
     const double hours = t / 3600.0, h2 = hours * hours;
@@ -74,15 +80,16 @@ class WaterTube : public daekit::Problem {
     netflow[10] -= h2 * (3.0 * h2 - 92.0 * hours + 720.0) / 1e6;
     for (int e = 0; e < pipes; ++e) {
       const auto [from, to] = pipe[e];
-      const double phi = y[e], lambda = y[18 + e];
+      const T& phi = y[e];
+      const T& lambda = y[18 + e];
       if (lambda < 0.0) return daekit::Eval::recoverable;  // sqrt(lambda)
-      const double rtla = std::sqrt(lambda);
-      const double reynolds = std::abs(phi * d / (nu * area));
+      const T rtla = sqrt(lambda);
+      const T reynolds = abs(phi * d / (nu * area));
       if (reynolds > rcrit) {
-        f[18 + e] = 1.0 / rtla - 1.74 + 2.0 * std::log10(2.0 * roughness / d + 18.7 / (reynolds * rtla));
+        f[18 + e] = 1.0 / rtla - 1.74 + 2.0 * log10(2.0 * roughness / d + 18.7 / (reynolds * rtla));
         f[e] = p[from] - p[to] - lambda * rho * length * phi * phi / (area * area * d);
       } else {
-        f[18 + e] = 1.0 / rtla - 1.74 + 2.0 * std::log10(2.0 * roughness / d + 18.7 / (rcrit * rtla));
+        f[18 + e] = 1.0 / rtla - 1.74 + 2.0 * log10(2.0 * roughness / d + 18.7 / (rcrit * rtla));
         f[e] = p[from] - p[to] - 32.0 * mu * length * phi / (area * d * d);
       }
       netflow[to] += phi;

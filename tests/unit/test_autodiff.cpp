@@ -66,6 +66,7 @@ TEST_CASE("dual numbers differentiate the elementary functions and arithmetic ex
   } cases[] = {
       {"exp", [](const D& v) { return exp(v); }, [](double v) { return std::exp(v); }},
       {"log", [](const D& v) { return log(v); }, [](double v) { return std::log(v); }},
+      {"log10", [](const D& v) { return log10(v); }, [](double v) { return std::log10(v); }},
       {"sqrt", [](const D& v) { return sqrt(v); }, [](double v) { return std::sqrt(v); }},
       {"sin", [](const D& v) { return sin(v); }, [](double v) { return std::sin(v); }},
       {"cos", [](const D& v) { return cos(v); }, [](double v) { return std::cos(v); }},

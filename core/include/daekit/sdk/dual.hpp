@@ -98,6 +98,9 @@ template <int N> Dual<N> exp(const Dual<N>& a) {
   return chain(a, e, e);
 }
 template <int N> Dual<N> log(const Dual<N>& a) { return chain(a, std::log(a.v), 1.0 / a.v); }
+template <int N> Dual<N> log10(const Dual<N>& a) {
+  return chain(a, std::log10(a.v), 1.0 / (a.v * 2.302585092994045684));  // ln 10
+}
 template <int N> Dual<N> sin(const Dual<N>& a) { return chain(a, std::sin(a.v), std::cos(a.v)); }
 template <int N> Dual<N> cos(const Dual<N>& a) { return chain(a, std::cos(a.v), -std::sin(a.v)); }
 template <int N> Dual<N> tan(const Dual<N>& a) {
