@@ -164,3 +164,66 @@ TEST_CASE("greedy colouring never gives two columns with a common row the same c
         for (auto q = col_ptr[b]; q < col_ptr[b + 1]; ++q) REQUIRE(row_idx[p] != row_idx[q]);
     }
 }
+
+namespace {
+
+// A residual-form index-1 DAE with a state-dependent factor on y0':
+//   F0 = (1 + y1) y0' + y0 (1 + y0^2) = 0,   F1 = y1 - y0^2 = 0,
+// so (1 + y0^2)(y0' + y0) = 0: y0 = e^-t, y1 = e^-2t from y0(0) = 1.
+class Coupled : public daekit::AutoDiffResidualProblem<Coupled> {
+ public:
+  Coupled() {
+    info_.name = "coupled_residual";
+    info_.n = 2;
+    info_.tend = 1.0;
+    info_.form = daekit::Form::residual_only;
+    info_.consistent_y0 = true;
+    info_.has_yp0 = true;
+    info_.differential = {1, 0};
+    info_.index = {1, 1};
+    differentiate_residual_automatically();
+  }
+  void initial_values(daekit::Vector y, daekit::Vector yp) override {
+    y << 1.0, 1.0;
+    yp << -1.0, -2.0;
+  }
+  template <class T>
+  daekit::Eval residual_of(double, const T* y, const T* yp, T* r) {
+    r[0] = (1.0 + y[1]) * yp[0] + y[0] * (1.0 + y[0] * y[0]);
+    r[1] = y[1] - y[0] * y[0];
+    return daekit::Eval::ok;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a template residual gets its exact dF/dy + cj dF/dy', and the residual-form solvers use it") {
+  Coupled p;
+  const Eigen::Vector2d y(0.7, 0.3), yp(-0.4, 0.9);
+  const double cj = 25.0;
+  Eigen::Matrix2d J;
+  daekit::MatrixView view(J.data(), 2, 2, Eigen::OuterStride<>(2));
+  REQUIRE(p.residual_jacobian(0.0, daekit::ConstVector(y.data(), 2), daekit::ConstVector(yp.data(), 2), cj, view) ==
+          daekit::Eval::ok);
+  // By hand: dF0/dy0 = 1 + 3 y0^2 + cj (1 + y1), dF0/dy1 = y0', dF1/dy0 = -2 y0, dF1/dy1 = 1.
+  CHECK(J(0, 0) == Approx(1.0 + 3 * 0.49 + cj * 1.3).epsilon(1e-15));
+  CHECK(J(0, 1) == Approx(-0.4).epsilon(1e-15));
+  CHECK(J(1, 0) == Approx(-1.4).epsilon(1e-15));
+  CHECK(J(1, 1) == Approx(1.0).epsilon(1e-15));
+  CHECK(p.info().analytic_residual_jacobian);
+
+  const daekit::Registry registry;
+  const auto problem = daekit::ProblemHandle::from(std::make_unique<Coupled>());
+  for (const char* solver : {"ida", "bdf"}) {
+    INFO(solver);
+    daekit::SolveOptions options;
+    options.rtol = options.atol = 1e-9;
+    const daekit::Solution s = daekit::solve(problem, registry.solver(solver), options);
+    REQUIRE(s.success());
+    CHECK(s.stats.jacobian_used == DK_JACOBIAN_ANALYTIC);
+    CHECK(s.stats.nfev_jac == 0);
+    const auto end = s.y.size() - 2;
+    CHECK(s.y[end] == Approx(std::exp(-1.0)).epsilon(1e-6));
+    CHECK(s.y[end + 1] == Approx(std::exp(-2.0)).epsilon(1e-6));
+  }
+}

@@ -95,4 +95,52 @@ class AutoDiffProblem : public Problem {
   std::vector<std::vector<std::size_t>> columns_of_colour_;
 };
 
+template <class Derived>
+class AutoDiffResidualProblem : public Problem {
+ public:
+  // A residual-form problem has no f of its own.
+  Eval rhs(double, ConstVector, Vector) override { return Eval::not_provided; }
+
+  Eval residual(double t, ConstVector y, ConstVector yp, Vector r) final {
+    return self().template residual_of<double>(t, y.data(), yp.data(), r.data());
+  }
+
+  Eval residual_jacobian(double t, ConstVector y, ConstVector yp, double cj, MatrixView jac) final {
+    const auto n = static_cast<Eigen::Index>(info_.n);
+    if (x_.size() != info_.n) {
+      x_.assign(info_.n, AutoDiffScalar());
+      xp_.assign(info_.n, AutoDiffScalar());
+      r_.assign(info_.n, AutoDiffScalar());
+    }
+    for (Eigen::Index i = 0; i < n; ++i) {
+      x_[static_cast<std::size_t>(i)] = AutoDiffScalar(y[i]);
+      xp_[static_cast<std::size_t>(i)] = AutoDiffScalar(yp[i]);
+    }
+    for (Eigen::Index j0 = 0; j0 < n; j0 += autodiff_directions) {
+      const int width = static_cast<int>(std::min<Eigen::Index>(autodiff_directions, n - j0));
+      for (int k = 0; k < width; ++k) {
+        x_[static_cast<std::size_t>(j0 + k)].d[static_cast<std::size_t>(k)] = 1.0;
+        xp_[static_cast<std::size_t>(j0 + k)].d[static_cast<std::size_t>(k)] = cj;
+      }
+      const Eval e = self().template residual_of<AutoDiffScalar>(t, x_.data(), xp_.data(), r_.data());
+      for (int k = 0; k < width; ++k) {
+        x_[static_cast<std::size_t>(j0 + k)].d[static_cast<std::size_t>(k)] = 0.0;
+        xp_[static_cast<std::size_t>(j0 + k)].d[static_cast<std::size_t>(k)] = 0.0;
+      }
+      if (e != Eval::ok) return e;
+      for (int k = 0; k < width; ++k)
+        for (Eigen::Index i = 0; i < n; ++i) jac(i, j0 + k) = r_[static_cast<std::size_t>(i)].d[static_cast<std::size_t>(k)];
+    }
+    return Eval::ok;
+  }
+
+ protected:
+  // Call in the constructor, with info().form = Form::residual_only.
+  void differentiate_residual_automatically() { info_.analytic_residual_jacobian = true; }
+
+ private:
+  Derived& self() { return static_cast<Derived&>(*this); }
+  std::vector<AutoDiffScalar> x_, xp_, r_;
+};
+
 }  // namespace daekit
