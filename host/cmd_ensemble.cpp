@@ -1,12 +1,9 @@
 // `daekit ensemble`: parameter studies and Monte Carlo runs of one problem with one solver,
 // each member a run of the task farm (locally, or over the ranks of an MPI launch).
-#include <csignal>
 #include <cmath>
 #include <daekit/solve_request.hpp>
 #include <filesystem>
 #include <iostream>
-#include <set>
-#include <sstream>
 
 #include "build_info.hpp"
 #include "child_process.hpp"
@@ -15,10 +12,11 @@
 #include "ensemble/member_task.hpp"
 #include "ensemble/parameter_study.hpp"
 #include "ensemble/results.hpp"
-#include "report.hpp"
 #include "farm/task_kinds.hpp"
+#include "report.hpp"
+#include "run_settings_json.hpp"
+#include "signal_flag.hpp"
 #include "wpd/journal.hpp"
-#include "wpd/point_task.hpp"
 #include "wpd/progress.hpp"
 
 namespace daekit::host {
@@ -175,7 +173,7 @@ int command_ensemble(int argc, char** argv) {
     farm::Task t;
     t.kind = ensemble::member_task_kind;
     t.input = {{"problem", problem}, {"solver", solver}, {"params", params_of(members[i])},
-               {"settings", wpd::settings_to_json(settings)}, {"outputs", output_index}};
+               {"settings", settings_to_json(settings)}, {"outputs", output_index}};
     t.budget_s = timeout;
     tasks.push_back(std::move(t));
     all.push_back(i);
@@ -185,53 +183,40 @@ int command_ensemble(int argc, char** argv) {
   for (std::size_t i = 0; i < members.size(); ++i) results[i].member = members[i];
   farm::Farm farm(registry, plugins, farm::all_task_kinds(), farm::current_launch());
   wpd::ProgressBar progress(std::move(progress_points), farm_settings.jobs * farm.ranks(), vm.count("quiet") > 0);
-  static volatile std::sig_atomic_t interrupted = 0;
-  interrupted = 0;
   farm::FarmOptions run;
   run.jobs = farm_settings.jobs;
   run.coordinator_jobs = farm_settings.coordinator_jobs;
   run.silence_limit_s = farm_settings.silence_limit_s;
-  run.interrupted = &interrupted;
   run.started = [&](std::size_t i) { progress.started(i); };
   run.tick = [&] { progress.tick(); };
   run.finished = [&](std::size_t i, const farm::TaskOutcome& outcome) {
     ensemble::MemberResult& r = results[i];
     r.host = outcome.host;
     r.rank = outcome.rank;
-    const json j = outcome.lost ? json() : json::parse(outcome.child.payload, nullptr, false);
-    if (outcome.lost) {
-      r.status = "internal_error";
-      r.message = "lost: the rank running it " + outcome.lost_why;
-    } else if (outcome.child.end == ChildOutcome::End::timed_out) {
-      r.status = "timeout";
-      r.message = "killed after " + outcome.child.describe(timeout);
-    } else if (!j.is_object()) {
-      r.status = "internal_error";
-      r.message = "the run " + outcome.child.describe(timeout);
-    } else {
-      r.status = j.value("status", "internal_error");
-      r.message = j.value("message", "");
+    const farm::RunReport report = farm::report_of(outcome, timeout);
+    r.status = report.status;
+    r.message = report.message;
+    if (report.has_result()) {
+      const json& j = report.result;
       r.wall_s = j.value("wall_s", 0.0);
       if (j.contains("stats")) r.stats = j["stats"];
       if (j.contains("outputs")) r.outputs = j["outputs"].get<std::vector<double>>();
     }
     progress.finished(i, r.status);
   };
-  struct sigaction on_signal {}, old_int{}, old_term{};
-  on_signal.sa_handler = [](int) { interrupted = 1; };
-  sigemptyset(&on_signal.sa_mask);
-  sigaction(SIGINT, &on_signal, &old_int);
-  sigaction(SIGTERM, &on_signal, &old_term);
-  farm.run(tasks, all, run);
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
+  {
+    // SIGINT and SIGTERM: the running members are killed, the finished ones written.
+    const InterruptFlag interrupt;
+    run.interrupted = interrupt.flag();
+    farm.run(tasks, all, run);
+  }
   progress.finish();
 
   json grid_json = json::array(), random_json = json::array();
   for (const auto& a : grid) grid_json.push_back({{"key", a.key}, {"values", a.values}});
   for (const auto& r : random) random_json.push_back({{"key", r.key}, {"law", r.text}});
   info.meta = {{"seed", seed}, {"samples", samples}, {"grid", grid_json}, {"random", random_json},
-               {"fixed_params", fixed}, {"settings", wpd::settings_to_json(settings)}, {"mpi_ranks", farm.ranks()},
+               {"fixed_params", fixed}, {"settings", settings_to_json(settings)}, {"mpi_ranks", farm.ranks()},
                {"jobs", farm_settings.jobs}, {"build", to_json(build_info())}};
   const json stats = ensemble::summary(results, info);
   std::size_t unfinished = 0;

@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "child_process.hpp"
 #include "farm/task_kinds.hpp"
+#include "signal_flag.hpp"
 #include "wpd/journal.hpp"
 #include "wpd/outputs.hpp"
 #include "wpd/reference.hpp"
@@ -262,23 +263,17 @@ int command_wpd(int argc, char** argv) {
   for (const auto& p : points) keys.push_back(wpd::point_key(p, runs, scoring.str()));
   options.earlier = [&](std::size_t i) { return journal.earlier(keys[i], points[i]); };
   options.finished = [&](std::size_t i, const wpd::PointResult& r) { journal.append(keys[i], r); };
-  // SIGINT and SIGTERM end the sweep in order: the running points are killed, the
-  // finished ones are written, and --resume can go on from there.
-  static volatile std::sig_atomic_t interrupted = 0;
-  interrupted = 0;
-  options.interrupted = &interrupted;
-  struct sigaction on_signal {}, old_int{}, old_term{};
-  on_signal.sa_handler = [](int) { interrupted = 1; };
-  sigemptyset(&on_signal.sa_mask);
-  sigaction(SIGINT, &on_signal, &old_int);
-  sigaction(SIGTERM, &on_signal, &old_term);
-  farm::Transport* launch = farm::current_launch();
-  farm::Farm farm(registry, plugins, farm::all_task_kinds(), launch);
+  farm::Farm farm(registry, plugins, farm::all_task_kinds(), farm::current_launch());
   std::map<std::string, std::size_t> sizes;
   for (const auto& problem : problems) sizes[problem] = problem_facts[problem]["n"].get<std::size_t>();
-  const auto results = wpd::run_sweep(farm, points, options, references, sizes);
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
+  std::vector<wpd::PointResult> results;
+  {
+    // SIGINT and SIGTERM end the sweep in order: the running points are killed, the
+    // finished ones are written, and --resume can go on from there.
+    const InterruptFlag interrupt;
+    options.interrupted = interrupt.flag();
+    results = wpd::run_sweep(farm, points, options, references, sizes);
+  }
 
   wpd::SweepInfo info;
   info.problems = problems;

@@ -4,7 +4,7 @@
 #include <daekit/api/run_setup.hpp>
 #include <daekit/status.hpp>
 
-#include "../wpd/point_task.hpp"
+#include "../run_settings_json.hpp"
 
 namespace daekit::host::ensemble {
 
@@ -15,7 +15,7 @@ nlohmann::json execute_member(const loader::Registry& registry, const nlohmann::
     loader::ProblemInstance problem(*registry.find(input.at("problem").get<std::string>()),
                                     input.at("params").get<std::map<std::string, std::string>>());
     loader::SolverInstance solver(*registry.find(input.at("solver").get<std::string>()));
-    api::RunSettings settings = wpd::settings_from_json(input.at("settings"));
+    api::RunSettings settings = settings_from_json(input.at("settings"));
     settings.output = DK_OUTPUT_END;
     api::PreparedRun prepared(problem, solver, settings);
     api::Trajectory trajectory;

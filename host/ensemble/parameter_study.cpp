@@ -19,6 +19,7 @@ double number(const std::string& s, const std::string& spec) {
   return v;
 }
 
+// Empty items kept (unlike split_list): an empty number in a list is an error here.
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
   std::string item;

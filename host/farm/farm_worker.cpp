@@ -2,11 +2,10 @@
 // it is sent in a child of its own, as rank 0 does locally, and answers with the outcome.
 // While runs go on it says so every few seconds, so rank 0 can tell a long run from a
 // dead rank. It writes no files: everything goes back to rank 0.
-#include <poll.h>
-
 #include <daekit/api/discovery.hpp>
 #include <optional>
 
+#include "local_runs.hpp"
 #include "task_farm.hpp"
 
 namespace daekit::host::farm {
@@ -17,11 +16,7 @@ int worker_main(Transport& transport, const Executors& executors) {
   std::optional<loader::Registry> registry;
   SharedData shared;
   double beat_s = 10;
-  struct Running {
-    ChildProcess process;
-    std::size_t index;
-  };
-  std::vector<Running> running;
+  LocalRuns running;
   auto last_beat = clock::now();
   for (;;) {
     while (auto m = transport.receive()) {
@@ -40,32 +35,14 @@ int worker_main(Transport& transport, const Executors& executors) {
       } else if (m->tag == tag_task && registry) {
         const std::string kind = body.at("kind").get<std::string>();
         const json& input = body.at("input");
-        auto work = [&]() -> std::string {
-          auto it = executors.find(kind);
-          if (it == executors.end()) throw std::runtime_error("no run of kind '" + kind + "'");
-          return it->second(*registry, input, shared).dump();
-        };
-        running.push_back(Running{ChildProcess(work, body.value("budget_s", 0.0)), body.at("index").get<std::size_t>()});
+        running.start(body.at("index").get<std::size_t>(),
+                      [&] { return run_task(executors, *registry, kind, input, shared); }, body.value("budget_s", 0.0));
       }
     }
-    std::vector<pollfd> fds;
-    for (const auto& r : running) fds.push_back({r.process.fd(), POLLIN, 0});
-    poll(fds.data(), fds.size(), 1);
-    const auto now = clock::now();
-    for (std::size_t k = 0; k < running.size();) {
-      const bool closed = (fds[k].revents & (POLLIN | POLLHUP)) && !running[k].process.read_available();
-      const bool timed_out = !closed && running[k].process.expired(now);
-      if (!closed && !timed_out) {
-        ++k;
-        continue;
-      }
-      const ChildOutcome outcome = running[k].process.finish(timed_out);
+    for (const auto& [index, outcome] : running.collect(1))
       transport.send(0, tag_result,
-                     json{{"index", running[k].index}, {"outcome", outcome_to_json(outcome)}, {"host", transport.host()}}
-                         .dump());
-      running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
-      fds.erase(fds.begin() + static_cast<std::ptrdiff_t>(k));
-    }
+                     json{{"index", index}, {"outcome", outcome_to_json(outcome)}, {"host", transport.host()}}.dump());
+    const auto now = clock::now();
     if (!running.empty() && std::chrono::duration<double>(now - last_beat).count() > beat_s) {
       transport.send(0, tag_beat, "{}");
       last_beat = now;

@@ -1,10 +1,11 @@
 #include "task_farm.hpp"
 
-#include <poll.h>
-
 #include <algorithm>
 #include <deque>
 #include <iostream>
+#include <sstream>
+
+#include "local_runs.hpp"
 
 namespace daekit::host::farm {
 namespace {
@@ -12,20 +13,42 @@ namespace {
 using nlohmann::json;
 using clock = std::chrono::steady_clock;
 
-struct LocalRun {
-  ChildProcess process;
-  std::size_t index = 0;
-};
+}  // namespace
 
-// The child's work for one task: its Executor on this rank's registry and shared data.
-std::string execute(const Executors& executors, const loader::Registry& registry, const Task& task,
-                    const SharedData& shared) {
-  auto it = executors.find(task.kind);
-  if (it == executors.end()) throw std::runtime_error("no run of kind '" + task.kind + "'");
-  return it->second(registry, task.input, shared).dump();
+std::string run_task(const Executors& executors, const loader::Registry& registry, const std::string& kind,
+                     const json& input, const SharedData& shared) {
+  auto it = executors.find(kind);
+  if (it == executors.end()) throw std::runtime_error("no run of kind '" + kind + "'");
+  return it->second(registry, input, shared).dump();
 }
 
-}  // namespace
+RunReport report_of(const TaskOutcome& outcome, double timeout_s) {
+  RunReport r;
+  if (outcome.lost) {
+    r.status = "internal_error";
+    r.message = "lost: the rank running it " + outcome.lost_why;
+    return r;
+  }
+  const ChildOutcome& end = outcome.child;
+  if (end.end == ChildOutcome::End::timed_out) {
+    std::ostringstream m;
+    m << "killed after the timeout of " << timeout_s << " s per run";
+    r.status = "timeout";
+    r.message = m.str();
+    return r;
+  }
+  const json result = json::parse(end.payload, nullptr, false);
+  if (!result.is_object()) {
+    r.status = "internal_error";
+    r.message = end.end == ChildOutcome::End::crashed ? "the run " + end.describe(timeout_s)
+                                                      : "the run ended without a result (" + end.describe(timeout_s) + ")";
+    return r;
+  }
+  r.result = result;
+  r.status = result.value("status", "internal_error");
+  r.message = result.value("message", "");
+  return r;
+}
 
 json plugin_search_to_json(const api::PluginSearch& s) {
   return {{"paths", s.paths}, {"files", s.files}, {"default_folders", s.default_folders}};
@@ -72,7 +95,7 @@ void Farm::run(const std::vector<Task>& tasks, const std::vector<std::size_t>& w
                    [&](std::size_t a, std::size_t b) { return tasks[a].expected_cost > tasks[b].expected_cost; });
   std::deque<std::size_t> pending(order.begin(), order.end());
   std::size_t open = order.size();  // started or pending, not yet finished
-  std::vector<LocalRun> local;
+  LocalRuns local;
   const std::string here = transport_ ? transport_->host() : local_host_name();
   const int jobs = std::max(1, o.jobs);
   auto stop_requested = [&] { return o.interrupted && *o.interrupted; };
@@ -135,33 +158,19 @@ void Farm::run(const std::vector<Task>& tasks, const std::vector<std::size_t>& w
       const std::size_t index = pending.front();
       pending.pop_front();
       const Task& t = tasks[index];
-      local.push_back(LocalRun{ChildProcess([&] { return execute(executors_, registry_, t, shared_); }, t.budget_s),
-                               index});
+      local.start(index, [&] { return run_task(executors_, registry_, t.kind, t.input, shared_); }, t.budget_s);
       if (o.started) o.started(index);
     }
 
-    std::vector<pollfd> fds;
-    for (const auto& r : local) fds.push_back({r.process.fd(), POLLIN, 0});
     // With workers the coordinator must answer them quickly; alone it sleeps in poll.
-    poll(fds.data(), fds.size(), live_workers() > 0 ? 1 : 100);
-    if (o.tick) o.tick();
-    const auto after = clock::now();
-    for (std::size_t k = 0; k < local.size();) {
-      LocalRun& r = local[k];
-      const bool closed = (fds[k].revents & (POLLIN | POLLHUP)) && !r.process.read_available();
-      const bool timed_out = !closed && r.process.expired(after);
-      if (!closed && !timed_out) {
-        ++k;
-        continue;
-      }
+    for (auto& [index, end] : local.collect(live_workers() > 0 ? 1 : 100)) {
       TaskOutcome outcome;
-      outcome.child = r.process.finish(timed_out);
+      outcome.child = std::move(end);
       outcome.host = here;
-      const std::size_t index = r.index;
-      local.erase(local.begin() + static_cast<std::ptrdiff_t>(k));
-      fds.erase(fds.begin() + static_cast<std::ptrdiff_t>(k));
       report(index, outcome);
     }
+    if (o.tick) o.tick();
+    const auto after = clock::now();
     if (!transport_) continue;
     while (auto m = transport_->receive()) {
       auto it = workers_.find(m->source);

@@ -82,6 +82,22 @@ class Farm {
   std::map<int, Worker> workers_;
 };
 
+// The child's work for one task on any rank: its Executor on that rank's registry and
+// shared data, the result as JSON text.
+std::string run_task(const Executors& executors, const loader::Registry& registry, const std::string& kind,
+                     const nlohmann::json& input, const SharedData& shared);
+
+// How a run ended, in the words every record uses: the Executor's result when the run
+// finished with one; otherwise `status` (timeout, internal_error) and a message saying what
+// happened instead (lost with its rank, killed after its budget, crashed or ended without
+// a result). timeout_s: the per-run limit, for the message.
+struct RunReport {
+  nlohmann::json result;  // null without one
+  std::string status, message;
+  bool has_result() const { return result.is_object(); }
+};
+RunReport report_of(const TaskOutcome& outcome, double timeout_s);
+
 // A worker rank's life: set up by the coordinator, run what it is sent, stop when told.
 int worker_main(Transport& transport, const Executors& executors);
 // Tells every worker to stop (rank 0, before MPI is finalised; safe to call twice).

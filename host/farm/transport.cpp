@@ -38,12 +38,10 @@ std::filesystem::path module_path() {
 
 }  // namespace
 
+// The module is never closed: the MPI library's own exit handlers may still run.
 struct Transport::Module {
   void* handle = nullptr;
   const daekit_mpi_table* table = nullptr;
-  ~Module() {
-    // The MPI library stays loaded: its own atexit handlers may still run.
-  }
 };
 
 std::unique_ptr<Transport> Transport::from_environment(int* argc, char*** argv) {

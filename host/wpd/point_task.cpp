@@ -4,8 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <daekit/status.hpp>
-#include <sstream>
 
+#include "../run_settings_json.hpp"
 #include "journal.hpp"
 
 namespace daekit::host::wpd {
@@ -106,31 +106,6 @@ json measure(const loader::Registry& registry, const Point& p, int runs, const T
 
 }  // namespace
 
-json settings_to_json(const RunSettings& s) {
-  json j = {{"h0", s.h0}, {"hmin", s.hmin}, {"hmax", s.hmax}, {"max_steps", s.max_steps},
-            {"solver_options", s.solver_options}, {"jacobian", s.jacobian}, {"init", s.init},
-            {"index_scaling", s.index_scaling}, {"suppress_algebraic", s.suppress_algebraic},
-            {"max_events", s.max_events}, {"dense", s.dense}};
-  if (s.rtol) j["rtol"] = *s.rtol;
-  if (s.atol) j["atol"] = *s.atol;
-  if (s.tend) j["tend"] = *s.tend;
-  return j;
-}
-
-RunSettings settings_from_json(const json& j) {
-  RunSettings s;
-  if (j.contains("rtol")) s.rtol = j["rtol"].get<double>();
-  if (j.contains("atol")) s.atol = j["atol"].get<double>();
-  if (j.contains("tend")) s.tend = j["tend"].get<double>();
-  s.h0 = j.at("h0"), s.hmin = j.at("hmin"), s.hmax = j.at("hmax");
-  s.max_steps = j.at("max_steps");
-  s.solver_options = j.at("solver_options").get<std::map<std::string, std::string>>();
-  s.jacobian = j.at("jacobian"), s.init = j.at("init");
-  s.index_scaling = j.at("index_scaling"), s.suppress_algebraic = j.at("suppress_algebraic");
-  s.max_events = j.at("max_events"), s.dense = j.at("dense");
-  return s;
-}
-
 std::string reference_key(const std::string& problem) { return "reference:" + problem; }
 
 json trajectory_to_json(const Trajectory& t) { return {{"t", t.t}, {"y", t.y}, {"n", t.n}}; }
@@ -160,30 +135,11 @@ json execute_point(const loader::Registry& registry, const json& input, const fa
 void read_outcome(const farm::TaskOutcome& outcome, PointResult& r, double timeout) {
   r.host = outcome.host;
   r.rank = outcome.rank;
-  if (outcome.lost) {
-    r.status = "internal_error";
-    r.message = "lost: the rank running it " + outcome.lost_why;
-    return;
-  }
-  const ChildOutcome& end = outcome.child;
-  if (end.end == ChildOutcome::End::timed_out) {
-    std::ostringstream m;
-    m << "killed after the timeout of " << timeout << " s per run";
-    r.status = "timeout";
-    r.message = m.str();
-    return;
-  }
-  json j;
-  try {
-    j = json::parse(end.payload);
-  } catch (const std::exception&) {
-    r.status = "internal_error";
-    r.message = end.end == ChildOutcome::End::crashed ? "the run " + end.describe(timeout)
-                                                      : "the run ended without a result (" + end.describe(timeout) + ")";
-    return;
-  }
-  r.status = j.value("status", "internal_error");
-  r.message = j.value("message", "");
+  const farm::RunReport report = farm::report_of(outcome, timeout);
+  r.status = report.status;
+  r.message = report.message;
+  if (!report.has_result()) return;
+  const json& j = report.result;
   r.runs = j.value("runs", 0);
   r.wall_median = number_or_nan(j, "wall_median");
   r.wall_min = number_or_nan(j, "wall_min");

@@ -11,10 +11,6 @@ namespace daekit::host::wpd {
 
 constexpr const char* point_task_kind = "wpd-point";
 
-// Run settings as the tasks carry them (every field but the output mode and times, which the run sets).
-nlohmann::json settings_to_json(const RunSettings& s);
-RunSettings settings_from_json(const nlohmann::json& j);
-
 // The shared-data key of a problem's L2 reference trajectory.
 std::string reference_key(const std::string& problem);
 nlohmann::json trajectory_to_json(const Trajectory& t);

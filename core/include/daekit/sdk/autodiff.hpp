@@ -26,6 +26,27 @@ namespace daekit {
 inline constexpr int autodiff_directions = 8;
 using AutoDiffScalar = Dual<autodiff_directions>;
 
+namespace autodiff_detail {
+
+// A dense Jacobian in passes of 8 columns: seed(j, k, on) puts column j in direction k (or
+// takes it out again), evaluate() runs the template function on the seeded duals into r,
+// and entry (i, j) is r[i]'s derivative in column j's direction.
+template <class Seed, class Evaluate>
+Eval dense_passes(Eigen::Index n, Seed seed, Evaluate evaluate, const std::vector<AutoDiffScalar>& r, MatrixView out) {
+  for (Eigen::Index j0 = 0; j0 < n; j0 += autodiff_directions) {
+    const int width = static_cast<int>(std::min<Eigen::Index>(autodiff_directions, n - j0));
+    for (int k = 0; k < width; ++k) seed(static_cast<std::size_t>(j0 + k), static_cast<std::size_t>(k), true);
+    const Eval e = evaluate();
+    for (int k = 0; k < width; ++k) seed(static_cast<std::size_t>(j0 + k), static_cast<std::size_t>(k), false);
+    if (e != Eval::ok) return e;
+    for (int k = 0; k < width; ++k)
+      for (Eigen::Index i = 0; i < n; ++i) out(i, j0 + k) = r[static_cast<std::size_t>(i)].d[static_cast<std::size_t>(k)];
+  }
+  return Eval::ok;
+}
+
+}  // namespace autodiff_detail
+
 template <class Derived>
 class AutoDiffProblem : public Problem {
  public:
@@ -35,16 +56,9 @@ class AutoDiffProblem : public Problem {
     prepare();
     const auto n = static_cast<Eigen::Index>(info_.n);
     for (Eigen::Index i = 0; i < n; ++i) x_[static_cast<std::size_t>(i)] = AutoDiffScalar(y[i]);
-    for (Eigen::Index j0 = 0; j0 < n; j0 += autodiff_directions) {
-      const int width = static_cast<int>(std::min<Eigen::Index>(autodiff_directions, n - j0));
-      for (int k = 0; k < width; ++k) x_[static_cast<std::size_t>(j0 + k)].d[static_cast<std::size_t>(k)] = 1.0;
-      const Eval e = self().template rhs_of<AutoDiffScalar>(t, x_.data(), r_.data());
-      for (int k = 0; k < width; ++k) x_[static_cast<std::size_t>(j0 + k)].d[static_cast<std::size_t>(k)] = 0.0;
-      if (e != Eval::ok) return e;
-      for (int k = 0; k < width; ++k)
-        for (Eigen::Index i = 0; i < n; ++i) dfdy(i, j0 + k) = r_[static_cast<std::size_t>(i)].d[static_cast<std::size_t>(k)];
-    }
-    return Eval::ok;
+    return autodiff_detail::dense_passes(
+        n, [&](std::size_t j, std::size_t k, bool on) { x_[j].d[k] = on ? 1.0 : 0.0; },
+        [&] { return self().template rhs_of<AutoDiffScalar>(t, x_.data(), r_.data()); }, r_, dfdy);
   }
 
   Eval jacobian_sparse(double t, ConstVector y, Vector values) final {
@@ -116,22 +130,14 @@ class AutoDiffResidualProblem : public Problem {
       x_[static_cast<std::size_t>(i)] = AutoDiffScalar(y[i]);
       xp_[static_cast<std::size_t>(i)] = AutoDiffScalar(yp[i]);
     }
-    for (Eigen::Index j0 = 0; j0 < n; j0 += autodiff_directions) {
-      const int width = static_cast<int>(std::min<Eigen::Index>(autodiff_directions, n - j0));
-      for (int k = 0; k < width; ++k) {
-        x_[static_cast<std::size_t>(j0 + k)].d[static_cast<std::size_t>(k)] = 1.0;
-        xp_[static_cast<std::size_t>(j0 + k)].d[static_cast<std::size_t>(k)] = cj;
-      }
-      const Eval e = self().template residual_of<AutoDiffScalar>(t, x_.data(), xp_.data(), r_.data());
-      for (int k = 0; k < width; ++k) {
-        x_[static_cast<std::size_t>(j0 + k)].d[static_cast<std::size_t>(k)] = 0.0;
-        xp_[static_cast<std::size_t>(j0 + k)].d[static_cast<std::size_t>(k)] = 0.0;
-      }
-      if (e != Eval::ok) return e;
-      for (int k = 0; k < width; ++k)
-        for (Eigen::Index i = 0; i < n; ++i) jac(i, j0 + k) = r_[static_cast<std::size_t>(i)].d[static_cast<std::size_t>(k)];
-    }
-    return Eval::ok;
+    // y + e_j and y' + cj e_j in one direction: its derivative is dF/dy e_j + cj dF/dy' e_j.
+    return autodiff_detail::dense_passes(
+        n,
+        [&](std::size_t j, std::size_t k, bool on) {
+          x_[j].d[k] = on ? 1.0 : 0.0;
+          xp_[j].d[k] = on ? cj : 0.0;
+        },
+        [&] { return self().template residual_of<AutoDiffScalar>(t, x_.data(), xp_.data(), r_.data()); }, r_, jac);
   }
 
  protected:

@@ -1,0 +1,32 @@
+#include "run_settings_json.hpp"
+
+namespace daekit::host {
+
+using nlohmann::json;
+
+json settings_to_json(const api::RunSettings& s) {
+  json j = {{"h0", s.h0}, {"hmin", s.hmin}, {"hmax", s.hmax}, {"max_steps", s.max_steps},
+            {"solver_options", s.solver_options}, {"jacobian", s.jacobian}, {"init", s.init},
+            {"index_scaling", s.index_scaling}, {"suppress_algebraic", s.suppress_algebraic},
+            {"max_events", s.max_events}, {"dense", s.dense}};
+  if (s.rtol) j["rtol"] = *s.rtol;
+  if (s.atol) j["atol"] = *s.atol;
+  if (s.tend) j["tend"] = *s.tend;
+  return j;
+}
+
+api::RunSettings settings_from_json(const json& j) {
+  api::RunSettings s;
+  if (j.contains("rtol")) s.rtol = j["rtol"].get<double>();
+  if (j.contains("atol")) s.atol = j["atol"].get<double>();
+  if (j.contains("tend")) s.tend = j["tend"].get<double>();
+  s.h0 = j.at("h0"), s.hmin = j.at("hmin"), s.hmax = j.at("hmax");
+  s.max_steps = j.at("max_steps");
+  s.solver_options = j.at("solver_options").get<std::map<std::string, std::string>>();
+  s.jacobian = j.at("jacobian"), s.init = j.at("init");
+  s.index_scaling = j.at("index_scaling"), s.suppress_algebraic = j.at("suppress_algebraic");
+  s.max_events = j.at("max_events"), s.dense = j.at("dense");
+  return s;
+}
+
+}  // namespace daekit::host
