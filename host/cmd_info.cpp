@@ -32,6 +32,10 @@ void print_solver(const loader::Plugin& plugin) {
             << "\n"
             << "events      " << ((s.flags & DK_SOLVER_EVENTS) ? "yes (root functions, time events, state resets)" : "no")
             << "\n"
+            << "step notification "
+            << ((s.flags & DK_SOLVER_STEP_NOTIFICATION) ? "yes (tells the model of every completed step, as FMUs need)"
+                                                         : "no")
+            << "\n"
             << "constraints " << ((s.flags & DK_SOLVER_CONSTRAINTS) ? "yes (sign constraints on components)" : "no")
             << "\n"
             << "mass store  "

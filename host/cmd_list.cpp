@@ -38,7 +38,10 @@ std::string capabilities(const loader::Plugin& plugin) {
 std::string verbose_line(const loader::Plugin& plugin) {
   const ChildOutcome end = run_in_child([&] { return "ok " + capabilities(plugin); }, 60);
   if (end.finished() && end.exit_code == 0 && end.payload.rfind("ok ", 0) == 0) return end.payload.substr(3);
-  if (end.finished()) return "FAIL: cannot be instantiated (see the message above)";
+  if (end.finished())
+    return plugin.manifest.kind == DK_KIND_PROBLEM
+               ? "FAIL: cannot be instantiated with its default parameters (see the message above)"
+               : "FAIL: cannot be instantiated (see the message above)";
   return "FAIL: its code " + end.describe(60) + " when it was loaded and instantiated";
 }
 

@@ -96,7 +96,8 @@ int command_run(int argc, char** argv) {
       "suppress-algebraic", "leave algebraic components out of the error test")(
       "isolate", "run the plugins in a child process (the default): a crash becomes status 'crashed'")(
       "in-process", "run the plugins in this process (for debuggers and profilers; no --timeout)")(
-      "timeout", po::value(&timeout), "seconds the run may take; then it is killed, status 'timeout' (default: none)");
+      "timeout", po::value(&timeout), "seconds the run may take; then it is killed, status 'timeout' (default: none)")(
+      "verbose,v", "show the plugins' notes (an FMU's own log lines) on stderr");
   add_plugin_options(desc, plugins);
   po::variables_map vm;
   if (!parse_command_line(argc, argv, desc, nullptr, vm,
@@ -112,6 +113,7 @@ int command_run(int argc, char** argv) {
     throw UsageError("--timeout must be a positive number of seconds");
   if (vm.count("timeout") && vm.count("in-process"))
     throw UsageError("--timeout needs the run in a child process: drop --in-process");
+  loader::show_plugin_notes(vm.count("verbose") > 0);
   auto solve_and_report = [&]() -> int {
     PluginOutputToStderr plugin_output(report == "json");
 

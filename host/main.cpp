@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
       if (t) farm::stop_workers(*t);
     }
   } stop_workers{launch.get()};
-  return daekit::host::exit_code_of(command.c_str(), [&] {
+  const int code = daekit::host::exit_code_of(command.c_str(), [&] {
     if (command == "list") return daekit::host::command_list(argc - 1, argv + 1);
     if (command == "info") return daekit::host::command_info(argc - 1, argv + 1);
     if (command == "run") return daekit::host::command_run(argc - 1, argv + 1);
@@ -117,4 +117,6 @@ int main(int argc, char** argv) {
               << "'; commands: list, info, run, wpd, ensemble, check (see daekit --help)\n";
     return 2;
   });
+  if (launch) launch->set_exit_code(code);
+  return code;
 }

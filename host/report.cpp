@@ -44,6 +44,7 @@ const char* action_name(std::uint32_t a) {
 }
 
 std::string event_source(const RunReport& r, const EventRecord& e) {
+  if (e.kind == DK_EVENT_STEP) return "step event (the model asked after a step)";
   if (e.kind == DK_EVENT_TIME || e.index < 0) return "time event";
   std::string s = "root " + std::to_string(e.index);
   if (static_cast<std::size_t>(e.index) < r.root_names.size() && !r.root_names[e.index].empty())
@@ -156,7 +157,7 @@ nlohmann::json to_json(const RunReport& r) {
   for (const EventRecord& e : r.events) {
     json item;
     item["t"] = number(e.t);
-    item["kind"] = e.kind == DK_EVENT_TIME ? "time" : "root";
+    item["kind"] = e.kind == DK_EVENT_TIME ? "time" : e.kind == DK_EVENT_STEP ? "step" : "root";
     item["index"] = e.index >= 0 ? json(e.index) : json(nullptr);
     item["name"] = e.index >= 0 && static_cast<std::size_t>(e.index) < r.root_names.size() && !r.root_names[e.index].empty()
                        ? json(r.root_names[e.index])

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "daekit/sdk/closest_names.hpp"
 #include "daekit/sdk/problem.hpp"
 
 #ifndef DAEKIT_INSTALL_PLUGIN_DIR
@@ -68,38 +69,8 @@ loader::Registry discover_plugins(const PluginSearch& opts, bool warn_skipped) {
   return registry;
 }
 
-namespace {
-// Levenshtein distance, case-insensitive: small names, a quadratic table is fine.
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-}  // namespace
-
 std::vector<std::string> closest_names(const std::string& name, const std::vector<std::string>& candidates) {
-  // Within a third of the name's length (at least 2 edits), the nearest first; prefixes count too.
-  std::vector<std::pair<std::size_t, std::string>> scored;
-  const std::size_t limit = std::max<std::size_t>(2, name.size() / 3);
-  for (const auto& c : candidates) {
-    std::size_t d = edit_distance(name, c);
-    if (c.rfind(name, 0) == 0 && name.size() >= 3) d = std::min<std::size_t>(d, 1);
-    if (d <= limit) scored.emplace_back(d, c);
-  }
-  std::sort(scored.begin(), scored.end());
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < scored.size() && i < 3; ++i) out.push_back(scored[i].second);
-  return out;
+  return daekit::closest_names(name, candidates);
 }
 
 const loader::Plugin& require_plugin(const loader::Registry& registry, const std::string& name, dk_kind kind) {

@@ -47,7 +47,10 @@ bool is_manifest_symbol(const std::string& symbol) {
 
 std::string text(const char* s) { return s ? std::string(s) : std::string(); }
 
+bool plugin_notes_shown = false;
+
 void host_log(void*, std::int32_t level, const char* message) {
+  if (level <= 0 && !plugin_notes_shown) return;
   std::fprintf(stderr, "daekit: %s: %s\n", level > 0 ? "warning" : "note", message ? message : "");
 }
 
@@ -77,6 +80,8 @@ void destroy_quietly(const Plugin& plugin, void (*destroy)(void*), void* self) {
 }  // namespace
 
 const char* kind_name(dk_kind kind) { return kind == DK_KIND_SOLVER ? "solver" : "problem"; }
+
+void show_plugin_notes(bool shown) { plugin_notes_shown = shown; }
 
 const dk_host* default_host() {
   static const dk_host host = {sizeof(dk_host), nullptr, &host_log};

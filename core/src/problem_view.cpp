@@ -223,6 +223,20 @@ Eval ProblemView::on_event(const dk_event& event, Ref y, Eigen::VectorXd& yp, st
   return e;
 }
 
+Eval ProblemView::step_completed(double t, ConstRef y, std::uint32_t* action) {
+  *action = DK_EVENT_CONTINUE;
+  if (!wants_step_notification()) return Eval::ok;
+  const dk_eval code = guarded([&] { return p_.vtbl->step_completed(p_.self, t, y.data(), action); });
+  // The step is accepted already: a failure here cannot be retried with a smaller step.
+  Eval e = finish(code, "step_completed", t, nullptr, 0);
+  if (e == Eval::recoverable) e = Eval::fatal;
+  if (e == Eval::ok && *action != DK_EVENT_CONTINUE && *action != DK_EVENT_STOP && *action != DK_EVENT_HANDLE) {
+    message_ = "the model's step_completed returned the unknown action " + std::to_string(*action);
+    return Eval::fatal;
+  }
+  return e;
+}
+
 namespace {
 
 // A CSC pattern as an Eigen matrix of explicit zeros (rows sorted in each column).

@@ -293,6 +293,14 @@ bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& pro
       m << "; use a solver whose `daekit info` says `events: yes`";
       return fail(why, m.str());
     }
+    // A model that must hear of every step (an FMU's completedIntegratorStep) would be
+    // integrated wrongly by a solver that does not tell it.
+    if ((problem.flags & DK_PROBLEM_STEP_NOTIFICATION) && !(solver.flags & DK_SOLVER_STEP_NOTIFICATION)) {
+      std::ostringstream m;
+      m << who << "does not report its steps to the model, but" << what
+        << " needs to hear of every completed step; use a solver whose `daekit info` says `step notification: yes`";
+      return fail(why, m.str());
+    }
     // Sign constraints are not refused: the true solution satisfies them, so a solver that
     // ignores them solves the same problem (with less protection at loose tolerances).
     const bool dense_entry = !table || table->mass;

@@ -318,7 +318,7 @@ Report check_problem(const loader::Plugin& plugin, const std::map<std::string, s
   if (info.mass_kind != DK_MASS_IDENTITY) {
     Eigen::MatrixXd m = Eigen::MatrixXd::Zero(n, n);
     const bool evaluated = stored_mass(p, info, info.t0, y0, m);
-    const std::uint32_t storage = DK_HAS_FIELD(&info, dk_problem_info, constraints) ? info.mass_storage : DK_MASS_STORAGE_DENSE;
+    const std::uint32_t storage = DK_HAS_FIELD(&info, dk_problem_info, constraints) ? info.mass_storage : static_cast<std::uint32_t>(DK_MASS_STORAGE_DENSE);
     if (evaluated && storage != DK_MASS_STORAGE_DENSE && p.vtbl->mass) {
       Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(n, n);
       const bool dense_ok = p.vtbl->mass(p.self, info.t0, y0.data(), dense.data(), info.n) == DK_EVAL_OK;

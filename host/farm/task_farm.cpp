@@ -108,6 +108,7 @@ void Farm::run(const std::vector<Task>& tasks, const std::vector<std::size_t>& w
   };
   auto give_up = [&](int rank, Worker& w, const std::string& why) {
     w.alive = false;
+    transport_->forget(rank);
     for (std::size_t index : w.running) {
       TaskOutcome lost;
       lost.lost = true;

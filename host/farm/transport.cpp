@@ -3,8 +3,11 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 #include <daekit/api/discovery.hpp>
 
@@ -80,9 +83,20 @@ Transport::Transport(std::unique_ptr<Module> module) : module_(std::move(module)
   host_ = name;
 }
 
-Transport::~Transport() { module_->table->finalize(5.0); }
+Transport::~Transport() {
+  if (!lost_.empty()) {
+    const int code = exit_code_;
+    std::thread([code] {
+      std::this_thread::sleep_for(std::chrono::seconds(30));
+      std::fprintf(stderr, "daekit: MPI_Finalize did not return in 30 s after a rank was lost; leaving without it\n");
+      std::_Exit(code);
+    }).detach();
+  }
+  module_->table->finalize(5.0);
+}
 
 bool Transport::send(int dest, int tag, const std::string& bytes) {
+  if (lost_.count(dest)) return true;  // nobody to take it
   return module_->table->send(dest, tag, bytes.data(), static_cast<long long>(bytes.size())) == 0;
 }
 

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace daekit::host::farm {
@@ -22,7 +23,10 @@ class Transport {
   // a launcher started several processes but this daekit cannot join them (built
   // without MPI, or srun without an MPI plugin).
   static std::unique_ptr<Transport> from_environment(int* argc, char*** argv);
-  ~Transport();  // MPI_Finalize, after the sends in flight (a few seconds at most)
+  // MPI_Finalize, after the sends in flight (a few seconds at most). After a rank was lost
+  // Open MPI's finalize may wait for it for ever: then this process leaves after 30 s
+  // without it, with the exit code set_exit_code() gave.
+  ~Transport();
   Transport(const Transport&) = delete;
   Transport& operator=(const Transport&) = delete;
 
@@ -33,6 +37,10 @@ class Transport {
   bool send(int dest, int tag, const std::string& bytes);
   // A waiting message from any rank, or nothing. Also moves pending sends on.
   std::optional<Message> receive();
+  // A rank given up (it died or stopped answering): nothing is sent to it any more, so no
+  // send to a dead peer stays in flight.
+  void forget(int rank) { lost_.insert(rank); }
+  void set_exit_code(int code) { exit_code_ = code; }
 
  private:
   struct Module;
@@ -40,6 +48,8 @@ class Transport {
   std::unique_ptr<Module> module_;
   int rank_ = 0, size_ = 1;
   std::string host_;
+  std::set<int> lost_;
+  int exit_code_ = 0;
 };
 
 // The launch of this process, as main() opened it (null without one): the commands

@@ -35,6 +35,7 @@ class MultistepSolver : public Solver {
     d.capabilities.events = true;
     d.capabilities.constraints = true;
     d.capabilities.keep_dense = true;
+    d.capabilities.step_notification = true;
     d.capabilities.mass_storage = true;
     d.options = {
         {"max_order", "int", "5", "highest order (1-5)"},

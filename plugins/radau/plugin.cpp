@@ -22,6 +22,7 @@ SolverDescription radau_description(int order) {
   d.capabilities.events = true;
   d.capabilities.constraints = true;
   d.capabilities.keep_dense = true;
+  d.capabilities.step_notification = true;
   d.capabilities.mass_storage = true;
   return d;
 }

@@ -23,6 +23,7 @@ class RosenbrockSolver : public Solver {
     d.capabilities.events = true;
     d.capabilities.constraints = true;
     d.capabilities.keep_dense = true;
+    d.capabilities.step_notification = true;
     d.capabilities.mass_storage = true;
     d.options = {
         {"controller", "choice:predictive|pi|i", "predictive",

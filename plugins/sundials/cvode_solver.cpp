@@ -206,6 +206,7 @@ SolverDescription CvodeSolver::describe() {
   d.capabilities.events = true;
   d.capabilities.constraints = true;
   d.capabilities.keep_dense = true;
+  d.capabilities.step_notification = true;
   d.capabilities.mass_storage = true;
   d.options = {
       {"max_order", "int", "5", "highest BDF order (1-5)"},

@@ -270,6 +270,7 @@ SolverDescription IdaSolver::describe() {
   d.capabilities.events = true;
   d.capabilities.constraints = true;
   d.capabilities.keep_dense = true;
+  d.capabilities.step_notification = true;
   d.capabilities.mass_storage = true;
   d.options = {
       {"max_order", "int", "5", "highest BDF order (1-5)"},

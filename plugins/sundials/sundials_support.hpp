@@ -274,11 +274,31 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
     }
     const bool at_root = flag == b.root_return();
     const bool at_time_event = flag == b.tstop_return() && t == events.next_time_event();
-    if (at_root || at_time_event) {
+    // A step that ended at no event is reported to a problem that asks (FMI's
+    // completedIntegratorStep): it may end the run or want an event here.
+    bool at_step_event = false;
+    if (!at_root && !at_time_event && t != t_previous && events.problem().wants_step_notification()) {
+      std::uint32_t asked = DK_EVENT_CONTINUE;
+      if (events.problem().step_completed(t, b.state(), &asked) != Eval::ok) {
+        out.status = Status::evaluation_failure;
+        out.message = "at t=" + std::to_string(t) + ": " + events.problem().last_message();
+        out.t_reached = t;
+        return out;
+      }
+      if (asked == DK_EVENT_STOP) {
+        out.status = Status::stopped_by_event;
+        out.message = "stopped by the model after the step to t=" + std::to_string(t);
+        if (req.output == OutputMode::end && !sink.emit(t, b.state())) out.status = Status::stopped_by_observer;
+        out.t_reached = t;
+        return out;
+      }
+      at_step_event = asked == DK_EVENT_HANDLE;
+    }
+    if (at_root || at_time_event || at_step_event) {
       const RootBracket root = at_root ? b.roots_found(t) : RootBracket{};
       y_out = b.state();
-      const EventMonitor::Handled handled =
-          events.handle(t, at_root ? DK_EVENT_ROOT : DK_EVENT_TIME, at_root ? &root : nullptr, y_out);
+      const std::uint32_t kind = at_root ? DK_EVENT_ROOT : at_time_event ? DK_EVENT_TIME : DK_EVENT_STEP;
+      const EventMonitor::Handled handled = events.handle(t, kind, at_root ? &root : nullptr, y_out);
       if (handled.status != Status::success || handled.action == DK_EVENT_STOP) {
         out.status = handled.status != Status::success ? handled.status : Status::stopped_by_event;
         out.message = handled.status != Status::success ? handled.message : "stopped by an event at t=" + std::to_string(t);
@@ -308,7 +328,8 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
         stop = stop_after(t);
         b.set_stop_time(stop);
       }
-      continue;
+      // A step event that changed nothing at a breakpoint still restarts there (below).
+      if (!(at_step_event && !handled.changed && flag == b.tstop_return())) continue;
     }
     if (flag == b.tstop_return() && t != req.tend) {
       // A breakpoint: restart the multistep history there, as the test set's drivers do.

@@ -5,6 +5,7 @@
 // voltages, the source current), a constant singular non-diagonal mass matrix, index 2
 // in the current. The input's 39 kinks are breakpoints.
 #include <cmath>
+#include <daekit/sdk/autodiff.hpp>
 #include <daekit/sdk/export_problem.hpp>
 #include <daekit/sdk/testset.hpp>
 
@@ -17,44 +18,51 @@ constexpr double vt0 = 0.20, gamma_b = 0.350e-1, phi = 1.010, cox = 4.0e-12;
 constexpr double period = 120e-9, rise_start = 50e-9, rise_end = 60e-9, fall_start = 110e-9, vhigh = 20.0;
 
 // The terminal voltages ordered so that "source" is the lower of the two ends, and the
-// transistor's threshold quantities; false where sqrt(phi - v_bs) is undefined.
+// transistor's threshold quantities; false where sqrt(phi - v_bs) is undefined. A template
+// over the scalar type: the same code gives f and, on duals, its exact Jacobian.
+template <class T>
 struct Terminals {
-  double ugs, ugd, ugb, ubs, vfb, vte;
+  T ugs, ugd, ugb, ubs, vte;
+  double vfb;
   bool ok;
-  Terminals(double vgb, double vgs, double vgd) {
+  Terminals(const T& vgb, const T& vgs, const T& vgd) {
+    using std::sqrt;
     ugs = vgs - vgd <= 0.0 ? vgd : vgs;
     ugd = vgs - vgd <= 0.0 ? vgs : vgd;
     ugb = vgb;
     ubs = ugs - ugb;
     ok = phi - ubs >= 0.0;
     vfb = vt0 - gamma_b * std::sqrt(phi) - phi;
-    vte = ok ? vt0 + gamma_b * (std::sqrt(phi - ubs) - std::sqrt(phi)) : 0.0;
+    vte = ok ? vt0 + gamma_b * (sqrt(phi - ubs) - std::sqrt(phi)) : T(0.0);
   }
   // The channel term (ugdt + ugst - ugdt ugst / (ugdt + ugst)); `strict` is the gate
   // charge's ugd > vte where source and drain charges use ugd >= vte, as in the source.
-  double channel(bool strict) const {
-    const double ugst = ugs - vte;
-    const double ugdt = (strict ? ugd > vte : ugd >= vte) ? ugd - vte : 0.0;
+  T channel(bool strict) const {
+    const T ugst = ugs - vte;
+    const T ugdt = (strict ? ugd > vte : ugd >= vte) ? T(ugd - vte) : T(0.0);
     return ugdt + ugst - (ugdt * ugst) / (ugdt + ugst);
   }
   bool conducting() const { return ugb > vfb && ugs > vte; }
 };
 
-bool gate_charge(const Terminals& m, double& q) {
+template <class T>
+bool gate_charge(const Terminals<T>& m, T& q) {
+  using std::sqrt;
   if (!m.ok) return false;
   if (m.ugb <= m.vfb)
     q = cox * (m.ugb - m.vfb);
   else if (!m.conducting())
-    q = cox * gamma_b * (std::sqrt(gamma_b * gamma_b / 4.0 + m.ugb - m.vfb) - gamma_b / 2.0);
+    q = cox * gamma_b * (sqrt(gamma_b * gamma_b / 4.0 + m.ugb - m.vfb) - gamma_b / 2.0);
   else
-    q = cox * (2.0 / 3.0 * m.channel(true) + gamma_b * std::sqrt(phi - m.ubs));
+    q = cox * (2.0 / 3.0 * m.channel(true) + gamma_b * sqrt(phi - m.ubs));
   return true;
 }
 
 // Source and drain charges are the same function in this model.
-bool channel_charge(const Terminals& m, double& q) {
+template <class T>
+bool channel_charge(const Terminals<T>& m, T& q) {
   if (!m.ok) return false;
-  q = m.conducting() ? -cox / 3.0 * m.channel(false) : 0.0;
+  q = m.conducting() ? T(-cox / 3.0 * m.channel(false)) : T(0.0);
   return true;
 }
 
@@ -66,7 +74,7 @@ double input(double t) {
   return (period - tau) * 0.10e9 * vhigh;
 }
 
-class ChargePump : public daekit::Problem {
+class ChargePump : public daekit::AutoDiffProblem<ChargePump> {
  public:
   static std::vector<daekit::ParamDesc> parameters() { return {}; }
 
@@ -92,21 +100,23 @@ class ChargePump : public daekit::Problem {
     daekit::use_testset_reference(info_, pump_reference_text, "pump.ref");
     in.scored.assign(9, DK_SCORED_RELATIVE);
     in.scored[8] = DK_SCORED_NO;  // the current: a loose check value only (PSIDE at 2e-8)
+    differentiate_automatically();
   }
 
   void initial_values(daekit::Vector y, daekit::Vector yp) override {
     // All voltages zero; the charges of the transistor at zero voltage.
     y.setZero();
     yp.setZero();
-    const Terminals zero(0.0, 0.0, 0.0);
+    const Terminals<double> zero(0.0, 0.0, 0.0);
     gate_charge(zero, y[0]);
     channel_charge(zero, y[2]);
     channel_charge(zero, y[4]);
   }
 
-  daekit::Eval rhs(double t, daekit::ConstVector y, daekit::Vector f) override {
-    const Terminals m(y[5], y[5] - y[6], y[5] - y[7]);
-    double qg, qs, qd;
+  template <class T>
+  daekit::Eval rhs_of(double t, const T* y, T* f) {
+    const Terminals<T> m(y[5], y[5] - y[6], y[5] - y[7]);
+    T qg, qs, qd;
     if (!gate_charge(m, qg) || !channel_charge(m, qs) || !channel_charge(m, qd)) return daekit::Eval::recoverable;
     f[0] = -y[8];
     f[1] = 0.0;

@@ -11,6 +11,7 @@ std::string plugin_dir() { return DAEKIT_TEST_PLUGIN_DIR; }
 std::string fixture_dir() { return DAEKIT_TEST_FIXTURE_DIR; }
 std::string testset_dir() { return DAEKIT_TEST_TESTSET_DIR; }
 std::string daekit_binary() { return DAEKIT_TEST_BINARY; }
+std::string fmu_dir() { return DAEKIT_TEST_FMU_DIR; }
 
 const loader::Registry& registry() {
   static const loader::Registry r = [] {

@@ -18,6 +18,7 @@ std::string plugin_dir();   // the build tree's lib/daekit/abi1
 std::string fixture_dir();  // deliberately broken or misbehaving plugins
 std::string testset_dir();  // ../shared/testset, may be absent
 std::string daekit_binary();
+std::string fmu_dir();  // the test FMUs (tests/fmu), broken ones in bad/
 
 // The build tree's plugins and the fixtures (the broken ones are refused, not loaded).
 const loader::Registry& registry();

@@ -96,3 +96,22 @@ TEST_CASE("plugin options are checked against the solver's list", "[unit][option
   CHECK_FALSE(check_extra_options(s, {{"controller", "p"}}, &why));
   CHECK_FALSE(check_extra_options(s, {{"safety", "high"}}, &why));
 }
+
+TEST_CASE("a model that must hear of every step is refused by a solver that does not tell it", "[unit][options]") {
+  Fixture f;
+  f.info.flags = DK_PROBLEM_STEP_NOTIFICATION;
+  dk_solver_info solver{};
+  solver.struct_size = sizeof solver;
+  solver.name = "quiet";
+  solver.max_mass_kind = DK_MASS_IDENTITY;
+  solver.flags = DK_SOLVER_EVENTS;
+  std::string why;
+  CHECK_FALSE(check_capabilities(solver, f.info, &why));
+  CHECK(why.find("needs to hear of every completed step") != std::string::npos);
+  solver.flags |= DK_SOLVER_STEP_NOTIFICATION;
+  CHECK(check_capabilities(solver, f.info, &why));
+  // Without the problem's flag nothing is asked of the solver.
+  f.info.flags = 0;
+  solver.flags = DK_SOLVER_EVENTS;
+  CHECK(check_capabilities(solver, f.info, &why));
+}

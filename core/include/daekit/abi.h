@@ -188,6 +188,8 @@ typedef struct dk_event {
 #define DK_EVENT_STOP 1u   /* end the integration at the event (status DK_STATUS_STOPPED_BY_EVENT) */
 #define DK_EVENT_REINIT 2u /* y (and y') changed, possibly the DAE's mode: restart, re-solving
                               the algebraic components for consistency */
+#define DK_EVENT_HANDLE 3u /* step_completed only: an event at the end of this step; the solver
+                              calls on_event there with kind DK_EVENT_STEP (FMI's enterEventMode) */
 
 /* Matrices are dense column-major with leading dimension ld unless stated. */
 typedef struct dk_problem_vtbl {
@@ -216,6 +218,9 @@ typedef struct dk_problem_vtbl {
   dk_eval (*on_event)(void* self, const dk_event* event, double* y, double* yp, uint32_t* action);
   dk_eval (*reference_at)(const void* self, double t, double* yref);
   dk_eval (*jacobian_vector)(void* self, double t, const double* y, const double* v, double* jv);
+  /* After every accepted step that no event cut short, at its end (t, y); sets *action to
+     DK_EVENT_CONTINUE, DK_EVENT_STOP or DK_EVENT_HANDLE. Called by solvers that claim
+     DK_SOLVER_STEP_NOTIFICATION, only for problems with DK_PROBLEM_STEP_NOTIFICATION. */
   dk_eval (*step_completed)(void* self, double t, const double* y, uint32_t* action);
 } dk_problem_vtbl;
 
@@ -259,6 +264,8 @@ typedef enum {
 #define DK_SOLVER_CONSTRAINTS (1u << 4)  /* sign constraints on components */
 #define DK_SOLVER_MASS_STORAGE (1u << 5) /* diagonal and sparse mass storage without a dense copy */
 #define DK_SOLVER_KEEP_DENSE (1u << 6)   /* dk_solver_vtbl.dense after a solve with keep_dense */
+#define DK_SOLVER_STEP_NOTIFICATION (1u << 7) /* calls step_completed after every accepted step of a
+                                                 problem with DK_PROBLEM_STEP_NOTIFICATION */
 
 typedef struct dk_option_desc {
   const char* key;

@@ -66,7 +66,11 @@ class ProblemView {
   bool has_time_events() const {
     return has_1_2_table() && (info_->flags & DK_PROBLEM_TIME_EVENTS) && p_.vtbl->next_time_event;
   }
-  bool has_events() const { return nroots() > 0 || has_time_events(); }
+  // The problem wants step_completed after every accepted step (FMI's completedIntegratorStep).
+  bool wants_step_notification() const {
+    return has_1_2_table() && (info_->flags & DK_PROBLEM_STEP_NOTIFICATION) && p_.vtbl->step_completed;
+  }
+  bool has_events() const { return nroots() > 0 || has_time_events() || wants_step_notification(); }
   // Whether the problem reacts to events (it may change y or its own mode); without it,
   // events are only reported and the integration goes on as if nothing happened.
   bool has_on_event() const { return has_1_2_table() && p_.vtbl->on_event; }
@@ -79,6 +83,8 @@ class ProblemView {
   Eval next_time_event(double t, double* t_next);
   // The problem's reaction to an event: may change y and yp; sets *action (DK_EVENT_*).
   Eval on_event(const dk_event& event, Ref y, Eigen::VectorXd& yp, std::uint32_t* action);
+  // After an accepted step ending at (t, y): sets *action to DK_EVENT_CONTINUE, _STOP or _HANDLE.
+  Eval step_completed(double t, ConstRef y, std::uint32_t* action);
 
   // The pattern as an Eigen matrix with explicit zeros (for analysing once).
   Eigen::SparseMatrix<double> sparsity_pattern() const;

@@ -101,8 +101,10 @@ class Registry {
 std::string invalid_field(const dk_problem_info* info);
 std::string invalid_field(const dk_solver_info* info);
 
-// The host's log sink for plugins: warnings to stderr.
+// The host's log sink for plugins: warnings to stderr, notes (level 0: a model's own log
+// lines) too once show_plugin_notes(true) (`--verbose`).
 const dk_host* default_host();
+void show_plugin_notes(bool shown);
 
 class ProblemInstance {
  public:

@@ -263,6 +263,15 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
     // reported and the step goes on; one that changes it (or stops) ends the step there.
     bool cut = false;
     EventMonitor::Handled handled;
+    // The event protocol at (te, y_out): false when the run ends there (t and y are left
+    // at the event for finish()).
+    auto handle_event = [&](double te, std::uint32_t kind, const RootBracket* root) {
+      handled = events.handle(te, kind, root, y_out);
+      if (handled.status == Status::success) return true;
+      t = te;
+      y = y_out;
+      return false;
+    };
     double t_search = t_old;
     while (events.active() && !cut) {
       RootBracket root;
@@ -273,12 +282,7 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
       if (!found) break;
       if (!emit_saved_until(root.t)) return finish(Status::stopped_by_observer, "stopped by the observer");
       y_at(root.t, y_out);
-      handled = events.handle(root.t, DK_EVENT_ROOT, &root, y_out);
-      if (handled.status != Status::success) {
-        t = root.t;
-        y = y_out;
-        return finish(handled.status, handled.message);
-      }
+      if (!handle_event(root.t, DK_EVENT_ROOT, &root)) return finish(handled.status, handled.message);
       if (handled.changed || handled.action == DK_EVENT_STOP) {
         cut = true;
         t_new = root.t;
@@ -291,14 +295,27 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
     if (!cut && landing && time_event_next) {
       if (!emit_saved_until(t_new)) return finish(Status::stopped_by_observer, "stopped by the observer");
       y_out = y_end;
-      handled = events.handle(t_new, DK_EVENT_TIME, nullptr, y_out);
-      if (handled.status != Status::success) {
-        t = t_new;
-        y = y_out;
-        return finish(handled.status, handled.message);
-      }
+      if (!handle_event(t_new, DK_EVENT_TIME, nullptr)) return finish(handled.status, handled.message);
       cut = true;  // the time event is behind us: ask for the next one
       y_end = y_out;
+    }
+    // A step no event cut short is reported to a problem that asks (FMI's
+    // completedIntegratorStep): it may end the run or want an event here.
+    if (!cut && problem.wants_step_notification()) {
+      std::uint32_t asked = DK_EVENT_CONTINUE;
+      if (problem.step_completed(t_new, y_end, &asked) != Eval::ok)
+        return finish(Status::evaluation_failure, detail::where(t_new, h) + ": " + problem.last_message());
+      if (asked == DK_EVENT_STOP) {
+        cut = true;
+        handled = EventMonitor::Handled{};
+        handled.action = DK_EVENT_STOP;
+      } else if (asked == DK_EVENT_HANDLE) {
+        if (!emit_saved_until(t_new)) return finish(Status::stopped_by_observer, "stopped by the observer");
+        y_out = y_end;
+        if (!handle_event(t_new, DK_EVENT_STEP, nullptr)) return finish(handled.status, handled.message);
+        cut = true;
+        y_end = y_out;
+      }
     }
 
     if (!emit_saved_until(t_new)) return finish(Status::stopped_by_observer, "stopped by the observer");

@@ -25,6 +25,7 @@ class EventMonitor {
 
   EventMonitor(ProblemView& problem, const SolveRequest& request, OutputSink& sink);
   bool active() const { return nroots_ > 0 || problem_.has_time_events(); }
+  ProblemView& problem() { return problem_; }
 
   // At t0 and after every restart: the root functions' values there, the next time event.
   Eval start(double t, const Eigen::VectorXd& y);

@@ -95,7 +95,8 @@ class ProblemAdapter {
     for (const auto& s : in.component_names) names_.push_back(s.c_str());
     for (const auto& d : descs_) {
       cdescs_.push_back({d.name.c_str(), d.default_value.c_str(), d.help.c_str()});
-      values_.push_back(params.all().at(d.name));
+      const auto value = params.all().find(d.name);
+      values_.push_back(value == params.all().end() ? d.default_value : value->second);  // open_parameters' entry
     }
     for (const auto& v : values_) cvalues_.push_back(v.c_str());
 
@@ -153,6 +154,7 @@ class ProblemAdapter {
     info_.root_names = in.roots.empty() ? nullptr : root_names_.data();
     info_.constraints = in.constraints.empty() ? nullptr : in.constraints.data();
     if (in.time_events) info_.flags |= DK_PROBLEM_TIME_EVENTS;
+    if (in.step_notification) info_.flags |= DK_PROBLEM_STEP_NOTIFICATION;
     if (in.reference_at_any_time) info_.flags |= DK_PROBLEM_REFERENCE_AT;
   }
 
@@ -439,6 +441,12 @@ struct ProblemTrampolines {
       return a.impl().reference_at(t, Vector(yref, size(a)));
     });
   }
+  static dk_eval step_completed(void* self, double t, const double* y, std::uint32_t* action) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      *action = static_cast<std::uint32_t>(a.impl().step_completed(t, ConstVector(y, size(a))));
+      return Eval::ok;
+    });
+  }
   static std::size_t last_error(const void* self, char* buf, std::size_t size) noexcept {
     const auto& msg = static_cast<const ProblemAdapter*>(self)->error();
     copy_message(msg, buf, size);
@@ -469,7 +477,7 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
                        &ProblemTrampolines::on_event,
                        &ProblemTrampolines::reference_at,
                        /*jacobian_vector=*/nullptr,
-                       /*step_completed=*/nullptr};
+                       &ProblemTrampolines::step_completed};
   if (!(info.flags & DK_PROBLEM_ANALYTIC_JACOBIAN)) t.jacobian = nullptr;
   if (!(info.flags & DK_PROBLEM_SPARSE_JACOBIAN)) t.jacobian_sparse = nullptr;
   if (!(info.flags & DK_PROBLEM_ANALYTIC_DFDT)) t.dfdt = nullptr;
@@ -487,12 +495,14 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
   if (info.nroots == 0) t.roots = nullptr;
   if (!(info.flags & DK_PROBLEM_REFERENCE_AT)) t.reference_at = nullptr;
   if (!(info.flags & DK_PROBLEM_TIME_EVENTS)) t.next_time_event = nullptr;
-  if (info.nroots == 0 && !(info.flags & DK_PROBLEM_TIME_EVENTS)) t.on_event = nullptr;
+  if (!(info.flags & DK_PROBLEM_STEP_NOTIFICATION)) t.step_completed = nullptr;
+  if (info.nroots == 0 && !(info.flags & (DK_PROBLEM_TIME_EVENTS | DK_PROBLEM_STEP_NOTIFICATION)))
+    t.on_event = nullptr;
   return t;
 }
 
 template <class Class>
-std::int32_t make_problem(const dk_host* /*host*/, const dk_keyval* params, std::size_t nparams,
+std::int32_t make_problem(const dk_host* host, const dk_keyval* params, std::size_t nparams,
                           dk_problem* out, char* err, std::size_t err_size) noexcept {
   return guarded_factory(
       [&] {
@@ -500,11 +510,13 @@ std::int32_t make_problem(const dk_host* /*host*/, const dk_keyval* params, std:
         for (std::size_t i = 0; i < nparams; ++i) given[params[i].key] = params[i].value;
         std::vector<ParamDesc> descs = Class::parameters();
         Params p(descs, given);
+        p.set_host(host);
         const MassOverrides overrides = MassOverrides::of<Class>();
         auto* adapter = new ProblemAdapter(std::make_unique<Class>(p), std::move(descs), p, overrides);
         adapter->table = problem_vtbl(adapter->info());
         // A pattern without values: solvers difference in it (one evaluation per colour).
-        if (!overrides.jacobian_sparse) adapter->table.jacobian_sparse = nullptr;
+        if (!overrides.jacobian_sparse || adapter->impl().info().jacobian_pattern_only)
+          adapter->table.jacobian_sparse = nullptr;
         // A problem that does not override on_event only watches its root functions:
         // no reaction, so solvers report its events without restarting.
         using Reaction = EventAction (Problem::*)(const Event&, Vector);

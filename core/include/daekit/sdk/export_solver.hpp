@@ -39,7 +39,8 @@ class SolverAdapter {
     info_.flags = (c.dense_output ? DK_SOLVER_DENSE_OUTPUT : 0u) | (c.sparse ? DK_SOLVER_SPARSE : 0u) |
                   (c.banded ? DK_SOLVER_BANDED : 0u) | (c.events ? DK_SOLVER_EVENTS : 0u) |
                   (c.constraints ? DK_SOLVER_CONSTRAINTS : 0u) | (c.keep_dense ? DK_SOLVER_KEEP_DENSE : 0u) |
-                  (c.mass_storage ? DK_SOLVER_MASS_STORAGE : 0u);
+                  (c.mass_storage ? DK_SOLVER_MASS_STORAGE : 0u) |
+                  (c.step_notification ? DK_SOLVER_STEP_NOTIFICATION : 0u);
     info_.order = c.order;
     info_.noptions = coptions_.size();
     info_.options = coptions_.empty() ? nullptr : coptions_.data();

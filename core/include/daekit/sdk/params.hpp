@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "daekit/abi.h"
+
 namespace daekit {
 
 struct ParamDesc {
@@ -17,14 +19,30 @@ struct ParamDesc {
   std::string help;
 };
 
+// A ParamDesc with this name opens the set: further names are accepted and kept in
+// Params::extra() for the problem to check itself (the fmu plugin's model variables,
+// known only once the model is read). Its help text is what `daekit info` shows for them.
+inline const char* const open_parameters = "*";
+
 class Params {
  public:
   Params() = default;
 
-  // Defaults from `descs`, overridden by `given`; an unknown key is an error naming the valid ones.
+  // Defaults from `descs`, overridden by `given`; an unknown key is an error naming the valid
+  // ones, unless `descs` holds the open_parameters entry.
   Params(const std::vector<ParamDesc>& descs, const std::map<std::string, std::string>& given) {
-    for (const auto& d : descs) values_[d.name] = d.default_value;
+    bool open = false;
+    for (const auto& d : descs) {
+      if (d.name == open_parameters)
+        open = true;
+      else
+        values_[d.name] = d.default_value;
+    }
     for (const auto& [key, value] : given) {
+      if (!values_.count(key) && open) {
+        extra_[key] = value;
+        continue;
+      }
       if (!values_.count(key)) {
         std::string valid;
         for (const auto& d : descs) valid += (valid.empty() ? "" : ", ") + d.name;
@@ -71,9 +89,19 @@ class Params {
   }
 
   const std::map<std::string, std::string>& all() const { return values_; }
+  // Given names beyond the declared ones (only with open_parameters).
+  const std::map<std::string, std::string>& extra() const { return extra_; }
+
+  // The host's log (dk_host::log): level 0 a note (shown with --verbose), 1 a warning.
+  void set_host(const dk_host* host) { host_ = host; }
+  const dk_host* host() const { return host_; }
+  void log(int level, const std::string& message) const {
+    if (host_ && host_->log) host_->log(host_->env, level, message.c_str());
+  }
 
  private:
-  std::map<std::string, std::string> values_;
+  std::map<std::string, std::string> values_, extra_;
+  const dk_host* host_ = nullptr;
 };
 
 }  // namespace daekit

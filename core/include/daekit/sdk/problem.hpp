@@ -69,6 +69,10 @@ struct ProblemInfo {
 
   // Sparse Jacobian pattern (CSC, 0-based); empty = dense.
   std::vector<std::int32_t> jac_col_ptr, jac_row_idx;
+  // The pattern is all the problem knows (decided at run time, e.g. by a loaded model):
+  // jacobian_sparse() is not offered and solvers difference in the pattern, as for a class
+  // that does not override it.
+  bool jacobian_pattern_only = false;
 
   // How M is stored (ABI 1.2), and its CSC pattern with MassStorage::sparse.
   MassStorage mass_storage = MassStorage::automatic;
@@ -83,6 +87,7 @@ struct ProblemInfo {
   };
   std::vector<Root> roots;
   bool time_events = false;  // next_time_event() names times of events
+  bool step_notification = false;  // step_completed() after every accepted step
   // Per component DK_CONSTRAINT_* (y >= 0 is DK_CONSTRAINT_NON_NEGATIVE); empty = none.
   std::vector<std::int8_t> constraints;
 };
@@ -90,7 +95,7 @@ struct ProblemInfo {
 // What a problem's on_event sees: when, and which functions fired in which direction.
 struct Event {
   double t = 0.0;
-  std::uint32_t kind = DK_EVENT_ROOT;  // DK_EVENT_ROOT or DK_EVENT_TIME
+  std::uint32_t kind = DK_EVENT_ROOT;  // DK_EVENT_ROOT, DK_EVENT_TIME or DK_EVENT_STEP
   std::vector<std::int32_t> fired;     // indices into ProblemInfo::roots
   std::vector<std::int8_t> directions; // +1 rising, -1 falling, for each fired
   bool fired_root(std::int32_t i) const {
@@ -105,6 +110,7 @@ enum class EventAction : std::uint32_t {
   proceed = DK_EVENT_CONTINUE,  // go on (with y as on_event left it)
   stop = DK_EVENT_STOP,         // end the integration here
   reinit = DK_EVENT_REINIT,     // the DAE changed mode: re-solve the algebraic components
+  handle = DK_EVENT_HANDLE,     // step_completed only: an event here (on_event with DK_EVENT_STEP)
 };
 
 namespace sdk {
@@ -210,6 +216,9 @@ class Problem {
   virtual Eval reference_at(double /*t*/, Vector /*yref*/) { return Eval::not_provided; }
   // The first time event after t; +infinity when none (with info().time_events).
   virtual double next_time_event(double /*t*/) { return std::numeric_limits<double>::infinity(); }
+  // After every accepted step no event cut short (with info().step_notification): proceed,
+  // stop, or handle (an event at t: on_event follows with kind DK_EVENT_STEP).
+  virtual EventAction step_completed(double /*t*/, ConstVector /*y*/) { return EventAction::proceed; }
 
  protected:
   // For messages that callbacks return with Eval::fatal.

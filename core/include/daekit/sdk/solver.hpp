@@ -53,6 +53,9 @@ struct Capabilities {
   // Diagonal and sparse mass storage read as such (the core's MassMatrix does), never as a
   // dense n x n copy.
   bool mass_storage = false;
+  // step_completed after every accepted step of a problem that asks for it (FMI's
+  // completedIntegratorStep); the shared driver and SUNDIALS loop do it.
+  bool step_notification = false;
 };
 
 struct SolverDescription {

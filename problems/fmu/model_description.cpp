@@ -1,0 +1,201 @@
+#include "model_description.hpp"
+
+#include <pugixml.hpp>
+
+#include <cstdlib>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace daekit::fmu {
+namespace {
+
+bool true_attribute(const pugi::xml_node& node, const char* name, bool fallback) {
+  const pugi::xml_attribute a = node.attribute(name);
+  if (!a) return fallback;
+  const std::string v = a.value();
+  return v == "true" || v == "1";
+}
+
+std::vector<unsigned long> numbers(const char* text) {
+  std::vector<unsigned long> out;
+  std::istringstream in(text);
+  unsigned long v = 0;
+  while (in >> v) out.push_back(v);
+  return out;
+}
+
+Variable::Type type_of(const std::string& element) {
+  if (element == "Real" || element == "Float64") return Variable::Type::real;
+  if (element == "Integer" || element == "Int32" || element == "Enumeration") return Variable::Type::integer;
+  if (element == "Boolean") return Variable::Type::boolean;
+  return Variable::Type::other;
+}
+
+struct Reader {
+  std::string file;
+  ModelDescription md;
+
+  [[noreturn]] void fail(const std::string& what) const { throw std::runtime_error(file + ": " + what); }
+
+  Variable common(const pugi::xml_node& v) const {
+    Variable out;
+    out.name = v.attribute("name").value();
+    if (out.name.empty()) fail("a model variable has no name");
+    if (!v.attribute("valueReference")) fail("variable '" + out.name + "' has no valueReference");
+    out.value_reference = static_cast<std::uint32_t>(v.attribute("valueReference").as_ullong());
+    out.causality = v.attribute("causality") ? v.attribute("causality").value() : "local";
+    out.variability = v.attribute("variability") ? v.attribute("variability").value() : "";
+    out.initial = v.attribute("initial").value();
+    out.description = v.attribute("description").value();
+    return out;
+  }
+
+  // FMI 2.0: ScalarVariable elements with a typed child; states through the derivatives'
+  // `derivative` attribute (1-based variable indices), ModelStructure/Derivatives/Unknown.
+  void read_fmi2(const pugi::xml_node& root) {
+    md.token = root.attribute("guid").value();
+    md.event_indicators = root.attribute("numberOfEventIndicators").as_ullong(0);
+    std::vector<long> derivative_of;  // per variable: 1-based index of its state, or 0
+    for (const auto& sv : root.child("ModelVariables").children("ScalarVariable")) {
+      Variable v = common(sv);
+      const pugi::xml_node typed = sv.first_child();
+      v.type_name = typed.name();
+      v.type = type_of(v.type_name);
+      if (v.variability.empty()) v.variability = v.type == Variable::Type::real ? "continuous" : "discrete";
+      if (typed.attribute("start")) {
+        v.has_start = true;
+        v.start = typed.attribute("start").value();
+      }
+      derivative_of.push_back(typed.attribute("derivative").as_llong(0));
+      md.variables.push_back(std::move(v));
+    }
+    std::map<std::size_t, std::size_t> state_position;  // variable index -> state position
+    const pugi::xml_node derivatives = root.child("ModelStructure").child("Derivatives");
+    std::vector<pugi::xml_node> unknowns;
+    for (const auto& u : derivatives.children("Unknown")) {
+      const long index = u.attribute("index").as_llong(0);
+      if (index < 1 || static_cast<std::size_t>(index) > md.variables.size())
+        fail("ModelStructure/Derivatives names variable " + std::to_string(index) + ", which does not exist");
+      const long state = derivative_of[static_cast<std::size_t>(index - 1)];
+      if (state < 1 || static_cast<std::size_t>(state) > md.variables.size())
+        fail("the derivative '" + md.variables[static_cast<std::size_t>(index - 1)].name +
+             "' does not name its state (attribute derivative)");
+      state_position[static_cast<std::size_t>(state - 1)] = md.states.size();
+      md.states.push_back(static_cast<std::size_t>(state - 1));
+      md.derivatives.push_back(static_cast<std::size_t>(index - 1));
+      unknowns.push_back(u);
+    }
+    read_dependencies(unknowns, [&](unsigned long index) { return state_position.find(index - 1); },
+                      state_position.end());
+  }
+
+  // Each derivative's `dependencies` (FMI 2.0: 1-based variable indices, 3.0: value
+  // references) as state positions; inputs and time are not y and are left out. The
+  // pattern is known only when every derivative lists them.
+  template <class Find, class End>
+  void read_dependencies(const std::vector<pugi::xml_node>& unknowns, Find find, End end) {
+    md.dependencies_known = !unknowns.empty();
+    for (const auto& u : unknowns) {
+      if (!u.attribute("dependencies")) md.dependencies_known = false;
+      std::vector<std::size_t> deps;
+      for (unsigned long number : numbers(u.attribute("dependencies").value()))
+        if (const auto it = find(number); it != end) deps.push_back(it->second);
+      md.dependencies.push_back(std::move(deps));
+    }
+  }
+
+  // FMI 3.0: typed variable elements; `derivative` and dependencies are value references;
+  // ModelStructure lists ContinuousStateDerivative and EventIndicator elements.
+  void read_fmi3(const pugi::xml_node& root) {
+    md.token = root.attribute("instantiationToken").value();
+    std::map<std::uint32_t, std::size_t> by_reference;
+    std::vector<long long> derivative_of;  // per variable: the state's value reference, or -1
+    for (const auto& node : root.child("ModelVariables").children()) {
+      if (node.type() != pugi::node_element) continue;
+      Variable v = common(node);
+      v.type_name = node.name();
+      v.type = type_of(v.type_name);
+      if (v.variability.empty())
+        v.variability = v.type == Variable::Type::real || v.type_name == "Float32" ? "continuous" : "discrete";
+      if (node.attribute("start")) {
+        v.has_start = true;
+        v.start = node.attribute("start").value();
+      }
+      if (node.child("Dimension")) v.type = Variable::Type::other;  // arrays are not set by name here
+      derivative_of.push_back(node.attribute("derivative") ? node.attribute("derivative").as_llong(-1) : -1);
+      if (!by_reference.emplace(v.value_reference, md.variables.size()).second)
+        fail("two variables share the valueReference " + std::to_string(v.value_reference));
+      md.variables.push_back(std::move(v));
+    }
+    const pugi::xml_node structure = root.child("ModelStructure");
+    std::map<std::uint32_t, std::size_t> state_position;  // value reference -> state position
+    std::vector<pugi::xml_node> unknowns;
+    for (const auto& d : structure.children("ContinuousStateDerivative")) {
+      const auto it = by_reference.find(static_cast<std::uint32_t>(d.attribute("valueReference").as_ullong()));
+      if (it == by_reference.end()) fail("ContinuousStateDerivative names an unknown valueReference");
+      const long long state_ref = derivative_of[it->second];
+      const auto state = by_reference.find(static_cast<std::uint32_t>(state_ref));
+      if (state_ref < 0 || state == by_reference.end())
+        fail("the derivative '" + md.variables[it->second].name + "' does not name its state (attribute derivative)");
+      state_position[static_cast<std::uint32_t>(state_ref)] = md.states.size();
+      md.states.push_back(state->second);
+      md.derivatives.push_back(it->second);
+      unknowns.push_back(d);
+    }
+    read_dependencies(unknowns, [&](unsigned long ref) { return state_position.find(static_cast<std::uint32_t>(ref)); },
+                      state_position.end());
+    for (const auto& e : structure.children("EventIndicator")) {
+      (void)e;
+      ++md.event_indicators;
+    }
+  }
+};
+
+}  // namespace
+
+const Variable* ModelDescription::find(const std::string& name) const {
+  for (const auto& v : variables)
+    if (v.name == name) return &v;
+  return nullptr;
+}
+
+ModelDescription read_model_description(const std::filesystem::path& file) {
+  Reader r;
+  r.file = file.filename() == "modelDescription.xml" ? "modelDescription.xml" : file.string();
+  pugi::xml_document doc;
+  const pugi::xml_parse_result parsed = doc.load_file(file.c_str());
+  if (!parsed) r.fail(std::string("not well-formed XML: ") + parsed.description() + " at byte " +
+                      std::to_string(parsed.offset));
+  const pugi::xml_node root = doc.child("fmiModelDescription");
+  if (!root) r.fail("no fmiModelDescription element");
+  auto& md = r.md;
+  md.fmi_version = root.attribute("fmiVersion").value();
+  md.fmi_major = md.fmi_version.rfind("2.", 0) == 0 ? 2 : md.fmi_version.rfind("3.", 0) == 0 ? 3 : 0;
+  if (md.fmi_major == 0)
+    r.fail("FMI version '" + md.fmi_version + "' is not supported (FMI 2.0 and 3.0 are)");
+  md.model_name = root.attribute("modelName").value();
+  const pugi::xml_node me = root.child("ModelExchange");
+  md.model_exchange = static_cast<bool>(me);
+  md.co_simulation = static_cast<bool>(root.child("CoSimulation"));
+  md.model_identifier = me.attribute("modelIdentifier").value();
+  if (md.fmi_major == 2) {
+    md.directional_derivatives = true_attribute(me, "providesDirectionalDerivative", false);
+    md.completed_step_needed = !true_attribute(me, "completedIntegratorStepNotNeeded", false);
+    r.read_fmi2(root);
+  } else {
+    md.directional_derivatives = true_attribute(me, "providesDirectionalDerivatives", false);
+    md.completed_step_needed = true_attribute(me, "needsCompletedIntegratorStep", false);
+    r.read_fmi3(root);
+  }
+  const pugi::xml_node experiment = root.child("DefaultExperiment");
+  md.start_time = experiment.attribute("startTime").as_double(0.0);
+  md.tolerance = experiment.attribute("tolerance").as_double(0.0);
+  if (experiment.attribute("stopTime")) {
+    md.stop_time = experiment.attribute("stopTime").as_double();
+    md.stop_time_given = true;
+  }
+  return md;
+}
+
+}  // namespace daekit::fmu

@@ -1,0 +1,54 @@
+// What an importer needs from an FMU's modelDescription.xml, FMI 2.0 or 3.0 alike: the
+// model-exchange capabilities, the variables (to set start values and parameters by
+// name), the continuous states in the order the FMU's vectors use, the dependencies of
+// their derivatives (the Jacobian's pattern) and the number of event indicators.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace daekit::fmu {
+
+struct Variable {
+  enum class Type { real, integer, boolean, other };
+  std::string name;
+  std::uint32_t value_reference = 0;
+  Type type = Type::other;
+  std::string type_name;  // as the XML names it: Real, Float64, Integer, Int32, ...
+  std::string causality, variability, initial, description;
+  bool has_start = false;
+  std::string start;
+};
+
+struct ModelDescription {
+  int fmi_major = 0;             // 2 or 3
+  std::string fmi_version;       // as written
+  std::string model_name;
+  std::string token;             // FMI 2 guid, FMI 3 instantiationToken
+  std::string model_identifier;  // of the model-exchange interface: the binary's name
+  bool model_exchange = false, co_simulation = false;
+  bool directional_derivatives = false;
+  bool completed_step_needed = true;
+  std::vector<Variable> variables;
+  // Per continuous state (the order of the FMU's state vector): the state variable and its
+  // derivative, as indices into `variables`.
+  std::vector<std::size_t> states, derivatives;
+  // Per derivative, the states it depends on (positions in `states`); valid when
+  // dependencies_known (every derivative lists its dependencies).
+  std::vector<std::vector<std::size_t>> dependencies;
+  bool dependencies_known = false;
+  std::size_t event_indicators = 0;
+  double start_time = 0.0, stop_time = 1.0;
+  bool stop_time_given = false;
+  double tolerance = 0.0;  // DefaultExperiment's, 0 when not given
+
+  const Variable* find(const std::string& name) const;
+};
+
+// Throws std::runtime_error naming the file and what is wrong or missing.
+ModelDescription read_model_description(const std::filesystem::path& file);
+
+}  // namespace daekit::fmu

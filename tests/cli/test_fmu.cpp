@@ -1,0 +1,232 @@
+// FMUs as problems (problems/fmu): the test FMUs of tests/fmu against their native twins
+// and closed forms for every solver that handles events, FMI 2.0 and 3.0; the model's
+// answers to completedIntegratorStep; parameters by name; and every kind of bad FMU.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+
+namespace fs = std::filesystem;
+using daekit::test::run_command;
+
+namespace {
+
+std::string fmu(const std::string& name) { return daekit::test::fmu_dir() + "/" + name + ".fmu"; }
+std::string bad_fmu(const std::string& name) { return daekit::test::fmu_dir() + "/bad/" + name + ".fmu"; }
+std::string daekit_cmd(const std::string& args) { return daekit::test::daekit_binary() + " " + args; }
+std::string quiet(const std::string& args) { return "(" + daekit_cmd(args) + " 2>/dev/null)"; }
+
+std::vector<std::string> event_solvers() {
+  std::vector<std::string> names;
+  for (const auto& plugin : daekit::test::registry().plugins()) {
+    if (plugin.manifest.kind != DK_KIND_SOLVER || plugin.file.parent_path() != daekit::test::plugin_dir()) continue;
+    daekit::loader::SolverInstance solver(plugin);
+    if (solver.info().flags & DK_SOLVER_EVENTS) names.push_back(plugin.manifest.name);
+  }
+  return names;
+}
+
+daekit::test::RunResult run_fmu(const std::string& file, const std::string& solver, double rtol,
+                                std::map<std::string, std::string> params = {}) {
+  daekit::test::RunSpec spec = daekit::test::spec_for("fmu", solver, rtol, rtol);
+  spec.params = std::move(params);
+  spec.params["file"] = file;
+  return daekit::test::run(spec);
+}
+
+double relative_gap(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+  return ((a - b).array().abs() / (1.0 + b.array().abs())).maxCoeff();
+}
+
+}  // namespace
+
+TEST_CASE("van der Pol as an FMU (FMI 2.0 and 3.0) agrees with the native vdpol for every solver",
+          "[fmu]") {
+  const auto solvers = event_solvers();
+  REQUIRE(solvers.size() >= 16);
+  for (const auto& solver : solvers) {
+    // ros3p's order-1 estimate needs far more steps: a looser tolerance keeps it quick.
+    const double rtol = solver == "ros3p" ? 1e-4 : 1e-6;
+    const auto native = daekit::test::run(daekit::test::spec_for("vdpol", solver, rtol, rtol));
+    REQUIRE(native.status() == daekit::Status::success);
+    for (const char* version : {"van_der_pol_fmi2", "van_der_pol_fmi3"}) {
+      INFO(solver << " " << version);
+      const auto r = run_fmu(fmu(version), solver, rtol);
+      REQUIRE(r.status() == daekit::Status::success);
+      // The same model and Jacobian: the same answer up to rounding in the step sequence.
+      CHECK(relative_gap(r.y_end(), native.y_end()) < 1e-3 * rtol / 1e-6);
+      CHECK(r.stats().steps == Approx(native.stats().steps).epsilon(0.1));
+    }
+  }
+}
+
+TEST_CASE("the bouncing ball as an FMU bounces at the closed-form times for every solver", "[fmu][events]") {
+  // t_1 = T, t_(k+1) = t_k + 2 e^k T with T = sqrt(2 h0 / g): the bounces before t = 11.
+  const double e = 0.8, fall = std::sqrt(2.0 * 10.0 / 9.81), tend = 11.0;
+  std::vector<double> exact{fall};
+  for (int k = 1; exact.back() + 2.0 * std::pow(e, k) * fall < tend; ++k)
+    exact.push_back(exact.back() + 2.0 * std::pow(e, k) * fall);
+  REQUIRE(exact.size() == 9);
+  for (const auto& solver : event_solvers()) {
+    const double rtol = solver == "ros3p" ? 1e-6 : 1e-9;
+    for (const char* version : {"bouncing_ball_fmi2", "bouncing_ball_fmi3"}) {
+      INFO(solver << " " << version);
+      daekit::test::RunSpec spec = daekit::test::spec_for("fmu", solver, rtol, rtol);
+      spec.params = {{"file", fmu(version)}, {"tend", "11"}};
+      const auto r = daekit::test::run(spec);
+      REQUIRE(r.status() == daekit::Status::success);
+      REQUIRE(r.events.size() == exact.size());
+      for (std::size_t k = 0; k < r.events.size(); ++k) {
+        CHECK(r.events[k].index == 0);
+        CHECK(r.events[k].direction == -1);
+        CHECK(std::abs(r.events[k].t - exact[k]) < 1e3 * rtol * exact[k]);
+      }
+    }
+  }
+}
+
+TEST_CASE("the feed reactor FMU's time event and states agree with the native twin's closed form", "[fmu][events]") {
+  for (const auto& solver : event_solvers()) {
+    INFO(solver);
+    const double rtol = solver == "ros3p" ? 1e-5 : 1e-7;
+    const auto native = daekit::test::run(daekit::test::spec_for("feed_reactor", solver, rtol, rtol));
+    REQUIRE(native.status() == daekit::Status::success);
+    const auto r = run_fmu(fmu("feed_reactor_fmi2"), solver, rtol);
+    REQUIRE(r.status() == daekit::Status::success);
+    REQUIRE(r.events.size() == 1);
+    CHECK(r.events[0].t == 10.0);  // landed on exactly
+    CHECK(r.events[0].index == -1);
+    // The exact answer at t = 20 (the native problem's closed form).
+    std::vector<double> reference;
+    REQUIRE(native.problem->reference(reference));
+    const Eigen::VectorXd exact = Eigen::Map<const Eigen::VectorXd>(reference.data(), 3);
+    CHECK(relative_gap(r.y_end(), exact) < 1e3 * rtol);
+    CHECK(relative_gap(native.y_end(), exact) < 1e3 * rtol);
+  }
+}
+
+TEST_CASE("completedIntegratorStep's answers end the run or start an event", "[fmu][events]") {
+  // terminateSimulation once c passes 0.5 (c = 1 - e^-t - b crosses it near t = 0.69).
+  for (const auto& solver : event_solvers()) {
+    INFO(solver);
+    const auto stopped = run_fmu(fmu("feed_reactor_fmi2"), solver, 1e-6, {{"stop_above", "0.5"}});
+    CHECK(stopped.status() == daekit::Status::stopped_by_event);
+    CHECK(stopped.result.t_reached > 0.69);
+    CHECK(stopped.result.t_reached < 3.0);
+    CHECK(stopped.y_end()[2] > 0.5);
+    // enterEventMode once c passes 1.5: an event at the end of that step switches the feed
+    // off, so A decays from then on instead of approaching feed / k1 = 2.
+    const auto switched = run_fmu(fmu("feed_reactor_fmi2"), solver, 1e-6, {{"feed_off_above", "1.5"}});
+    REQUIRE(switched.status() == daekit::Status::success);
+    REQUIRE(switched.events.size() == 2);
+    CHECK(switched.events[0].t == 10.0);
+    CHECK(switched.events[1].t > 10.0);
+    CHECK(switched.y_end()[0] < 0.1);
+  }
+  // The report names the kinds: the time event, then the step event.
+  std::string out;
+  REQUIRE(run_command(quiet("run --problem fmu --param file=" + fmu("feed_reactor_fmi2") +
+                            " --param feed_off_above=1.5 --solver rodas5p --report json"),
+                      &out) == 0);
+  const auto j = nlohmann::json::parse(out);
+  REQUIRE(j["events"].size() == 2);
+  CHECK(j["events"][0]["kind"] == "time");
+  CHECK(j["events"][1]["kind"] == "step");
+}
+
+TEST_CASE("FMU parameters and start values by name, checked against the model description", "[fmu]") {
+  // e = 0.5: the second bounce comes after T (1 + 2 e).
+  daekit::test::RunSpec spec = daekit::test::spec_for("fmu", "radau5", 1e-9, 1e-9);
+  spec.params = {{"file", fmu("bouncing_ball_fmi2")}, {"e", "0.5"}, {"h", "5"}, {"tend", "3"}};
+  const auto r = daekit::test::run(spec);
+  REQUIRE(r.status() == daekit::Status::success);
+  REQUIRE(r.events.size() >= 2);
+  const double fall = std::sqrt(2.0 * 5.0 / 9.81);
+  CHECK(r.events[0].t == Approx(fall).epsilon(1e-7));
+  CHECK(r.events[1].t == Approx(fall * 2.0).epsilon(1e-7));
+
+  std::string out;
+  const std::string base = "run --problem fmu --solver radau5 --param file=" + fmu("bouncing_ball_fmi2");
+  CHECK(run_command(daekit_cmd(base + " --param gg=1"), &out) != 0);
+  CHECK_THAT(out, Catch::Contains("has no variable 'gg'") && Catch::Contains("closest: g"));
+  CHECK(run_command(daekit_cmd(base + " --param e=fast"), &out) != 0);
+  CHECK_THAT(out, Catch::Contains("'fast' is not a finite number"));
+  CHECK(run_command(daekit_cmd(base + " --param 'der(h)=1'"), &out) != 0);
+  CHECK_THAT(out, Catch::Contains("cannot set 'der(h)'"));
+  const std::string vdp = "run --problem fmu --solver radau5 --param file=" + fmu("van_der_pol_fmi2");
+  CHECK(run_command(daekit_cmd(vdp + " --param two=3"), &out) != 0);
+  CHECK_THAT(out, Catch::Contains("cannot set 'two': it is a constant"));
+  const std::string feed = "run --problem fmu --solver radau5 --param file=" + fmu("feed_reactor_fmi2");
+  CHECK(run_command(daekit_cmd(feed + " --param feed_on=1"), &out) != 0);
+  CHECK_THAT(out, Catch::Contains("the model calculates its initial value"));
+  CHECK(run_command(daekit_cmd(vdp + " --param jacobian=sometimes"), &out) != 0);
+  CHECK_THAT(out, Catch::Contains("jacobian must be auto, directional or differences"));
+  CHECK(run_command(daekit_cmd(feed + " --param jacobian=directional"), &out) != 0);
+  CHECK_THAT(out, Catch::Contains("provides no directional derivatives"));
+}
+
+TEST_CASE("an FMU that fails, and one that logs: clear statuses, log lines with --verbose", "[fmu]") {
+  std::string out;
+  const std::string vdp = "run --problem fmu --solver rodas5p --param file=" + fmu("van_der_pol_fmi2");
+  CHECK(run_command(daekit_cmd(vdp + " --param fail_after=1"), &out) != 0);
+  CHECK_THAT(out, Catch::Contains("evaluation_failure"));
+  CHECK_THAT(out, Catch::Contains("fmi2GetDerivatives returned fmi2Error"));
+  CHECK_THAT(out, Catch::Contains("gives up beyond fail_after"));
+  // The FMU's own notes appear with --verbose only, named by the instance.
+  REQUIRE(run_command(daekit_cmd(vdp + " --verbose"), &out) == 0);
+  CHECK_THAT(out, Catch::Contains("fmu 'VanDerPol' [logEvents]: initialised"));
+  REQUIRE(run_command(daekit_cmd(vdp), &out) == 0);
+  CHECK_THAT(out, !Catch::Contains("[logEvents]"));
+  // A guid the binary does not know: it refuses to instantiate, and says why.
+  CHECK(run_command(daekit_cmd("run --problem fmu --solver rodas5p --param file=" + bad_fmu("wrong_guid")), &out) != 0);
+  CHECK_THAT(out, Catch::Contains("refused to instantiate") && Catch::Contains("does not match"));
+}
+
+TEST_CASE("bad FMUs: each a clear message and a non-zero exit, nothing left behind", "[fmu][bad-input]") {
+  const fs::path tmp = fs::temp_directory_path() / ("daekit-fmu-test-" + std::to_string(::getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp / "inner");
+  const std::string env = "TMPDIR=" + (tmp / "inner").string() + " ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {bad_fmu("not_a_zip"), "not a zip archive"},
+      {bad_fmu("no_description"), "has no modelDescription.xml at its root: not an FMU"},
+      {bad_fmu("cosim_only"), "is for co-simulation only"},
+      {bad_fmu("wrong_platform"), "has no binary for this platform (binaries/linux64/van_der_pol_fmi2.so)"},
+      {bad_fmu("traversal"), "unsafe entry name '../daekit_escaped.txt'"},
+      {bad_fmu("fmi1"), "FMI version '1.0' is not supported"},
+      {bad_fmu("bad_xml"), "not well-formed XML"},
+      {(tmp / "missing.fmu").string(), "missing.fmu"},
+  };
+  for (const auto& [file, expected] : cases) {
+    INFO(file);
+    std::string out;
+    CHECK(run_command(env + daekit_cmd("run --problem fmu --solver radau5 --param file=" + file), &out) != 0);
+    CHECK_THAT(out, Catch::Contains(expected));
+  }
+  std::string out;
+  CHECK(run_command(daekit_cmd("run --problem fmu --solver radau5"), &out) != 0);
+  CHECK_THAT(out, Catch::Contains("--param file=Model.fmu"));
+  // Nothing escaped the private folder, and every private folder was removed.
+  CHECK_FALSE(fs::exists(tmp / "daekit_escaped.txt"));
+  CHECK(fs::is_empty(tmp / "inner"));
+  // A good run leaves nothing either.
+  REQUIRE(run_command(env + daekit_cmd("run --problem fmu --solver radau5 --param file=" + fmu("bouncing_ball_fmi3")),
+                      &out) == 0);
+  CHECK(fs::is_empty(tmp / "inner"));
+  fs::remove_all(tmp);
+}
+
+TEST_CASE("daekit info fmu explains its parameters; with a file it describes the model", "[fmu]") {
+  std::string out;
+  CHECK(run_command(daekit_cmd("info fmu"), &out) != 0);
+  CHECK_THAT(out, Catch::Contains("--param file=Model.fmu") && Catch::Contains("jacobian="));
+  REQUIRE(run_command(daekit_cmd("info fmu --param file=" + fmu("bouncing_ball_fmi3")), &out) == 0);
+  CHECK_THAT(out, Catch::Contains("FMU 'BouncingBall' (FMI 3.0 model exchange"));
+  CHECK_THAT(out, Catch::Contains("indicator 1"));
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Broken FMUs for the error tests, each with one defect, made from a good binary and its
+modelDescription.xml:
+
+  not_a_zip.fmu        a text file
+  no_description.fmu   a zip with the binary but no modelDescription.xml
+  cosim_only.fmu       a description with only a CoSimulation interface
+  wrong_platform.fmu   the binary only under binaries/win64/
+  traversal.fmu        a good FMU plus an entry named ../daekit_escaped.txt
+  fmi1.fmu             fmiVersion="1.0"
+  wrong_guid.fmu       a guid the binary does not know (it refuses to instantiate)
+  bad_xml.fmu          a description that is not well-formed XML
+
+Usage: make_bad_fmus.py OUT_DIR BINARY DESCRIPTION
+"""
+import os
+import sys
+import zipfile
+
+
+def pack(path, entries):
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in entries:
+            z.writestr(name, data)
+
+
+def main():
+    out, binary_path, description_path = sys.argv[1:4]
+    os.makedirs(out, exist_ok=True)
+    binary = open(binary_path, "rb").read()
+    description = open(description_path, encoding="utf-8").read()
+    identifier = os.path.splitext(os.path.basename(binary_path))[0]
+    so = f"binaries/linux64/{identifier}.so"
+
+    with open(os.path.join(out, "not_a_zip.fmu"), "w") as f:
+        f.write("this is not a zip archive\n")
+    pack(os.path.join(out, "no_description.fmu"), [(so, binary)])
+    me = description[description.index("<ModelExchange"):description.index("/>", description.index("<ModelExchange")) + 2]
+    cosim = description.replace(me, me.replace("<ModelExchange", "<CoSimulation").replace(
+        " providesDirectionalDerivative=\"true\"", "").replace(" completedIntegratorStepNotNeeded=\"true\"", ""))
+    pack(os.path.join(out, "cosim_only.fmu"), [("modelDescription.xml", cosim), (so, binary)])
+    pack(os.path.join(out, "wrong_platform.fmu"),
+         [("modelDescription.xml", description), (f"binaries/win64/{identifier}.dll", binary)])
+    pack(os.path.join(out, "traversal.fmu"),
+         [("modelDescription.xml", description), (so, binary), ("../daekit_escaped.txt", "escaped\n")])
+    pack(os.path.join(out, "fmi1.fmu"),
+         [("modelDescription.xml", description.replace('fmiVersion="2.0"', 'fmiVersion="1.0"')), (so, binary)])
+    guid_start = description.index('guid="') + 6
+    guid_end = description.index('"', guid_start)
+    wrong = description[:guid_start] + "{00000000-0000-0000-0000-000000000000}" + description[guid_end:]
+    pack(os.path.join(out, "wrong_guid.fmu"), [("modelDescription.xml", wrong), (so, binary)])
+    pack(os.path.join(out, "bad_xml.fmu"), [("modelDescription.xml", description[: len(description) // 2]), (so, binary)])
+
+
+if __name__ == "__main__":
+    main()
