@@ -122,7 +122,10 @@ struct Reader {
         v.has_start = true;
         v.start = node.attribute("start").value();
       }
-      if (node.child("Dimension")) v.type = Variable::Type::other;  // arrays are not set by name here
+      if (node.child("Dimension")) {  // arrays are not set by name here
+        v.type = Variable::Type::other;
+        v.is_array = true;
+      }
       derivative_of.push_back(node.attribute("derivative") ? node.attribute("derivative").as_llong(-1) : -1);
       if (!by_reference.emplace(v.value_reference, md.variables.size()).second)
         fail("two variables share the valueReference " + std::to_string(v.value_reference));
@@ -138,6 +141,9 @@ struct Reader {
       const auto state = by_reference.find(static_cast<std::uint32_t>(state_ref));
       if (state_ref < 0 || state == by_reference.end())
         fail("the derivative '" + md.variables[it->second].name + "' does not name its state (attribute derivative)");
+      if (md.variables[state->second].is_array || md.variables[it->second].is_array)
+        fail("the state '" + md.variables[state->second].name +
+             "' is an array (Dimension): FMUs with array states are not supported yet");
       state_position[static_cast<std::uint32_t>(state_ref)] = md.states.size();
       md.states.push_back(state->second);
       md.derivatives.push_back(it->second);

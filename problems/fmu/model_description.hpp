@@ -21,6 +21,7 @@ struct Variable {
   std::string causality, variability, initial, description;
   bool has_start = false;
   std::string start;
+  bool is_array = false;  // FMI 3.0 Dimension: not set by name, not supported as a state
 };
 
 struct ModelDescription {

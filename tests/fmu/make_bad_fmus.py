@@ -10,6 +10,10 @@ modelDescription.xml:
   fmi1.fmu             fmiVersion="1.0"
   wrong_guid.fmu       a guid the binary does not know (it refuses to instantiate)
   bad_xml.fmu          a description that is not well-formed XML
+  no_states.fmu        a description without continuous states
+  array_state.fmu      an FMI 3.0 description whose state is an array
+  missing_function.fmu an FMI 3.0 description over the FMI 2.0 binary (no fmi3 functions)
+  not_loading.fmu      a "binary" that is a text file
 
 Usage: make_bad_fmus.py OUT_DIR BINARY DESCRIPTION
 """
@@ -50,6 +54,26 @@ def main():
     wrong = description[:guid_start] + "{00000000-0000-0000-0000-000000000000}" + description[guid_end:]
     pack(os.path.join(out, "wrong_guid.fmu"), [("modelDescription.xml", wrong), (so, binary)])
     pack(os.path.join(out, "bad_xml.fmu"), [("modelDescription.xml", description[: len(description) // 2]), (so, binary)])
+    structure = description[description.index("<ModelStructure>"):description.index("</ModelStructure>")]
+    pack(os.path.join(out, "no_states.fmu"),
+         [("modelDescription.xml", description.replace(structure, "<ModelStructure>")), (so, binary)])
+    fmi3 = f"""<?xml version="1.0" encoding="UTF-8"?>
+<fmiModelDescription fmiVersion="3.0" modelName="Broken3" instantiationToken="{{0}}">
+  <ModelExchange modelIdentifier="{identifier}"/>
+  <ModelVariables>
+    <Float64 name="x" valueReference="0" causality="local" variability="continuous" initial="exact" start="1">
+      ARRAY</Float64>
+    <Float64 name="der(x)" valueReference="1" causality="local" variability="continuous" derivative="0">
+      ARRAY</Float64>
+  </ModelVariables>
+  <ModelStructure><ContinuousStateDerivative valueReference="1"/></ModelStructure>
+</fmiModelDescription>
+"""
+    so3 = f"binaries/x86_64-linux/{identifier}.so"
+    pack(os.path.join(out, "array_state.fmu"),
+         [("modelDescription.xml", fmi3.replace("ARRAY", '<Dimension start="3"/>')), (so3, binary)])
+    pack(os.path.join(out, "missing_function.fmu"), [("modelDescription.xml", fmi3.replace("ARRAY", "")), (so3, binary)])
+    pack(os.path.join(out, "not_loading.fmu"), [("modelDescription.xml", description), (so, "not a shared object\n")])
 
 
 if __name__ == "__main__":
