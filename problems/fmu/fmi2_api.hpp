@@ -47,11 +47,8 @@ using SetupExperimentFn = Status (*)(Component c, Boolean tolerance_defined, Rea
                                      Boolean stop_time_defined, Real stop_time);
 using ComponentFn = Status (*)(Component c);  // Enter/ExitInitializationMode, Terminate, Reset,
                                               // EnterEventMode, EnterContinuousTimeMode
-using GetRealFn = Status (*)(Component c, const ValueReference vr[], std::size_t nvr, Real value[]);
 using SetRealFn = Status (*)(Component c, const ValueReference vr[], std::size_t nvr, const Real value[]);
-using GetIntegerFn = Status (*)(Component c, const ValueReference vr[], std::size_t nvr, Integer value[]);
 using SetIntegerFn = Status (*)(Component c, const ValueReference vr[], std::size_t nvr, const Integer value[]);
-using GetBooleanFn = Status (*)(Component c, const ValueReference vr[], std::size_t nvr, Boolean value[]);
 using SetBooleanFn = Status (*)(Component c, const ValueReference vr[], std::size_t nvr, const Boolean value[]);
 using NewDiscreteStatesFn = Status (*)(Component c, EventInfo* info);
 using CompletedIntegratorStepFn = Status (*)(Component c, Boolean no_set_fmu_state_prior_to_current_point,

@@ -22,7 +22,6 @@ class Fmi2ModelExchange : public ModelExchange {
     exit_initialization_ = function<fmi2::ComponentFn>("fmi2ExitInitializationMode");
     terminate_ = function<fmi2::ComponentFn>("fmi2Terminate");
     reset_ = function<fmi2::ComponentFn>("fmi2Reset");
-    get_real_ = function<fmi2::GetRealFn>("fmi2GetReal");
     set_real_ = function<fmi2::SetRealFn>("fmi2SetReal");
     set_integer_ = function<fmi2::SetIntegerFn>("fmi2SetInteger");
     set_boolean_ = function<fmi2::SetBooleanFn>("fmi2SetBoolean");
@@ -71,10 +70,6 @@ class Fmi2ModelExchange : public ModelExchange {
     const fmi2::ValueReference r = vr;
     const fmi2::Boolean b = value ? 1 : 0;
     return call([&] { return set_boolean_(component_, &r, 1, &b); }, "fmi2SetBoolean");
-  }
-  Result get_real(const std::uint32_t* vr, std::size_t n, double* values) override {
-    std::vector<fmi2::ValueReference> refs(vr, vr + n);
-    return call([&] { return get_real_(component_, refs.data(), n, values); }, "fmi2GetReal");
   }
   Result initialise(double t0) override {
     if (dead()) return Result::error;
@@ -163,7 +158,6 @@ class Fmi2ModelExchange : public ModelExchange {
   fmi2::SetupExperimentFn setup_experiment_ = nullptr;
   fmi2::ComponentFn enter_initialization_ = nullptr, exit_initialization_ = nullptr, terminate_ = nullptr,
                     reset_ = nullptr, enter_event_mode_ = nullptr, enter_continuous_ = nullptr;
-  fmi2::GetRealFn get_real_ = nullptr;
   fmi2::SetRealFn set_real_ = nullptr;
   fmi2::SetIntegerFn set_integer_ = nullptr;
   fmi2::SetBooleanFn set_boolean_ = nullptr;

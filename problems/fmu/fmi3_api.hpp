@@ -30,16 +30,10 @@ using EnterInitializationModeFn = Status (*)(Instance instance, Boolean toleranc
                                              Float64 start_time, Boolean stop_time_defined, Float64 stop_time);
 using InstanceFn = Status (*)(Instance instance);  // ExitInitializationMode, Terminate, Reset,
                                                    // EnterEventMode, EnterContinuousTimeMode
-using GetFloat64Fn = Status (*)(Instance instance, const ValueReference vr[], std::size_t nvr, Float64 values[],
-                                std::size_t n_values);
 using SetFloat64Fn = Status (*)(Instance instance, const ValueReference vr[], std::size_t nvr,
                                 const Float64 values[], std::size_t n_values);
-using GetInt32Fn = Status (*)(Instance instance, const ValueReference vr[], std::size_t nvr, Int32 values[],
-                              std::size_t n_values);
 using SetInt32Fn = Status (*)(Instance instance, const ValueReference vr[], std::size_t nvr, const Int32 values[],
                               std::size_t n_values);
-using GetBooleanFn = Status (*)(Instance instance, const ValueReference vr[], std::size_t nvr, Boolean values[],
-                                std::size_t n_values);
 using SetBooleanFn = Status (*)(Instance instance, const ValueReference vr[], std::size_t nvr,
                                 const Boolean values[], std::size_t n_values);
 using UpdateDiscreteStatesFn = Status (*)(Instance instance, Boolean* discrete_states_need_update,

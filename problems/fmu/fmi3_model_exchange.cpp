@@ -18,7 +18,6 @@ class Fmi3ModelExchange : public ModelExchange {
     exit_initialization_ = function<fmi3::InstanceFn>("fmi3ExitInitializationMode");
     terminate_ = function<fmi3::InstanceFn>("fmi3Terminate");
     reset_ = function<fmi3::InstanceFn>("fmi3Reset");
-    get_float64_ = function<fmi3::GetFloat64Fn>("fmi3GetFloat64");
     set_float64_ = function<fmi3::SetFloat64Fn>("fmi3SetFloat64");
     set_int32_ = function<fmi3::SetInt32Fn>("fmi3SetInt32");
     set_boolean_ = function<fmi3::SetBooleanFn>("fmi3SetBoolean");
@@ -59,9 +58,6 @@ class Fmi3ModelExchange : public ModelExchange {
   }
   Result set_boolean(std::uint32_t vr, bool value) override {
     return call([&] { return set_boolean_(instance_, &vr, 1, &value, 1); }, "fmi3SetBoolean");
-  }
-  Result get_real(const std::uint32_t* vr, std::size_t n, double* values) override {
-    return call([&] { return get_float64_(instance_, vr, n, values, n); }, "fmi3GetFloat64");
   }
   Result initialise(double t0) override {
     if (dead()) return Result::error;
@@ -138,7 +134,6 @@ class Fmi3ModelExchange : public ModelExchange {
   fmi3::EnterInitializationModeFn enter_initialization_ = nullptr;
   fmi3::InstanceFn exit_initialization_ = nullptr, terminate_ = nullptr, reset_ = nullptr, enter_event_mode_ = nullptr,
                    enter_continuous_ = nullptr;
-  fmi3::GetFloat64Fn get_float64_ = nullptr;
   fmi3::SetFloat64Fn set_float64_ = nullptr;
   fmi3::SetInt32Fn set_int32_ = nullptr;
   fmi3::SetBooleanFn set_boolean_ = nullptr;

@@ -77,6 +77,7 @@ class FmuProblem : public daekit::Problem {
       state_refs_.push_back(md_.variables[md_.states[i]].value_reference);
       derivative_refs_.push_back(md_.variables[md_.derivatives[i]].value_reference);
     }
+    column_.resize(n);  // jacobian()'s scratch, sized once
     auto& in = info_;
     in.name = "fmu";
     in.title = "FMU '" + md_.model_name + "' (FMI " + md_.fmi_version + " model exchange, " +
@@ -104,7 +105,6 @@ class FmuProblem : public daekit::Problem {
       }
       in.jacobian_pattern_only = !directional_;  // solvers difference in the pattern
     }
-    in.reference_source = "";
   }
 
   void initial_values(daekit::Vector y, daekit::Vector) override {
@@ -130,7 +130,6 @@ class FmuProblem : public daekit::Problem {
     if (const Eval e = set_point(t, y); e != Eval::ok) return e;
     const double seed = 1.0;
     for (Eigen::Index col = 0; col < j.cols(); ++col) {
-      column_.resize(state_refs_.size());
       if (const Eval e = outcome(fmu_->directional_derivative(derivative_refs_.data(), derivative_refs_.size(),
                                                               &state_refs_[static_cast<std::size_t>(col)], 1, &seed,
                                                               column_.data()));

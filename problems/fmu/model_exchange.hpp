@@ -38,7 +38,6 @@ class ModelExchange {
   virtual Result set_real(std::uint32_t vr, double value) = 0;
   virtual Result set_integer(std::uint32_t vr, int value) = 0;
   virtual Result set_boolean(std::uint32_t vr, bool value) = 0;
-  virtual Result get_real(const std::uint32_t* vr, std::size_t n, double* values) = 0;
   // Initialisation mode and out of it; the instance is then in event mode.
   virtual Result initialise(double t0) = 0;
   virtual Result enter_event_mode() = 0;
