@@ -144,6 +144,22 @@ void print_problem(const loader::Plugin& plugin, const std::map<std::string, std
       std::cout << "      " << (p.scored[i] == DK_SCORED_ABSOLUTE ? "absolute" : p.scored[i] ? "yes" : "no");
     std::cout << "\n";
   }
+  if (const std::size_t outputs = problem.output_count(); outputs > 0) {
+    // Every name, wrapped: a user looks here for what --output-vars may name.
+    std::cout << "outputs     " << outputs << " variable" << (outputs == 1 ? "" : "s")
+              << " besides the components (daekit run --output-vars NAME,...):\n ";
+    std::size_t width = 1;
+    for (std::size_t k = 0; k < outputs; ++k) {
+      const std::string name = problem.output_name(k) + (k + 1 < outputs ? "," : "");
+      if (width + 1 + name.size() > 96 && width > 1) {
+        std::cout << "\n ";
+        width = 1;
+      }
+      std::cout << " " << name;
+      width += 1 + name.size();
+    }
+    std::cout << "\n";
+  }
 }
 
 }  // namespace

@@ -65,11 +65,36 @@ class PluginOutputToStderr {
   int saved_ = -1;
 };
 
+// "a, der(b), x[1,2]" into {a, der(b), x[1,2]}: commas inside brackets belong to a name
+// (Modelica's scalarised arrays).
+std::vector<std::string> split_variable_names(const std::string& list) {
+  std::vector<std::string> names;
+  std::string current;
+  int depth = 0;
+  auto finish = [&] {
+    const auto first = current.find_first_not_of(" \t"), last = current.find_last_not_of(" \t");
+    if (first == std::string::npos) throw UsageError("--output-vars has an empty name in '" + list + "'");
+    names.push_back(current.substr(first, last - first + 1));
+    current.clear();
+  };
+  for (char c : list) {
+    if (c == '[' || c == '(') ++depth;
+    if ((c == ']' || c == ')') && depth > 0) --depth;
+    if (c == ',' && depth == 0)
+      finish();
+    else
+      current += c;
+  }
+  if (!list.empty()) finish();
+  return names;
+}
+
 }  // namespace
 
 int command_run(int argc, char** argv) {
   PluginOptions plugins;
-  std::string problem_name, solver_name, saveat, output_file, report = "text", jacobian = "auto", init = "check";
+  std::string problem_name, solver_name, saveat, output_file, output_vars, report = "text", jacobian = "auto",
+                                                                         init = "check";
   std::vector<std::string> params, solver_opts;
   double rtol = 0, atol = -1, h0 = 0, hmin = 0, hmax = 0, tend = std::numeric_limits<double>::quiet_NaN();
   std::int64_t max_steps = 100000, max_events = 0;
@@ -89,6 +114,9 @@ int command_run(int argc, char** argv) {
       "saveat", po::value(&saveat), "output at these times (comma-separated), by dense output")(
       "every-step", "output every accepted step")(
       "output,o", po::value(&output_file), "write the output points to FILE.csv or FILE.json")(
+      "output-vars", po::value(&output_vars),
+      "the columns of --output: these variables (comma-separated names of components or of the problem's "
+      "outputs, e.g. an FMU's outputs and locals; daekit info lists them) instead of all components")(
       "report", po::value(&report), "summary format: text or json")(
       "jacobian", po::value(&jacobian), "auto (analytic when the problem has one), analytic, or fd")(
       "init", po::value(&init), "initial values: check (default), fix (compute algebraic components), trust")(
@@ -106,6 +134,9 @@ int command_run(int argc, char** argv) {
   if (problem_name.empty() || solver_name.empty()) throw UsageError("both --problem and --solver are required");
   if (vm.count("saveat") && saveat.empty()) throw UsageError("--saveat needs at least one time");
   if (vm.count("output") && output_file.empty()) throw UsageError("--output needs a file name");
+  if (vm.count("output-vars") && output_file.empty()) throw UsageError("--output-vars needs --output FILE");
+  const std::vector<std::string> variable_names = split_variable_names(output_vars);
+  if (vm.count("output-vars") && variable_names.empty()) throw UsageError("--output-vars needs at least one name");
   // A long run's result must not be lost to an output path that cannot be written.
   if (!output_file.empty()) check_writable(output_file);
   if (vm.count("isolate") && vm.count("in-process")) throw UsageError("choose one of --isolate and --in-process");
@@ -149,6 +180,7 @@ int command_run(int argc, char** argv) {
     if (!saveat.empty() && vm.count("every-step")) throw UsageError("choose one of --saveat and --every-step");
     if (!saveat.empty()) settings.saveat = parse_times(saveat);
     settings.output = !saveat.empty() ? DK_OUTPUT_SAVEAT : vm.count("every-step") ? DK_OUTPUT_EVERY_STEP : DK_OUTPUT_END;
+    settings.output_vars = variable_names;
     // The library's solve: the same settings, checks and scoring as every program using it.
     const Solution solution = daekit::solve(problem, solver, settings);
     RunReport r;
@@ -193,8 +225,12 @@ int command_run(int argc, char** argv) {
         names.push_back(component_name(info, i));
       // A failed run never replaces an existing file: what it reached goes beside it.
       const std::string target = success ? output_file : output_file + ".partial";
+      const bool chosen = !collected.variable_names.empty();
       if (r.has_events)
-        write_trajectory_with_events(target, names, collected);
+        write_trajectory_with_events(target, chosen ? collected.variable_names : names, collected,
+                                     chosen ? TrajectoryColumns::variables : TrajectoryColumns::components);
+      else if (chosen)
+        write_trajectory(target, collected.variable_names, collected.t, collected.variables);
       else
         write_trajectory(target, names, collected.t, collected.y);
       if (!success)

@@ -217,9 +217,12 @@ void write_points(std::ostream& out, const std::string& file, const std::vector<
 }  // namespace
 
 void write_trajectory_with_events(const std::string& file, const std::vector<std::string>& names,
-                                  const Trajectory& trajectory) {
+                                  const Trajectory& trajectory, TrajectoryColumns which) {
   // Merge by time; at one time an ordinary point (the step's end) comes between the limits.
-  const std::size_t n = trajectory.n;
+  const bool variables = which == TrajectoryColumns::variables;
+  const std::size_t n = variables ? trajectory.variable_names.size() : trajectory.n;
+  const std::vector<double>& points = variables ? trajectory.variables : trajectory.y;
+  const std::vector<double>& marked = variables ? trajectory.marked_variables : trajectory.marked_y;
   struct Row {
     double t;
     int order;  // 1 left limit, 2 ordinary, 3 right limit: the order at one t
@@ -239,7 +242,7 @@ void write_trajectory_with_events(const std::string& file, const std::vector<std
   std::vector<double> t, y;
   for (const Row& row : rows) {
     t.push_back(row.t);
-    const double* from = row.mark ? &trajectory.marked_y[row.source * n] : &trajectory.y[row.source * n];
+    const double* from = row.mark ? marked.data() + row.source * n : points.data() + row.source * n;
     y.insert(y.end(), from, from + n);
     y.push_back(static_cast<double>(row.mark));
   }

@@ -48,7 +48,11 @@ void write_trajectory(const std::string& file, const std::vector<std::string>& n
                       const std::vector<double>& y);
 // The same with the points at events merged in time order and a last column `event`:
 // 0 an ordinary point, 1 the left limit of an event, 2 the right limit after a reset.
+// The columns are y (names: the components') or the variables the run recorded
+// (--output-vars; names: trajectory.variable_names).
+enum class TrajectoryColumns { components, variables };
 void write_trajectory_with_events(const std::string& file, const std::vector<std::string>& names,
-                                  const Trajectory& trajectory);
+                                  const Trajectory& trajectory,
+                                  TrajectoryColumns columns = TrajectoryColumns::components);
 
 }  // namespace daekit::host

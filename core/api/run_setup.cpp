@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <daekit/sdk/closest_names.hpp>
 #include <daekit/solve_request.hpp>
+#include <set>
 #include <sstream>
 
 #include "daekit/api/discovery.hpp"
@@ -54,9 +57,97 @@ std::int32_t append_marked_point(void* env, double t, const double* y, std::size
   return 0;
 }
 
+// The sinks of a solve that records variables besides y: the points as collect_into
+// stores them, then the variables at each, computed at once (an FMU's discrete values
+// change at the next event).
+class VariableRecorder {
+ public:
+  VariableRecorder(const loader::ProblemInstance& problem, Trajectory& trajectory,
+                   const std::vector<VariableColumn>& columns)
+      : problem_(problem), trajectory_(trajectory), columns_(columns) {
+    for (const auto& c : columns_) {
+      trajectory_.variable_names.push_back(c.name);
+      if (!c.component) which_.push_back(c.index);
+    }
+    outputs_.resize(which_.size());
+  }
+  dk_output_sink sink() { return {this, &point}; }
+  dk_event_sink event_sink() { return {sizeof(dk_event_sink), this, &event, &marked_point}; }
+  const std::string& error() const { return error_; }
+
+ private:
+  static std::int32_t point(void* env, double t, const double* y, std::size_t n) {
+    auto* self = static_cast<VariableRecorder*>(env);
+    if (append_point(&self->trajectory_, t, y, n) != 0) return 1;
+    if (self->record(t, y, self->trajectory_.variables)) return 0;
+    // Rows stay whole: a point without its variables is not kept.
+    self->trajectory_.t.pop_back();
+    self->trajectory_.y.resize(self->trajectory_.y.size() - n);
+    return 1;
+  }
+  static std::int32_t marked_point(void* env, double t, const double* y, std::size_t n, std::uint32_t mark) {
+    auto* self = static_cast<VariableRecorder*>(env);
+    if (append_marked_point(&self->trajectory_, t, y, n, mark) != 0) return 1;
+    if (self->record(t, y, self->trajectory_.marked_variables)) return 0;
+    self->trajectory_.marked_t.pop_back();
+    self->trajectory_.marked_y.resize(self->trajectory_.marked_y.size() - n);
+    self->trajectory_.marks.pop_back();
+    return 1;
+  }
+  static std::int32_t event(void* env, const dk_event* e, std::uint32_t action) {
+    return record_event(&static_cast<VariableRecorder*>(env)->trajectory_, e, action);
+  }
+  bool record(double t, const double* y, std::vector<double>& into) {
+    std::string why;
+    if (!which_.empty() && !problem_.outputs(t, y, which_, outputs_.data(), &why)) {
+      error_ = "the outputs could not be computed at t = " + format_number(t) + ": " + why;
+      return false;
+    }
+    std::size_t next_output = 0;
+    for (const auto& c : columns_) into.push_back(c.component ? y[c.index] : outputs_[next_output++]);
+    return true;
+  }
+
+  const loader::ProblemInstance& problem_;
+  Trajectory& trajectory_;
+  const std::vector<VariableColumn>& columns_;
+  std::vector<std::uint32_t> which_;
+  std::vector<double> outputs_;
+  std::string error_;
+};
+
 }  // namespace
 
 dk_output_sink collect_into(Trajectory& trajectory) { return {&trajectory, &append_point}; }
+
+std::vector<VariableColumn> resolve_variables(const loader::ProblemInstance& problem,
+                                              const std::vector<std::string>& names) {
+  const dk_problem_info& info = problem.info();
+  std::vector<std::string> known;
+  for (std::size_t i = 0; i < info.n; ++i) known.push_back(component_name(info, i));
+  const std::size_t components = known.size();
+  for (std::size_t k = 0; k < problem.output_count(); ++k) known.push_back(problem.output_name(k));
+  std::vector<VariableColumn> columns;
+  std::set<std::string> seen;
+  for (const auto& name : names) {
+    if (!seen.insert(name).second) throw UsageError("--output-vars names '" + name + "' twice");
+    const auto at = std::find(known.begin(), known.end(), name);
+    if (at == known.end()) {
+      std::string msg = "problem '" + std::string(info.name) + "' has no variable '" + name + "'";
+      const auto near = closest_names(name, known);
+      for (std::size_t i = 0; i < near.size(); ++i) msg += (i == 0 ? "; did you mean '" : "', '") + near[i];
+      if (!near.empty()) msg += "'?";
+      msg += problem.output_count() > 0 ? " (daekit info " + std::string(info.name) + " lists its outputs)"
+                                        : " (it has no outputs besides its " + std::to_string(components) + " components)";
+      throw UsageError(msg);
+    }
+    const auto position = static_cast<std::size_t>(at - known.begin());
+    columns.push_back(position < components
+                          ? VariableColumn{name, true, static_cast<std::uint32_t>(position)}
+                          : VariableColumn{name, false, static_cast<std::uint32_t>(position - components)});
+  }
+  return columns;
+}
 
 dk_event_sink collect_events_into(Trajectory& trajectory) {
   return {sizeof(dk_event_sink), &trajectory, &record_event, &append_marked_point};
@@ -154,6 +245,7 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
   o.max_events = s.max_events;
   o.keep_dense = s.dense ? 1u : 0u;
   o.events = nullptr;
+  variables_ = resolve_variables(problem, s.output_vars);
 
   // The same checks the solver makes, so the message names the option.
   SolveRequest request;
@@ -164,22 +256,33 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
 }
 
 dk_result solve_checked(const loader::ProblemInstance& problem, const loader::SolverInstance& solver,
-                        const dk_solve_options& options, Trajectory& trajectory, bool with_events) {
+                        const dk_solve_options& options, Trajectory& trajectory, bool with_events,
+                        const std::vector<VariableColumn>* variables) {
   trajectory = Trajectory{};
   trajectory.n = problem.info().n;
-  dk_output_sink sink = collect_into(trajectory);
-  const dk_event_sink event_sink = collect_events_into(trajectory);
+  std::optional<VariableRecorder> recorder;
+  if (variables && !variables->empty()) recorder.emplace(problem, trajectory, *variables);
+  dk_output_sink sink = recorder ? recorder->sink() : collect_into(trajectory);
+  const dk_event_sink event_sink = recorder ? recorder->event_sink() : collect_events_into(trajectory);
   dk_solve_options o = options;
   o.events = with_events ? &event_sink : nullptr;
   dk_result result{};
   result.struct_size = sizeof result;
   solver.solve(problem, o, sink, result);
+  if (recorder && !recorder->error().empty()) {
+    // The solver stopped because the sink said so; the run failed on the model.
+    result.status = DK_STATUS_EVALUATION_FAILURE;
+    std::snprintf(result.message, sizeof result.message, "%s", recorder->error().c_str());
+    return result;
+  }
   if (const std::string why = impossible_result(result, trajectory, o); !why.empty()) {
     result.status = DK_STATUS_INTERNAL_ERROR;
     std::snprintf(result.message, sizeof result.message, "solver '%s' (%s) %s", solver.info().name,
                   solver.plugin().file.string().c_str(), why.c_str());
+    const std::vector<std::string> names = std::move(trajectory.variable_names);
     trajectory = Trajectory{};
     trajectory.n = problem.info().n;
+    trajectory.variable_names = names;
   }
   return result;
 }

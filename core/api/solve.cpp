@@ -42,7 +42,7 @@ Solution solve(const ProblemHandle& problem, const SolverHandle& solver, const S
   const api::PreparedRun prepared(p, *instance, settings);
 
   Solution s;
-  const dk_result result = api::solve_checked(p, *instance, prepared.options(), s);
+  const dk_result result = api::solve_checked(p, *instance, prepared.options(), s, true, &prepared.variables());
   const dk_solve_options& o = prepared.options();
   s.status = static_cast<Status>(result.status);
   s.message = result.message;
@@ -62,6 +62,7 @@ Solution solve(const ProblemHandle& problem, const SolverHandle& solver, const S
   if (reference_time_added && !s.t.empty() && s.t.back() == run_tend) {
     s.t.pop_back();
     s.y.resize(s.y.size() - s.n);
+    s.variables.resize(s.variables.size() - s.variable_names.size());
   }
   if (settings.dense && instance->keeps_dense() && result.status != DK_STATUS_INTERNAL_ERROR) s.dense_ = instance;
   return s;

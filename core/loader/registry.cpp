@@ -302,6 +302,8 @@ std::string invalid_pattern(const dk_sparsity& p, std::size_t n, const std::stri
 
 // Event functions beyond this many are a broken description (each is evaluated per step).
 constexpr std::size_t max_root_functions = std::size_t{1} << 20;
+// Outputs beyond this many are a broken description (an FMU of 10^6 variables stays below).
+constexpr std::size_t max_outputs = std::size_t{1} << 26;
 
 // The fields ABI 1.2 added, when the problem's struct holds them.
 std::string invalid_fields_1_2(const dk_problem_info* info) {
@@ -323,6 +325,12 @@ std::string invalid_fields_1_2(const dk_problem_info* info) {
     if (info->constraints[i] < -2 || info->constraints[i] > 2)
       return "constraints[" + std::to_string(i) + "] = " + std::to_string(info->constraints[i]) +
              " (-2 .. 2, IDASetConstraints' codes, expected)";
+  if (DK_HAS_FIELD(info, dk_problem_info, output_names) && info->noutputs > 0) {
+    if (info->noutputs > max_outputs) return "noutputs = " + std::to_string(info->noutputs) + " is absurd";
+    if (!info->output_names) return "output_names is NULL for " + std::to_string(info->noutputs) + " outputs";
+    for (std::size_t k = 0; k < info->noutputs; ++k)
+      if (!info->output_names[k]) return "output_names[" + std::to_string(k) + "] is NULL";
+  }
   return "";
 }
 
@@ -418,6 +426,13 @@ void ProblemInstance::adopt() {
     throw LoadError("problem '" + plugin.manifest.name + "' (" + plugin.file.string() +
                     ") returned an invalid description: " + bad);
   }
+  if (output_count() > 0 && !(DK_HAS_FIELD(problem_.vtbl, dk_problem_vtbl, outputs) && problem_.vtbl->outputs)) {
+    problem_.vtbl->destroy(problem_.self);
+    problem_.vtbl = nullptr;
+    throw LoadError("problem '" + plugin.manifest.name + "' (" + plugin.file.string() +
+                    ") returned an invalid description: noutputs = " + std::to_string(info_->noutputs) +
+                    " but no outputs function");
+  }
 }
 
 ProblemInstance::~ProblemInstance() {
@@ -457,6 +472,38 @@ bool ProblemInstance::reference_at(double t, std::vector<double>& yref) const {
   for (double v : yref)
     if (!std::isfinite(v)) return false;
   return true;
+}
+
+std::size_t ProblemInstance::output_count() const {
+  return DK_HAS_FIELD(info_, dk_problem_info, output_names) ? info_->noutputs : 0;
+}
+
+std::string ProblemInstance::output_name(std::size_t k) const {
+  return k < output_count() ? info_->output_names[k] : "";
+}
+
+bool ProblemInstance::outputs(double t, const double* y, const std::vector<std::uint32_t>& which, double* values,
+                              std::string* why) const {
+  for (std::uint32_t k : which)
+    if (k >= output_count()) throw std::out_of_range("output " + std::to_string(k) + " does not exist");
+  const dk_eval e = call_plugin(plugin_, "outputs function", [&] {
+    return problem_.vtbl->outputs(problem_.self, t, y, which.size(), which.data(), values);
+  });
+  if (e == DK_EVAL_OK) {
+    for (std::size_t k = 0; k < which.size(); ++k)
+      if (!std::isfinite(values[k])) {
+        if (why) *why = "output '" + output_name(which[k]) + "' is not finite (" + std::to_string(values[k]) + ")";
+        return false;
+      }
+    return true;
+  }
+  if (why) {
+    char err[1024] = {0};
+    if (problem_.vtbl->last_error)
+      call_plugin(plugin_, "last_error function", [&] { return problem_.vtbl->last_error(problem_.self, err, sizeof err); });
+    *why = err[0] ? err : "the outputs function failed without a message";
+  }
+  return false;
 }
 
 SolverInstance::SolverInstance(const Plugin& plugin) : plugin_(plugin) {

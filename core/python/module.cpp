@@ -184,6 +184,7 @@ PYBIND11_MODULE(_daekit, m) {
       .def_readwrite("suppress_algebraic", &SolveOptions::suppress_algebraic)
       .def_readwrite("saveat", &SolveOptions::saveat)
       .def_readwrite("dense", &SolveOptions::dense)
+      .def_readwrite("output_vars", &SolveOptions::output_vars)
       .def_property(
           "output_end_only", [](const SolveOptions& o) { return o.output == DK_OUTPUT_END; },
           [](SolveOptions& o, bool end) { o.output = end ? DK_OUTPUT_END : DK_OUTPUT_EVERY_STEP; });
@@ -216,6 +217,17 @@ PYBIND11_MODULE(_daekit, m) {
                                                           {static_cast<py::ssize_t>(sizeof(double)) * n,
                                                            static_cast<py::ssize_t>(sizeof(double))},
                                                           s.y.data(), self);
+                             })
+      .def_readonly("variable_names", &Solution::variable_names)
+      .def_property_readonly("variables",
+                             [](py::object self) {
+                               const auto& s = self.cast<const Solution&>();
+                               const auto width = static_cast<py::ssize_t>(s.variable_names.size());
+                               const auto rows = width == 0 ? py::ssize_t{0} : static_cast<py::ssize_t>(s.variables.size()) / width;
+                               return py::array_t<double>({rows, width},
+                                                          {static_cast<py::ssize_t>(sizeof(double)) * width,
+                                                           static_cast<py::ssize_t>(sizeof(double))},
+                                                          s.variables.data(), self);
                              })
       .def_property_readonly("events",
                              [](const Solution& s) {

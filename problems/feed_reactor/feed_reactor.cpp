@@ -5,7 +5,8 @@
 // a = C + D e^(-k1 s) from the phase's start (s = t - t_s),
 //   b = k1 C/k2 + k1 D/(k2 - k1) e^(-k1 s) + (b_s - k1 C/k2 - k1 D/(k2 - k1)) e^(-k2 s),
 // and c from the conservation a + b + c = total + feed (t - t_on)+. The twin of the test
-// FMU feed_reactor (tests/fmu), whose results must agree with these.
+// FMU feed_reactor (tests/fmu), whose results must agree with these, outputs (the
+// derivatives and the feed's switch) included.
 #include <cmath>
 #include <daekit/sdk/export_problem.hpp>
 #include <limits>
@@ -41,6 +42,8 @@ class FeedReactor : public daekit::Problem {
     in.reference_t = tend;
     in.reference_source = "closed form (linear in each phase)";
     in.rtol_hint = 1e-6;
+    // The FMU twin's other variables, by the same names (--output-vars).
+    in.outputs = {"der(a)", "der(b)", "der(c)", "feed_on"};
   }
 
   void initial_values(daekit::Vector y, daekit::Vector) override {
@@ -56,6 +59,14 @@ class FeedReactor : public daekit::Problem {
     j(1, 0) = k1_;
     j(1, 1) = -k2_;
     j(2, 1) = k2_;
+    return daekit::Eval::ok;
+  }
+  daekit::Eval outputs(double t, daekit::ConstVector y, std::span<const std::uint32_t> which,
+                       daekit::Vector values) override {
+    double f[3];
+    rhs(t, y, daekit::Vector(f, 3));
+    for (std::size_t k = 0; k < which.size(); ++k)
+      values[static_cast<Eigen::Index>(k)] = which[k] < 3 ? f[which[k]] : (feed_on_ ? 1.0 : 0.0);
     return daekit::Eval::ok;
   }
   double next_time_event(double t) override {

@@ -50,6 +50,9 @@ using ComponentFn = Status (*)(Component c);  // Enter/ExitInitializationMode, T
 using SetRealFn = Status (*)(Component c, const ValueReference vr[], std::size_t nvr, const Real value[]);
 using SetIntegerFn = Status (*)(Component c, const ValueReference vr[], std::size_t nvr, const Integer value[]);
 using SetBooleanFn = Status (*)(Component c, const ValueReference vr[], std::size_t nvr, const Boolean value[]);
+using GetRealFn = Status (*)(Component c, const ValueReference vr[], std::size_t nvr, Real value[]);
+using GetIntegerFn = Status (*)(Component c, const ValueReference vr[], std::size_t nvr, Integer value[]);
+using GetBooleanFn = Status (*)(Component c, const ValueReference vr[], std::size_t nvr, Boolean value[]);
 using NewDiscreteStatesFn = Status (*)(Component c, EventInfo* info);
 using CompletedIntegratorStepFn = Status (*)(Component c, Boolean no_set_fmu_state_prior_to_current_point,
                                              Boolean* enter_event_mode, Boolean* terminate_simulation);

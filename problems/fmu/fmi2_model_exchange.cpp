@@ -36,6 +36,10 @@ class Fmi2ModelExchange : public ModelExchange {
     get_indicators_ = function<fmi2::GetVectorFn>("fmi2GetEventIndicators");
     if (md.directional_derivatives)
       directional_ = function<fmi2::GetDirectionalDerivativeFn>("fmi2GetDirectionalDerivative");
+    // Read only for --output-vars: an FMU without them runs, and says so when asked.
+    get_real_ = optional_function<fmi2::GetRealFn>("fmi2GetReal");
+    get_integer_ = optional_function<fmi2::GetIntegerFn>("fmi2GetInteger");
+    get_boolean_ = optional_function<fmi2::GetBooleanFn>("fmi2GetBoolean");
 
     callbacks_.logger = &Fmi2ModelExchange::logger;
     callbacks_.allocate_memory = [](std::size_t nobj, std::size_t size) { return std::calloc(nobj, size); };
@@ -117,6 +121,30 @@ class Fmi2ModelExchange : public ModelExchange {
   Result get_event_indicators(double* g, std::size_t n) override {
     return call([&] { return get_indicators_(component_, g, n); }, "fmi2GetEventIndicators");
   }
+  Result get_value(const Variable& v, double* value) override {
+    const fmi2::ValueReference r = v.value_reference;
+    switch (v.type) {
+      case Variable::Type::real:
+        if (!get_real_) return missing("fmi2GetReal");
+        return call([&] { return get_real_(component_, &r, 1, value); }, "fmi2GetReal");
+      case Variable::Type::integer: {
+        if (!get_integer_) return missing("fmi2GetInteger");
+        fmi2::Integer i = 0;
+        const Result result = call([&] { return get_integer_(component_, &r, 1, &i); }, "fmi2GetInteger");
+        *value = i;
+        return result;
+      }
+      case Variable::Type::boolean: {
+        if (!get_boolean_) return missing("fmi2GetBoolean");
+        fmi2::Boolean b = 0;
+        const Result result = call([&] { return get_boolean_(component_, &r, 1, &b); }, "fmi2GetBoolean");
+        *value = b ? 1.0 : 0.0;
+        return result;
+      }
+      case Variable::Type::other: break;
+    }
+    return missing(("a getter for type " + v.type_name).c_str());
+  }
   Result directional_derivative(const std::uint32_t* unknowns, std::size_t n_unknowns, const std::uint32_t* knowns,
                                 std::size_t n_knowns, const double* seed, double* sensitivity) override {
     if (!directional_) return Result::error;
@@ -167,6 +195,9 @@ class Fmi2ModelExchange : public ModelExchange {
   fmi2::SetContinuousStatesFn set_states_ = nullptr;
   fmi2::GetVectorFn get_states_ = nullptr, get_derivatives_ = nullptr, get_indicators_ = nullptr;
   fmi2::GetDirectionalDerivativeFn directional_ = nullptr;
+  fmi2::GetRealFn get_real_ = nullptr;
+  fmi2::GetIntegerFn get_integer_ = nullptr;
+  fmi2::GetBooleanFn get_boolean_ = nullptr;
 };
 
 }  // namespace

@@ -36,6 +36,12 @@ using SetInt32Fn = Status (*)(Instance instance, const ValueReference vr[], std:
                               std::size_t n_values);
 using SetBooleanFn = Status (*)(Instance instance, const ValueReference vr[], std::size_t nvr,
                                 const Boolean values[], std::size_t n_values);
+using GetFloat64Fn = Status (*)(Instance instance, const ValueReference vr[], std::size_t nvr, Float64 values[],
+                                std::size_t n_values);
+using GetInt32Fn = Status (*)(Instance instance, const ValueReference vr[], std::size_t nvr, Int32 values[],
+                              std::size_t n_values);
+using GetBooleanFn = Status (*)(Instance instance, const ValueReference vr[], std::size_t nvr, Boolean values[],
+                                std::size_t n_values);
 using UpdateDiscreteStatesFn = Status (*)(Instance instance, Boolean* discrete_states_need_update,
                                           Boolean* terminate_simulation,
                                           Boolean* nominals_of_continuous_states_changed,

@@ -32,6 +32,10 @@ class Fmi3ModelExchange : public ModelExchange {
     get_indicators_ = function<fmi3::GetVectorFn>("fmi3GetEventIndicators");
     if (md.directional_derivatives)
       directional_ = function<fmi3::GetDirectionalDerivativeFn>("fmi3GetDirectionalDerivative");
+    // Read only for --output-vars: an FMU without them runs, and says so when asked.
+    get_float64_ = optional_function<fmi3::GetFloat64Fn>("fmi3GetFloat64");
+    get_int32_ = optional_function<fmi3::GetInt32Fn>("fmi3GetInt32");
+    get_boolean_ = optional_function<fmi3::GetBooleanFn>("fmi3GetBoolean");
 
     const std::string resource_path = resources_.string() + "/";
     instance_ = instantiate(instance_name_.c_str(), md.token.c_str(), resource_path.c_str(), false, true, this,
@@ -103,6 +107,30 @@ class Fmi3ModelExchange : public ModelExchange {
   Result get_event_indicators(double* g, std::size_t n) override {
     return call([&] { return get_indicators_(instance_, g, n); }, "fmi3GetEventIndicators");
   }
+  Result get_value(const Variable& v, double* value) override {
+    const fmi3::ValueReference r = v.value_reference;
+    switch (v.type) {
+      case Variable::Type::real:
+        if (!get_float64_) return missing("fmi3GetFloat64");
+        return call([&] { return get_float64_(instance_, &r, 1, value, 1); }, "fmi3GetFloat64");
+      case Variable::Type::integer: {
+        if (!get_int32_) return missing("fmi3GetInt32");
+        fmi3::Int32 i = 0;
+        const Result result = call([&] { return get_int32_(instance_, &r, 1, &i, 1); }, "fmi3GetInt32");
+        *value = i;
+        return result;
+      }
+      case Variable::Type::boolean: {
+        if (!get_boolean_) return missing("fmi3GetBoolean");
+        fmi3::Boolean b = false;
+        const Result result = call([&] { return get_boolean_(instance_, &r, 1, &b, 1); }, "fmi3GetBoolean");
+        *value = b ? 1.0 : 0.0;
+        return result;
+      }
+      case Variable::Type::other: break;
+    }
+    return missing(("a getter for type " + v.type_name).c_str());
+  }
   Result directional_derivative(const std::uint32_t* unknowns, std::size_t n_unknowns, const std::uint32_t* knowns,
                                 std::size_t n_knowns, const double* seed, double* sensitivity) override {
     if (!directional_) return Result::error;
@@ -137,6 +165,9 @@ class Fmi3ModelExchange : public ModelExchange {
   fmi3::SetFloat64Fn set_float64_ = nullptr;
   fmi3::SetInt32Fn set_int32_ = nullptr;
   fmi3::SetBooleanFn set_boolean_ = nullptr;
+  fmi3::GetFloat64Fn get_float64_ = nullptr;
+  fmi3::GetInt32Fn get_int32_ = nullptr;
+  fmi3::GetBooleanFn get_boolean_ = nullptr;
   fmi3::UpdateDiscreteStatesFn update_discrete_states_ = nullptr;
   fmi3::CompletedIntegratorStepFn completed_step_ = nullptr;
   fmi3::SetTimeFn set_time_ = nullptr;

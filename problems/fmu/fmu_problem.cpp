@@ -88,6 +88,17 @@ class FmuProblem : public daekit::Problem {
     if (!(in.tend > in.t0)) throw std::invalid_argument("fmu: tend must lie after the FMU's start time");
     in.rtol_hint = md_.tolerance > 0.0 ? md_.tolerance : 0.0;
     for (std::size_t i = 0; i < n; ++i) in.component_names.push_back(md_.variables[md_.states[i]].name);
+    // Every other scalar the FMU can be asked for is an output (--output-vars): its outputs,
+    // locals, derivatives and parameters; time is the output's own column.
+    std::vector<bool> is_state(md_.variables.size(), false);
+    for (std::size_t vi : md_.states) is_state[vi] = true;
+    for (std::size_t vi = 0; vi < md_.variables.size(); ++vi) {
+      const auto& v = md_.variables[vi];
+      if (is_state[vi] || v.is_array || v.type == daekit::fmu::Variable::Type::other || v.causality == "independent")
+        continue;
+      in.outputs.push_back(v.name);
+      output_variables_.push_back(vi);
+    }
     for (std::size_t k = 0; k < md_.event_indicators; ++k)
       in.roots.push_back({"indicator " + std::to_string(k + 1), DK_ROOT_BOTH, false});
     in.time_events = true;  // nextEventTime may appear at any event
@@ -156,6 +167,17 @@ class FmuProblem : public daekit::Problem {
           e != Eval::ok)
         return e;
     }
+    return Eval::ok;
+  }
+
+  // At an output point: the FMU at (t, y), then its getters (the FMU computes what they
+  // need; its discrete values are those of the mode the point belongs to).
+  Eval outputs(double t, daekit::ConstVector y, std::span<const std::uint32_t> which, daekit::Vector values) override {
+    if (const Eval e = set_point(t, y); e != Eval::ok) return e;
+    for (std::size_t k = 0; k < which.size(); ++k)
+      if (const Eval e = outcome(fmu_->get_value(md_.variables[output_variables_[which[k]]], &values[static_cast<Eigen::Index>(k)]));
+          e != Eval::ok)
+        return e;
     return Eval::ok;
   }
 
@@ -238,6 +260,7 @@ class FmuProblem : public daekit::Problem {
   bool directional_ = false, events_seen_ = false;
   std::vector<std::uint32_t> state_refs_, derivative_refs_, unknowns_;
   std::vector<double> column_;
+  std::vector<std::size_t> output_variables_;  // per output, its index in md_.variables
   Eigen::VectorXd y0_;
   double next_event_time_ = std::numeric_limits<double>::infinity();
 };

@@ -69,6 +69,11 @@ ModelExchange::Result ModelExchange::check(int status, const char* function) {
   return Result::error;
 }
 
+ModelExchange::Result ModelExchange::missing(const char* function) {
+  error_ = "the FMU's binary " + binary_.filename().string() + " does not export " + function;
+  return Result::error;
+}
+
 std::unique_ptr<ModelExchange> open_model_exchange(const ModelDescription& md, const fs::path& folder, LogSink log) {
   if (!md.model_exchange) {
     if (md.co_simulation)

@@ -49,6 +49,8 @@ class ModelExchange {
   virtual Result get_states(double* x, std::size_t n) = 0;
   virtual Result get_derivatives(double* dx, std::size_t n) = 0;
   virtual Result get_event_indicators(double* g, std::size_t n) = 0;
+  // A scalar variable's value (real, integer or boolean) as a double: for outputs.
+  virtual Result get_value(const Variable& v, double* value) = 0;
   // sensitivity = d(unknowns)/d(knowns) seed
   virtual Result directional_derivative(const std::uint32_t* unknowns, std::size_t n_unknowns,
                                         const std::uint32_t* knowns, std::size_t n_knowns, const double* seed,
@@ -74,6 +76,8 @@ class ModelExchange {
   Fn optional_function(const char* name) const {
     return library_.has(name) ? reinterpret_cast<Fn>(library_.get<void()>(name)) : nullptr;
   }
+  // An optional getter that the FMU lacks, as an error naming it.
+  Result missing(const char* function);
   // A line from the FMU's logger: kept (the last error is part of error()) and passed on.
   void logged(int fmi_status, const char* category, const std::string& message);
   const std::string& last_logged_error() const { return last_logged_error_; }

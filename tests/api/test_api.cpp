@@ -1,9 +1,12 @@
 // The library API as a program uses it (daekit/daekit.hpp): discovery by the library's own
-// rules, plugin and in-process problems on every solver, y(t) from kept dense output, and
-// failures of the program's own model as statuses.
+// rules, plugin and in-process problems on every solver, y(t) from kept dense output,
+// variables besides y recorded at the points, and failures of the program's own model as
+// statuses.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <daekit/daekit.hpp>
+#include <limits>
+#include <span>
 #include <stdexcept>
 
 namespace {
@@ -168,4 +171,105 @@ TEST_CASE("an exception in an in-process model is the solve's evaluation failure
     CHECK(s.message.find("the model gave up at t > 1") != std::string::npos);
     CHECK(s.t_reached <= 1.0 + 1e-9);
   }
+}
+
+namespace {
+// y' = -y with outputs beside y: "twice" = 2 y, "phase" the mode a time event at t = 0.5
+// switches, "blows_up" not finite after t = 0.8, "throws" an exception after t = 0.3.
+class DecayWithOutputs : public daekit::Problem {
+ public:
+  DecayWithOutputs() {
+    info_.name = "decay_with_outputs";
+    info_.title = "y' = -y, outputs computed at the points";
+    info_.n = 1;
+    info_.tend = 1.0;
+    info_.component_names = {"y"};
+    info_.time_events = true;
+    info_.outputs = {"twice", "phase", "blows_up", "throws"};
+  }
+  void initial_values(daekit::Vector y0, daekit::Vector) override {
+    y0[0] = 1.0;
+    phase_ = 0.0;
+  }
+  daekit::Eval rhs(double, daekit::ConstVector y, daekit::Vector f) override {
+    f[0] = -y[0];
+    return daekit::Eval::ok;
+  }
+  double next_time_event(double t) override { return t < 0.5 ? 0.5 : std::numeric_limits<double>::infinity(); }
+  daekit::EventAction on_event(const daekit::Event&, daekit::Vector) override {
+    phase_ = 1.0;
+    return daekit::EventAction::proceed;
+  }
+  daekit::Eval outputs(double t, daekit::ConstVector y, std::span<const std::uint32_t> which,
+                       daekit::Vector values) override {
+    for (std::size_t k = 0; k < which.size(); ++k) {
+      const auto i = static_cast<Eigen::Index>(k);
+      switch (which[k]) {
+        case 0: values[i] = 2.0 * y[0]; break;
+        case 1: values[i] = phase_; break;
+        case 2: values[i] = t > 0.8 ? std::numeric_limits<double>::infinity() : 0.0; break;
+        default:
+          if (t > 0.3) throw std::runtime_error("the output model gave up at t > 0.3");
+          values[i] = 0.0;
+      }
+    }
+    return daekit::Eval::ok;
+  }
+
+ private:
+  double phase_ = 0.0;
+};
+}  // namespace
+
+TEST_CASE("variables besides y are computed as the points arrive, in the order asked, for every event solver",
+          "[output-vars]") {
+  const auto problem = daekit::ProblemHandle::from(std::make_unique<DecayWithOutputs>());
+  int checked = 0;
+  for (const std::string& name : registry().solvers()) {
+    const daekit::SolverHandle solver = registry().solver(name);
+    if (!(solver.info().flags & DK_SOLVER_EVENTS)) continue;
+    INFO(name);
+    daekit::SolveOptions options;
+    options.output_vars = {"phase", "y", "twice"};
+    const daekit::Solution s = daekit::solve(problem, solver, options);
+    REQUIRE(s.success());
+    CHECK(s.variable_names == std::vector<std::string>{"phase", "y", "twice"});
+    REQUIRE(s.variables.size() == 3 * s.size());
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      const double* row = &s.variables[3 * k];
+      CHECK(row[1] == s.point(k)[0]);
+      CHECK(row[2] == 2.0 * s.point(k)[0]);
+      // The mode of the point: before the time event 0, after it 1 (the event's own time
+      // may be either limit).
+      if (s.t[k] < 0.5) CHECK(row[0] == 0.0);
+      if (s.t[k] > 0.5) CHECK(row[0] == 1.0);
+    }
+    ++checked;
+  }
+  CHECK(checked >= 16);
+}
+
+TEST_CASE("variables that are unknown, repeated or cannot be computed are refused or fail the run",
+          "[output-vars][bad-input]") {
+  const auto problem = daekit::ProblemHandle::from(std::make_unique<DecayWithOutputs>());
+  const daekit::SolverHandle solver = registry().solver("rodas5p");
+  daekit::SolveOptions options;
+  options.output_vars = {"twise"};
+  CHECK_THROWS_WITH(daekit::solve(problem, solver, options), Catch::Contains("did you mean 'twice'"));
+  options.output_vars = {"y", "y"};
+  CHECK_THROWS_WITH(daekit::solve(problem, solver, options), Catch::Contains("names 'y' twice"));
+  // Not finite after t = 0.8: evaluation_failure, the points before it kept whole.
+  options.output_vars = {"blows_up", "y"};
+  daekit::Solution s = daekit::solve(problem, solver, options);
+  CHECK(s.status_name() == "evaluation_failure");
+  CHECK_THAT(s.message, Catch::Contains("output 'blows_up' is not finite") && Catch::Contains("at t = "));
+  CHECK(s.variables.size() == 2 * s.size());
+  CHECK(!s.t.empty());
+  CHECK(s.t.back() <= 0.8);
+  // An exception from the model's outputs: its message, the same status.
+  options.output_vars = {"throws"};
+  s = daekit::solve(problem, solver, options);
+  CHECK(s.status_name() == "evaluation_failure");
+  CHECK_THAT(s.message, Catch::Contains("the output model gave up at t > 0.3"));
+  CHECK(s.t.back() <= 0.3);
 }

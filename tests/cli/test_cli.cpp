@@ -326,7 +326,9 @@ TEST_CASE("a plugin's invalid description is refused with the field's name, neve
                                                                   {"null_differential", "the differential array is NULL"},
                                                                   {"zero_n", "n is 0"},
                                                                   {"absurd_n", "n = 1000000000000000 is beyond any memory"},
-                                                                  {"unsorted_pattern", "the sparsity pattern's rows in column 0 are not strictly ascending"}};
+                                                                  {"unsorted_pattern", "the sparsity pattern's rows in column 0 are not strictly ascending"},
+                                                                  {"null_output_names", "output_names is NULL for 2 outputs"},
+                                                                  {"outputs_without_function", "noutputs = 2 but no outputs function"}};
   for (const auto& [name, field] : problems) {
     INFO(name);
     CHECK(run_command(daekit_cmd("info " + name + " --plugin " + file), &out) == 2);

@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -45,6 +47,22 @@ daekit::test::RunResult run_fmu(const std::string& file, const std::string& solv
   spec.params = std::move(params);
   spec.params["file"] = file;
   return daekit::test::run(spec);
+}
+
+// A CSV file's header and rows of numbers.
+std::pair<std::string, std::vector<std::vector<double>>> read_csv(const fs::path& file) {
+  std::ifstream in(file);
+  std::string header, line;
+  std::getline(in, header);
+  std::vector<std::vector<double>> rows;
+  while (std::getline(in, line)) {
+    std::vector<double> row;
+    std::stringstream fields(line);
+    std::string field;
+    while (std::getline(fields, field, ',')) row.push_back(std::stod(field));
+    rows.push_back(row);
+  }
+  return {header, rows};
 }
 
 double relative_gap(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
@@ -240,4 +258,62 @@ TEST_CASE("daekit info fmu explains its parameters; with a file it describes the
   REQUIRE(run_command(daekit_cmd("info fmu --param file=" + fmu("bouncing_ball_fmi3")), &out) == 0);
   CHECK_THAT(out, Catch::Contains("FMU 'BouncingBall' (FMI 3.0 model exchange"));
   CHECK_THAT(out, Catch::Contains("indicator 1"));
+}
+
+TEST_CASE("output variables: an FMU's locals written as the points arrive, as its native twin computes them",
+          "[fmu][output-vars]") {
+  const fs::path tmp = fs::temp_directory_path() / ("daekit-output-vars-" + std::to_string(::getpid()));
+  fs::create_directories(tmp);
+  // a(t) in closed form: e^-t up to t_on = 10, then feed / k1 = 2 approached from a(10).
+  auto a_exact = [](double t) { return t <= 10.0 ? std::exp(-t) : 2.0 + (std::exp(-10.0) - 2.0) * std::exp(-(t - 10.0)); };
+  std::vector<std::vector<std::vector<double>>> tables;
+  for (const std::string& problem : {std::string("--problem feed_reactor"),
+                                     "--problem fmu --param file=" + fmu("feed_reactor_fmi2")}) {
+    INFO(problem);
+    const fs::path file = tmp / "points.csv";
+    std::string out;
+    REQUIRE(run_command(daekit_cmd("run " + problem +
+                                   " --solver radauiia --rtol 1e-9 --atol 1e-12 --saveat 5,12,20 --output " +
+                                   file.string() + " --output-vars 'c, feed_on,der(a)'"),
+                        &out) == 0);
+    const auto [header, rows] = read_csv(file);
+    CHECK(header == "t,c,feed_on,der(a),event");
+    int ordinary = 0;
+    for (const auto& row : rows) {
+      REQUIRE(row.size() == 5);
+      const double t = row[0], feed_on = row[2], der_a = row[3], event = row[4];
+      INFO("t = " << t << " event " << event);
+      // The mode of each point: the left limit at the switch still without feed.
+      const double expected_feed = event == 1.0 ? 0.0 : event == 2.0 ? 1.0 : t > 10.0 ? 1.0 : 0.0;
+      CHECK(feed_on == expected_feed);
+      CHECK(der_a == Approx(2.0 * expected_feed - a_exact(t)).margin(1e-7));
+      ordinary += event == 0.0;
+    }
+    CHECK(ordinary == 3);
+    tables.push_back(rows);
+  }
+  // The FMU's and the native problem's columns agree to the tolerance.
+  REQUIRE(tables[0].size() == tables[1].size());
+  for (std::size_t k = 0; k < tables[0].size(); ++k)
+    for (std::size_t i = 0; i < 5; ++i) CHECK(tables[1][k][i] == Approx(tables[0][k][i]).margin(1e-7));
+
+  // Names are checked before anything runs.
+  std::string out;
+  const std::string base = "run --problem fmu --param file=" + fmu("feed_reactor_fmi2") + " --solver rodas5p ";
+  CHECK(run_command(daekit_cmd(base + "--output " + (tmp / "x.csv").string() + " --output-vars feed_onn"), &out) == 2);
+  CHECK_THAT(out, Catch::Contains("has no variable 'feed_onn'") && Catch::Contains("did you mean 'feed_on'"));
+  CHECK(run_command(daekit_cmd(base + "--output-vars c"), &out) == 2);
+  CHECK_THAT(out, Catch::Contains("--output-vars needs --output FILE"));
+  CHECK(run_command(daekit_cmd(base + "--output " + (tmp / "x.csv").string() + " --output-vars c,c"), &out) == 2);
+  CHECK_THAT(out, Catch::Contains("names 'c' twice"));
+  CHECK(run_command(daekit_cmd("run --problem vdpol --solver rodas5p --output " + (tmp / "x.csv").string() +
+                               " --output-vars y1,speed"),
+                    &out) == 2);
+  CHECK_THAT(out, Catch::Contains("has no variable 'speed'") && Catch::Contains("no outputs besides its 2 components"));
+  CHECK_FALSE(fs::exists(tmp / "x.csv"));
+  // info lists what may be named.
+  REQUIRE(run_command(quiet("info fmu --param file=" + fmu("feed_reactor_fmi2")), &out) == 0);
+  CHECK_THAT(out, Catch::Contains("outputs     10 variables besides the components") && Catch::Contains("der(a),") &&
+                      Catch::Contains("feed_on,"));
+  fs::remove_all(tmp);
 }

@@ -132,6 +132,22 @@ def test_no_dense_output_is_said():
         r(1.0)
 
 
+def test_output_vars_are_columns_computed_at_the_points():
+    r = daekit.solve("feed_reactor", "radauiia", rtol=1e-8, atol=1e-10, saveat=[5.0, 15.0],
+                     output_vars=["feed_on", "der(a)", "a"])
+    assert r.success and r.variable_names == ["feed_on", "der(a)", "a"]
+    assert r.variables.shape == (len(r.t), 3)
+    ordinary = [k for k, t in enumerate(r.t) if t in (5.0, 15.0)]
+    assert [r["feed_on"][k] for k in ordinary] == [0.0, 1.0]
+    for k in ordinary:
+        assert r["der(a)"][k] == pytest.approx(2.0 * r["feed_on"][k] - r["a"][k], abs=1e-12)
+        assert r["a"][k] == r.y[k, 0]
+    with pytest.raises(KeyError):
+        r["b"]
+    with pytest.raises(daekit.UsageError, match="did you mean 'feed_on'"):
+        daekit.solve("feed_reactor", "radauiia", output_vars="feed_onn")
+
+
 def test_views_keep_the_solution_alive():
     y = daekit.solve("hires", "rodas5p").y
     import gc

@@ -168,6 +168,8 @@ typedef struct dk_problem_info {
   const uint8_t* root_terminal;   /* nroots entries: 1 ends the integration, or NULL (none) */
   const char* const* root_names;  /* nroots entries, or NULL */
   const int8_t* constraints;      /* n entries DK_CONSTRAINT_*, or NULL */
+  size_t noutputs;                /* variables besides y the problem computes (outputs()) */
+  const char* const* output_names; /* noutputs entries, none of them a component's name */
 } dk_problem_info;
 
 /* An event as the solver found it (ABI 1.2). */
@@ -222,6 +224,11 @@ typedef struct dk_problem_vtbl {
      DK_EVENT_CONTINUE, DK_EVENT_STOP or DK_EVENT_HANDLE. Called by solvers that claim
      DK_SOLVER_STEP_NOTIFICATION, only for problems with DK_PROBLEM_STEP_NOTIFICATION. */
   dk_eval (*step_completed)(void* self, double t, const double* y, uint32_t* action);
+  /* The outputs which[0 .. count) (indices into output_names) at (t, y), a point the solver
+     reports; the host calls it as the points arrive, so discrete values are those of the
+     point's mode. */
+  dk_eval (*outputs)(void* self, double t, const double* y, size_t count, const uint32_t* which,
+                     double* values);
 } dk_problem_vtbl;
 
 typedef struct dk_problem {

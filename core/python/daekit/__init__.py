@@ -52,7 +52,9 @@ class Problem:
 class Result:
     """The outcome of solve(): status, message, stats, t (1-D), y (points x n), scd and
     mescd against the problem's reference (None without one), events, and r(t): y at any
-    t of the span from the solver's dense output (solve(..., dense=True))."""
+    t of the span from the solver's dense output (solve(..., dense=True)). With
+    solve(..., output_vars=[...]): r.variables (points x len(output_vars)) and r[name], one
+    variable's column."""
 
     def __init__(self, solution):
         self._s = solution
@@ -70,6 +72,15 @@ class Result:
     solver = property(lambda self: self._s.solver)
     t_reached = property(lambda self: self._s.t_reached)
     has_dense = property(lambda self: self._s.has_dense)
+    variable_names = property(lambda self: self._s.variable_names)
+    variables = property(lambda self: self._s.variables)
+
+    def __getitem__(self, name):
+        """The column of one variable of output_vars."""
+        names = self._s.variable_names
+        if name not in names:
+            raise KeyError(f"{name!r} is not one of output_vars {names}")
+        return self._s.variables[:, names.index(name)]
 
     def __call__(self, t):
         """y(t): one time gives n values, an array of times a (len(t) x n) array."""
@@ -84,11 +95,13 @@ class Result:
 
 def solve(problem, solver, rtol=None, atol=None, params=None, saveat=None, tend=None, dense=False,
           every_step=True, solver_options=None, init="check", jacobian="auto", h0=0.0, hmin=0.0, hmax=0.0,
-          max_steps=100000, max_events=0, index_scaling=True, suppress_algebraic=False):
+          max_steps=100000, max_events=0, index_scaling=True, suppress_algebraic=False, output_vars=None):
     """Solve a problem (a plugin's name or a daekit.Problem) with a solver plugin.
 
     Output: every accepted step (every_step=True), the end only (False), or the times in
-    saveat. Options as `daekit run` takes them (docs/cli.md); solver_options are the
+    saveat; output_vars names variables (components or the problem's outputs, as
+    `daekit run --output-vars`) recorded at every point. Options as `daekit run` takes them
+    (docs/cli.md); solver_options are the
     plugin's own (daekit.info(solver)["options"]). Bad settings raise UsageError; what the
     solver meets is the result's status. An exception raised by a Python callback is
     raised again from here, as it was."""
@@ -112,6 +125,8 @@ def solve(problem, solver, rtol=None, atol=None, params=None, saveat=None, tend=
     o.index_scaling, o.suppress_algebraic = bool(index_scaling), bool(suppress_algebraic)
     o.dense = bool(dense)
     o.output_end_only = not every_step
+    if output_vars is not None:
+        o.output_vars = [str(v) for v in ([output_vars] if isinstance(output_vars, str) else output_vars)]
     if saveat is not None:
         times = np.asarray(saveat, dtype=float).ravel()
         if times.size == 0:

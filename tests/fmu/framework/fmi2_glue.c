@@ -105,12 +105,7 @@ EXPORT fmi2Status fmi2Reset(fmi2Component c) {
 }
 
 EXPORT fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[], size_t n, double value[]) {
-  Instance* self = (Instance*)c;
-  for (size_t i = 0; i < n; ++i) {
-    if (!core_valid_reference(self, vr[i])) return fmi2Error;
-    value[i] = self->r[vr[i]];
-  }
-  return fmi2OK;
+  return core_get_reals((Instance*)c, vr, n, value) == 0 ? fmi2OK : fmi2Error;
 }
 EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t n, const double value[]) {
   Instance* self = (Instance*)c;

@@ -78,13 +78,8 @@ EXPORT fmi3Status fmi3Reset(fmi3Instance c) {
 }
 EXPORT fmi3Status fmi3GetFloat64(fmi3Instance c, const fmi3ValueReference vr[], size_t n, double value[],
                                  size_t n_values) {
-  Instance* self = (Instance*)c;
   if (n != n_values) return fmi3Error;
-  for (size_t i = 0; i < n; ++i) {
-    if (!core_valid_reference(self, vr[i])) return fmi3Error;
-    value[i] = self->r[vr[i]];
-  }
-  return fmi3OK;
+  return core_get_reals((Instance*)c, vr, n, value) == 0 ? fmi3OK : fmi3Error;
 }
 EXPORT fmi3Status fmi3SetFloat64(fmi3Instance c, const fmi3ValueReference vr[], size_t n, const double value[],
                                  size_t n_values) {

@@ -27,6 +27,23 @@ int core_derivatives(Instance* self, double* dx, size_t n) {
   return 0;
 }
 
+int core_get_reals(Instance* self, const unsigned* vr, size_t n, double* value) {
+  /* As a generated FMU does, the getters see values computed from the current time and
+     states: the derivatives (and the locals beside them) are brought up to date first. */
+  const char* message = "derivatives failed";
+  for (size_t i = 0; i < n; ++i)
+    if (!core_valid_reference(self, vr[i])) {
+      self->log(self, 3, "logStatusError", "unknown value reference");
+      return 1;
+    }
+  if (model_spec.derivatives_of(self->time, self->r, &message) != 0) {
+    self->log(self, 3, "logStatusError", message);
+    return 1;
+  }
+  for (size_t i = 0; i < n; ++i) value[i] = self->r[vr[i]];
+  return 0;
+}
+
 int core_indicators(Instance* self, double* z, size_t n) {
   if (n != model_spec.n_indicators) {
     self->log(self, 3, "logStatusError", "wrong number of event indicators asked for");

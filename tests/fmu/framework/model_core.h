@@ -54,6 +54,7 @@ struct Instance {
 void core_reset(Instance* self);
 int core_derivatives(Instance* self, double* dx, size_t n);
 int core_indicators(Instance* self, double* z, size_t n);
+int core_get_reals(Instance* self, const unsigned* vr, size_t n, double* value);
 void core_update(Instance* self, int initial, EventOutcome* out);
 int core_directional(Instance* self, const unsigned* unknowns, size_t nu, const unsigned* knowns, size_t nk,
                      const double* seed, double* out);

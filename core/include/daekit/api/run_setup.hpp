@@ -25,6 +25,16 @@ struct RunSettings {
   std::vector<double> saveat;
   std::int64_t max_events = 0;  // 0: the solver's default (1000)
   bool dense = false;  // the solver keeps its dense output: y(t) at any t after the solve
+  // Variables recorded at every output point (--output-vars): names of components of y or
+  // of the problem's outputs (an FMU's outputs and locals), in the order wanted.
+  std::vector<std::string> output_vars;
+};
+
+// Where one variable of RunSettings::output_vars comes from.
+struct VariableColumn {
+  std::string name;
+  bool component = true;    // y[index], else the problem's output `index`
+  std::uint32_t index = 0;
 };
 
 // One event as the solver reported it (a root function that fired, or a time event).
@@ -45,6 +55,11 @@ struct Trajectory {
   std::vector<EventRecord> events;
   std::vector<double> marked_t, marked_y;
   std::vector<std::uint32_t> marks;  // DK_MARK_LEFT_LIMIT / DK_MARK_RIGHT_LIMIT
+  // The variables of RunSettings::output_vars, computed as each point arrived (so a
+  // model's discrete values are those of the point's mode): row-major,
+  // variable_names.size() per point, for the points and for the marked points.
+  std::vector<std::string> variable_names;
+  std::vector<double> variables, marked_variables;
 };
 // A sink that appends every point to `trajectory` (whose n must be set).
 dk_output_sink collect_into(Trajectory& trajectory);
@@ -58,8 +73,11 @@ std::string impossible_result(const dk_result& result, const Trajectory& traject
 class PreparedRun;
 // One solve into `trajectory` (whose n is set here): a result the solver could not have
 // computed (impossible_result) becomes internal_error, naming the solver, with no points.
+// With `variables`, they are recorded at every point; a problem that cannot compute them
+// there ends the run with evaluation_failure, naming the variable and the time.
 dk_result solve_checked(const loader::ProblemInstance& problem, const loader::SolverInstance& solver,
-                        const dk_solve_options& options, Trajectory& trajectory, bool with_events = true);
+                        const dk_solve_options& options, Trajectory& trajectory, bool with_events = true,
+                        const std::vector<VariableColumn>* variables = nullptr);
 
 class PreparedRun {
  public:
@@ -80,12 +98,15 @@ class PreparedRun {
   const std::string& atol_text() const { return atol_text_; }
   const std::vector<double>& atols() const { return atols_; }
   const std::vector<double>& y0() const { return y0_; }
+  // RunSettings::output_vars resolved against the problem's components and outputs.
+  const std::vector<VariableColumn>& variables() const { return variables_; }
 
  private:
   std::vector<double> rtols_, atols_, y0_, yp0_, saveat_;
   std::vector<std::pair<std::string, std::string>> extra_strings_;
   std::vector<dk_keyval> extra_;
   std::string atol_text_;
+  std::vector<VariableColumn> variables_;
   dk_solve_options options_{};
 };
 
@@ -106,5 +127,11 @@ std::string format_number(double v);
 
 // "components 1-60", "all components", "3 scored components".
 std::string scored_components_text(const dk_problem_info& info);
+
+// The names --output-vars accepts into columns: a component's name (or y1, y2, ... for
+// unnamed ones) or an output's. Throws UsageError for an unknown name (with the closest)
+// or one given twice.
+std::vector<VariableColumn> resolve_variables(const loader::ProblemInstance& problem,
+                                              const std::vector<std::string>& names);
 
 }  // namespace daekit::api

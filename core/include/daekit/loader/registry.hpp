@@ -127,6 +127,14 @@ class ProblemInstance {
   // ABI 1.2: the exact solution at any t, for problems that give one (DK_PROBLEM_REFERENCE_AT).
   bool has_reference_at() const;
   bool reference_at(double t, std::vector<double>& yref) const;
+  // ABI 1.2: variables besides y the problem computes at a point (an FMU's outputs and
+  // locals); 0 for plugins without them.
+  std::size_t output_count() const;
+  std::string output_name(std::size_t k) const;
+  // The outputs `which` (indices below output_count()) at (t, y) into values; false with
+  // the problem's message in *why when it failed or gave a value that is not finite.
+  bool outputs(double t, const double* y, const std::vector<std::uint32_t>& which, double* values,
+               std::string* why) const;
 
  private:
   // Checks the table and the description of problem_; throws LoadError.

@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <unordered_set>
 #include <vector>
 
 #include "daekit/abi.h"
@@ -93,6 +94,8 @@ class ProblemAdapter {
     scored_ = in.scored.empty() ? std::vector<std::uint8_t>(n, 1) : in.scored;
     differential_ = in.differential.empty() ? derive_differential() : in.differential;
     for (const auto& s : in.component_names) names_.push_back(s.c_str());
+    check_output_names(in);
+    for (const auto& s : in.outputs) output_names_.push_back(s.c_str());
     for (const auto& d : descs_) {
       cdescs_.push_back({d.name.c_str(), d.default_value.c_str(), d.help.c_str()});
       const auto value = params.all().find(d.name);
@@ -156,6 +159,8 @@ class ProblemAdapter {
     if (in.time_events) info_.flags |= DK_PROBLEM_TIME_EVENTS;
     if (in.step_notification) info_.flags |= DK_PROBLEM_STEP_NOTIFICATION;
     if (in.reference_at_any_time) info_.flags |= DK_PROBLEM_REFERENCE_AT;
+    info_.noutputs = output_names_.size();
+    info_.output_names = output_names_.empty() ? nullptr : output_names_.data();
   }
 
   Problem& impl() { return *impl_; }
@@ -178,6 +183,17 @@ class ProblemAdapter {
   static void check_size(const std::vector<T>& v, std::size_t n, const char* what) {
     if (!v.empty() && v.size() != n)
       throw std::invalid_argument(std::string("problem info '") + what + "' must have n entries");
+  }
+
+  // --output-vars finds a variable by its name: every name must say which one it is.
+  static void check_output_names(const ProblemInfo& in) {
+    std::unordered_set<std::string> taken(in.component_names.begin(), in.component_names.end());
+    for (const auto& name : in.outputs) {
+      if (name.empty()) throw std::invalid_argument("problem '" + in.name + "' names an output \"\"");
+      if (!taken.insert(name).second)
+        throw std::invalid_argument("problem '" + in.name + "' names the output '" + name +
+                                    "' twice or as a component");
+    }
   }
 
   // The ABI wants rows ascending within each column; authors may list them in any order.
@@ -266,7 +282,7 @@ class ProblemAdapter {
   std::vector<std::size_t> jac_order_;     // the author's value index of each, if unsorted
   std::vector<double> jac_scratch_;
   std::vector<std::uint8_t> index_, scored_, differential_;
-  std::vector<const char*> names_, root_names_;
+  std::vector<const char*> names_, root_names_, output_names_;
   std::vector<std::int8_t> root_directions_;
   std::vector<std::uint8_t> root_terminal_;
   std::vector<dk_param_desc> cdescs_;
@@ -447,6 +463,13 @@ struct ProblemTrampolines {
       return Eval::ok;
     });
   }
+  static dk_eval outputs(void* self, double t, const double* y, std::size_t count, const std::uint32_t* which,
+                         double* values) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      return a.impl().outputs(t, ConstVector(y, size(a)), std::span<const std::uint32_t>(which, count),
+                              Vector(values, static_cast<Eigen::Index>(count)));
+    });
+  }
   static std::size_t last_error(const void* self, char* buf, std::size_t size) noexcept {
     const auto& msg = static_cast<const ProblemAdapter*>(self)->error();
     copy_message(msg, buf, size);
@@ -477,7 +500,8 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
                        &ProblemTrampolines::on_event,
                        &ProblemTrampolines::reference_at,
                        /*jacobian_vector=*/nullptr,
-                       &ProblemTrampolines::step_completed};
+                       &ProblemTrampolines::step_completed,
+                       &ProblemTrampolines::outputs};
   if (!(info.flags & DK_PROBLEM_ANALYTIC_JACOBIAN)) t.jacobian = nullptr;
   if (!(info.flags & DK_PROBLEM_SPARSE_JACOBIAN)) t.jacobian_sparse = nullptr;
   if (!(info.flags & DK_PROBLEM_ANALYTIC_DFDT)) t.dfdt = nullptr;
@@ -496,6 +520,7 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
   if (!(info.flags & DK_PROBLEM_REFERENCE_AT)) t.reference_at = nullptr;
   if (!(info.flags & DK_PROBLEM_TIME_EVENTS)) t.next_time_event = nullptr;
   if (!(info.flags & DK_PROBLEM_STEP_NOTIFICATION)) t.step_completed = nullptr;
+  if (info.noutputs == 0) t.outputs = nullptr;
   if (info.nroots == 0 && !(info.flags & (DK_PROBLEM_TIME_EVENTS | DK_PROBLEM_STEP_NOTIFICATION)))
     t.on_event = nullptr;
   return t;

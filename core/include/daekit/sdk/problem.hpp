@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,9 @@ struct ProblemInfo {
   bool step_notification = false;  // step_completed() after every accepted step
   // Per component DK_CONSTRAINT_* (y >= 0 is DK_CONSTRAINT_NON_NEGATIVE); empty = none.
   std::vector<std::int8_t> constraints;
+  // Variables besides y that outputs() computes at a point (`daekit run --output-vars`):
+  // names distinct from each other and from component_names.
+  std::vector<std::string> outputs;
 };
 
 // What a problem's on_event sees: when, and which functions fired in which direction.
@@ -219,6 +223,11 @@ class Problem {
   // After every accepted step no event cut short (with info().step_notification): proceed,
   // stop, or handle (an event at t: on_event follows with kind DK_EVENT_STEP).
   virtual EventAction step_completed(double /*t*/, ConstVector /*y*/) { return EventAction::proceed; }
+  // The outputs `which` (indices into info().outputs) at (t, y) into values[k], a point
+  // the solver reports, called as it reports it (so the problem's mode is the point's).
+  virtual Eval outputs(double /*t*/, ConstVector /*y*/, std::span<const std::uint32_t> /*which*/, Vector /*values*/) {
+    return Eval::not_provided;
+  }
 
  protected:
   // For messages that callbacks return with Eval::fatal.
