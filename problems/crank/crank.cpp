@@ -7,6 +7,8 @@
 //    configuration-dependent singular mass matrix diag(I7, M(x), 0):
 //    M(x) v' = F - G^T lambda, 0 = G v + dg/dt (index 2).
 // Both have the same solution; crank17's reference is crank's components 1-14, 22-24.
+// df/dy is exact for both, by the SDK's forward-mode differentiation of the model.
+#include <cmath>
 #include <daekit/sdk/data_text.hpp>
 #include <daekit/sdk/export_problem.hpp>
 #include <stdexcept>
@@ -36,11 +38,18 @@ daekit::DataFile load(const char* text, const char* file, std::size_t n) {
   return data;
 }
 
-bool finite(const Kinematics& k) {
-  return k.mass.allFinite() && k.force.allFinite() && k.g.allFinite() && k.velocity.allFinite();
+template <class T>
+bool finite(const KinematicsOf<T>& k) {
+  using daekit::value_of;
+  auto all = [](const auto& m) {
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+      if (!std::isfinite(value_of(m.data()[i]))) return false;
+    return true;
+  };
+  return all(k.mass) && all(k.force) && all(k.g) && all(k.velocity);
 }
 
-class Crank : public daekit::Problem {
+class Crank : public daekit::AutoDiffProblem<Crank> {
  public:
   static std::vector<daekit::ParamDesc> parameters() {
     auto p = model_parameters();
@@ -83,6 +92,7 @@ class Crank : public daekit::Problem {
       for (int i = 21; i < 24; ++i) in.scored[i] = 1;
       in.reference_source = "IVP Test Set 2.4 (" + ref.comment_field("reference computed with") + ")";
     }
+    differentiate_automatically();
   }
 
   void initial_values(daekit::Vector y, daekit::Vector yp) override {
@@ -91,17 +101,21 @@ class Crank : public daekit::Problem {
     yp.head<14>() = y.segment<14>(7);
   }
 
-  daekit::Eval rhs(double t, daekit::ConstVector y, daekit::Vector f) override {
-    const Vec7 x = y.segment<7>(0), v = y.segment<7>(7), w = y.segment<7>(14);
-    const Vec3 lambda = y.segment<3>(21);
-    model_.evaluate(t, x, v, k_);
-    if (!finite(k_)) return daekit::Eval::recoverable;
-    f.segment<14>(0) = y.segment<14>(7);
-    f.segment<7>(14) = k_.force - k_.mass * w - k_.g.transpose() * lambda;
+  template <class T>
+  daekit::Eval rhs_of(double t, const T* yp, T* fp) {
+    const Eigen::Map<const Eigen::Matrix<T, 24, 1>> y(yp);
+    Eigen::Map<Eigen::Matrix<T, 24, 1>> f(fp);
+    const Vec7Of<T> x = y.template segment<7>(0), v = y.template segment<7>(7), w = y.template segment<7>(14);
+    const Vec3Of<T> lambda = y.template segment<3>(21);
+    KinematicsOf<T> k;
+    model_.evaluate(t, x, v, k);
+    if (!finite(k)) return daekit::Eval::recoverable;
+    f.template segment<14>(0) = y.template segment<14>(7);
+    f.template segment<7>(14) = k.force - k.mass * w - k.g.transpose() * lambda;
     switch (index_) {
-      case 3: f.segment<3>(21) = -k_.position; break;
-      case 2: f.segment<3>(21) = -k_.velocity; break;
-      default: f.segment<3>(21) = -(k_.g * w + k_.curvature); break;
+      case 3: f.template segment<3>(21) = -k.position; break;
+      case 2: f.template segment<3>(21) = -k.velocity; break;
+      default: f.template segment<3>(21) = -(k.g * w + k.curvature); break;
     }
     return daekit::Eval::ok;
   }
@@ -109,11 +123,10 @@ class Crank : public daekit::Problem {
  private:
   Model model_;
   long index_;
-  Kinematics k_;
   std::vector<double> y0_;
 };
 
-class Crank17 : public daekit::Problem {
+class Crank17 : public daekit::AutoDiffProblem<Crank17> {
  public:
   static std::vector<daekit::ParamDesc> parameters() { return model_parameters(); }
 
@@ -151,20 +164,25 @@ class Crank17 : public daekit::Problem {
       in.reference_source = "IVP Test Set 2.4, crank's components 1-14 and 22-24 (" +
                             ref.comment_field("reference computed with") + ")";
     }
+    differentiate_automatically();
   }
 
   void initial_values(daekit::Vector y, daekit::Vector yp) override {
     for (int i = 0; i < 17; ++i) y[i] = y0_[i], yp[i] = yp0_[i];
   }
 
-  daekit::Eval rhs(double t, daekit::ConstVector y, daekit::Vector f) override {
-    const Vec7 x = y.segment<7>(0), v = y.segment<7>(7);
-    const Vec3 lambda = y.segment<3>(14);
-    model_.evaluate(t, x, v, k_);
-    if (!finite(k_)) return daekit::Eval::recoverable;
-    f.segment<7>(0) = v;
-    f.segment<7>(7) = k_.force - k_.g.transpose() * lambda;
-    f.segment<3>(14) = -k_.velocity;
+  template <class T>
+  daekit::Eval rhs_of(double t, const T* yp, T* fp) {
+    const Eigen::Map<const Eigen::Matrix<T, 17, 1>> y(yp);
+    Eigen::Map<Eigen::Matrix<T, 17, 1>> f(fp);
+    const Vec7Of<T> x = y.template segment<7>(0), v = y.template segment<7>(7);
+    const Vec3Of<T> lambda = y.template segment<3>(14);
+    KinematicsOf<T> k;
+    model_.evaluate(t, x, v, k);
+    if (!finite(k)) return daekit::Eval::recoverable;
+    f.template segment<7>(0) = v;
+    f.template segment<7>(7) = k.force - k.g.transpose() * lambda;
+    f.template segment<3>(14) = -k.velocity;
     return daekit::Eval::ok;
   }
 

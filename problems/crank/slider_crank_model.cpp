@@ -63,25 +63,31 @@ Model::Model(Options options) : options_(options) {
   }
 }
 
-void Model::evaluate(double t, const Vec7& x, const Vec7& v, Kinematics& k) const {
-  const double c1p = std::cos(x[0]), s1p = std::sin(x[0]);
-  const double c2p = std::cos(x[1]), s2p = std::sin(x[1]);
-  const double c12 = std::cos(x[0] - x[1]), s12 = std::sin(x[0] - x[1]);
-  const double v1 = v[0], v2 = v[1];
-  const Eigen::Vector4d q = x.tail<4>(), qd = v.tail<4>();
+template <class T>
+void Model::evaluate(double t, const Vec7Of<T>& x, const Vec7Of<T>& v, KinematicsOf<T>& k) const {
+  using std::cos, std::sin;
+  using Vec4 = Eigen::Matrix<T, 4, 1>;
+  const T c1p = cos(x[0]), s1p = sin(x[0]);
+  const T c2p = cos(x[1]), s2p = sin(x[1]);
+  const T c12 = cos(x[0] - x[1]), s12 = sin(x[0] - x[1]);
+  const T v1 = v[0], v2 = v[1];
+  const Vec4 q = x.template tail<4>(), qd = v.template tail<4>();
+  // The rod's constant matrices in the scalar of this evaluation.
+  const Eigen::Matrix<T, 4, 4> mq = mq_.cast<T>(), kq = kq_.cast<T>(), bq = bq_.cast<T>(), dq = dq_.cast<T>();
+  const Vec4 c1v = c1_.cast<T>(), c2v = c2_.cast<T>(), c12v = c12_.cast<T>();
 
-  const double c1q = c1_.dot(q), c1qd = c1_.dot(qd);
-  const double c2q = c2_.dot(q), c2qd = c2_.dot(qd);
-  const double c12q = c12_.dot(q), c12qd = c12_.dot(qd);
-  const Eigen::Vector4d mqq = mq_.transpose() * q;
-  const Eigen::Vector4d kqq = kq_.transpose() * q;
-  const Eigen::Vector4d dqqd = dq_.transpose() * qd;
-  const Eigen::Vector4d qtbq = bq_.transpose() * q;
-  const Eigen::Vector4d bqqd = bq_ * qd;
-  const double qt_mq_q = q.dot(mqq), qdt_mq_q = qd.dot(mqq), qdt_bq_qd = qd.dot(bqqd);
+  const T c1q = c1v.dot(q), c1qd = c1v.dot(qd);
+  const T c2q = c2v.dot(q), c2qd = c2v.dot(qd);
+  const T c12q = c12v.dot(q), c12qd = c12v.dot(qd);
+  const Vec4 mqq = mq.transpose() * q;
+  const Vec4 kqq = kq.transpose() * q;
+  const Vec4 dqqd = dq.transpose() * qd;
+  const Vec4 qtbq = bq.transpose() * q;
+  const Vec4 bqqd = bq * qd;
+  const T qt_mq_q = q.dot(mqq), qdt_mq_q = qd.dot(mqq), qdt_bq_qd = qd.dot(bqqd);
 
   // Mass matrix: rigid part plus the coupling with the elastic coordinates.
-  Mat7& am = k.mass;
+  Mat7Of<T>& am = k.mass;
   am.setZero();
   am(0, 0) = j1 + m2 * l1 * l1;
   am(0, 1) = 0.5 * l1 * l2 * m2 * c12 + rho * l1 * (s12 * c2q + c12 * c1q);
@@ -91,21 +97,21 @@ void Model::evaluate(double t, const Vec7& x, const Vec7& v, Kinematics& k) cons
     am(0, 3 + i) = rho * l1 * (-s12 * c1_(i) + c12 * c2_(i));
     am(1, 3 + i) = rho * c21_(i) + rho * qtbq(i);
   }
-  am.block<4, 4>(3, 3) = mq_;
+  am.template block<4, 4>(3, 3) = mq;
   for (int i = 0; i < 7; ++i)
     for (int j = i + 1; j < 7; ++j) am(j, i) = am(i, j);
 
   // Constraint Jacobian; the block is guided along the rod's axis, so only the
   // longitudinal end displacement q4 enters the constraints.
-  const double rod = l2 + q[3];
-  Mat37& g = k.g;
+  const T rod = l2 + q[3];
+  Mat37Of<T>& g = k.g;
   g.setZero();
   g(0, 0) = l1 * c1p, g(0, 1) = rod * c2p, g(0, 6) = s2p;
   g(1, 0) = l1 * s1p, g(1, 1) = rod * s2p, g(1, 2) = 1.0, g(1, 6) = -c2p;
   g(2, 0) = 1.0;
 
   // Forces: rigid-body inertia terms, then the superposed elastic motion.
-  Vec7& f = k.force;
+  Vec7Of<T>& f = k.force;
   f.setZero();
   f(0) = -0.5 * l1 * l2 * m2 * v2 * v2 * s12 + rho * l1 * v2 * v2 * (-s12 * c1q + c12 * c2q) -
          2.0 * rho * l1 * v2 * (c12 * c1qd + s12 * c2qd);
@@ -118,18 +124,22 @@ void Model::evaluate(double t, const Vec7& x, const Vec7& v, Kinematics& k) cons
   if (options_.nonlinear_stiffness) {
     const double fk = 0.5 * young * width * height / (l2 * l2) * pi * pi;
     const double fb = 80.0 / (pi * pi * 9.0);
-    const double mix = -4.0 * q[2] + 2.0 * q[3];
+    const T mix = -4.0 * q[2] + 2.0 * q[3];
     f(3) -= fk * (q[0] * q[3] - fb * q[1] * mix);
     f(4) -= fk * (4.0 * q[1] * q[3] - fb * q[0] * mix);
     f(5) -= fk * 4.0 * fb * q[0] * q[1];
     f(6) -= fk * (0.5 * q[0] * q[0] + 2.0 * q[1] * q[1] - 2.0 * fb * q[0] * q[1]);
   }
 
-  k.position = {l1 * s1p + rod * s2p, x[2] - l1 * c1p - rod * c2p, x[0] - omega * t};
+  k.position = Vec3Of<T>(l1 * s1p + rod * s2p, x[2] - l1 * c1p - rod * c2p, x[0] - omega * t);
   k.velocity = g * v;
   k.velocity[2] -= omega;
-  k.curvature = {-l1 * s1p * v1 * v1 - rod * s2p * v2 * v2 + 2.0 * v2 * c2p * qd[3],
-                 l1 * c1p * v1 * v1 + rod * c2p * v2 * v2 + 2.0 * v2 * s2p * qd[3], 0.0};
+  k.curvature = Vec3Of<T>(-l1 * s1p * v1 * v1 - rod * s2p * v2 * v2 + 2.0 * v2 * c2p * qd[3],
+                          l1 * c1p * v1 * v1 + rod * c2p * v2 * v2 + 2.0 * v2 * s2p * qd[3], T(0.0));
 }
+
+template void Model::evaluate<double>(double, const Vec7&, const Vec7&, Kinematics&) const;
+template void Model::evaluate<AutoDiffScalar>(double, const Vec7Of<AutoDiffScalar>&, const Vec7Of<AutoDiffScalar>&,
+                                              KinematicsOf<AutoDiffScalar>&) const;
 
 }  // namespace daekit::crank

@@ -9,16 +9,22 @@
 //   M(x) x'' = F(x, x') - G(x)^T lambda,   constraints g(x, t) = 0 (three of them)
 // with g = (l1 sin phi1 + (l2 + q4) sin phi2,  x3 - l1 cos phi1 - (l2 + q4) cos phi2,
 // phi1 - omega t).
+//
+// A template over the scalar: built for doubles and for the SDK's duals, whose
+// derivatives give the problems their exact Jacobians (sdk/autodiff.hpp).
 #pragma once
 
 #include <Eigen/Core>
+#include <daekit/sdk/autodiff.hpp>
 
 namespace daekit::crank {
 
-using Vec7 = Eigen::Matrix<double, 7, 1>;
-using Mat7 = Eigen::Matrix<double, 7, 7>;
-using Mat37 = Eigen::Matrix<double, 3, 7>;
-using Vec3 = Eigen::Vector3d;
+template <class T> using Vec7Of = Eigen::Matrix<T, 7, 1>;
+template <class T> using Mat7Of = Eigen::Matrix<T, 7, 7>;
+template <class T> using Mat37Of = Eigen::Matrix<T, 3, 7>;
+template <class T> using Vec3Of = Eigen::Matrix<T, 3, 1>;
+using Vec7 = Vec7Of<double>;
+using Vec3 = Vec3Of<double>;
 
 constexpr double omega = 150.0;  // prescribed crank speed, rad/s
 
@@ -28,24 +34,31 @@ struct Options {
 };
 
 // Everything the equations of motion need at one configuration and velocity.
-struct Kinematics {
-  Mat7 mass;        // M(x)
-  Vec7 force;       // F(x, x'): Coriolis, centrifugal, stiffness (and damping)
-  Mat37 g;          // G(x) = dg/dx
-  Vec3 position;    // g(x, t)
-  Vec3 velocity;    // G(x) x' + dg/dt
-  Vec3 curvature;   // the part of d/dt (G x') that does not contain x'': (dG/dt) x'
+template <class T>
+struct KinematicsOf {
+  Mat7Of<T> mass;       // M(x)
+  Vec7Of<T> force;      // F(x, x'): Coriolis, centrifugal, stiffness (and damping)
+  Mat37Of<T> g;         // G(x) = dg/dx
+  Vec3Of<T> position;   // g(x, t)
+  Vec3Of<T> velocity;   // G(x) x' + dg/dt
+  Vec3Of<T> curvature;  // the part of d/dt (G x') that does not contain x'': (dG/dt) x'
 };
+using Kinematics = KinematicsOf<double>;
 
 class Model {
  public:
   explicit Model(Options options);
-  void evaluate(double t, const Vec7& x, const Vec7& v, Kinematics& k) const;
+  template <class T>
+  void evaluate(double t, const Vec7Of<T>& x, const Vec7Of<T>& v, KinematicsOf<T>& k) const;
 
  private:
   Options options_;
   Eigen::Matrix4d mq_, kq_, bq_, dq_;
   Eigen::Vector4d c1_, c2_, c12_, c21_;
 };
+
+extern template void Model::evaluate<double>(double, const Vec7&, const Vec7&, Kinematics&) const;
+extern template void Model::evaluate<AutoDiffScalar>(double, const Vec7Of<AutoDiffScalar>&, const Vec7Of<AutoDiffScalar>&,
+                                                     KinematicsOf<AutoDiffScalar>&) const;
 
 }  // namespace daekit::crank

@@ -2,7 +2,8 @@
 // 17 unknowns y = (p 5 | v 5 | beta | q 4 | lambda 2) with the contact coordinates q =
 // (psi_R, xi_R, psi_L, xi_L) and the scaled multipliers last (the test set's order),
 // on [0, 10]. The inertia terms couple theta' and beta' through sin(phi), so the
-// mass matrix depends on the state: F(t, y, y') = A(y) y' - f(y).
+// mass matrix depends on the state: F(t, y, y') = A(y) y' - f(y). dF/dy + cj dF/dy' is
+// exact, by the SDK's forward-mode differentiation of the residual.
 #include <cmath>
 #include <daekit/sdk/export_problem.hpp>
 #include <daekit/sdk/testset.hpp>
@@ -16,7 +17,7 @@ namespace {
 
 using namespace daekit::wheelset;
 
-class Wheelset : public daekit::Problem {
+class Wheelset : public daekit::AutoDiffResidualProblem<Wheelset> {
  public:
   static std::vector<daekit::ParamDesc> parameters() { return {}; }
 
@@ -38,22 +39,23 @@ class Wheelset : public daekit::Problem {
     daekit::use_testset_reference(info_, wheel_reference_text, "wheel.ref");
     y0_ = daekit::testset_data(wheel_initial_text, "wheel.y0", 17).values;
     yp0_ = daekit::testset_data(wheel_slope_text, "wheel.yp0", 17).values;
+    differentiate_residual_automatically();
   }
 
   void initial_values(daekit::Vector y, daekit::Vector yp) override {
     for (int i = 0; i < 17; ++i) y[i] = y0_[i], yp[i] = yp0_[i];
   }
 
-  daekit::Eval rhs(double, daekit::ConstVector, daekit::Vector) override { return daekit::Eval::not_provided; }
-
-  daekit::Eval residual(double, daekit::ConstVector y, daekit::ConstVector yp, daekit::Vector r) override {
+  template <class T>
+  daekit::Eval residual_of(double, const T* y, const T* yp, T* r) {
+    using std::sin, std::cos;
     // The model's own order: multipliers at 12-13, then psi_L, xi_L, psi_R, xi_R.
-    double model[17], f[17];
+    T model[17], f[17];
     for (int i = 0; i < 11; ++i) model[i] = y[i];
     model[11] = y[15], model[12] = y[16];
     model[13] = y[13], model[14] = y[14], model[15] = y[11], model[16] = y[12];
     if (!forces(model, f)) return daekit::Eval::recoverable;  // derailment or degenerate contact
-    const double sip = std::sin(y[4]), cop = std::cos(y[4]);
+    const T sip = sin(y[4]), cop = cos(y[4]);
     for (int i = 0; i < 5; ++i) r[i] = yp[i] - f[i];
     for (int i = 5; i < 8; ++i) r[i] = wheel_mass * yp[i] - f[i];
     r[8] = inertia2 * cop * yp[8] - f[8];

@@ -6,13 +6,19 @@
 //        psi_L, xi_L, psi_R, xi_R)
 // (the problem plugin reorders to put the multipliers last). `forces` returns the
 // right-hand sides of the 17 equations, or false when the wheelset leaves the profiles
-// (derailment) or the contact planes degenerate.
+// (derailment) or the contact planes degenerate. A template over the scalar, built for
+// doubles and for the SDK's duals (the exact residual Jacobian, sdk/autodiff.hpp).
 #pragma once
+
+#include <daekit/sdk/autodiff.hpp>
 
 namespace daekit::wheelset {
 
 constexpr double wheel_mass = 16.08, inertia1 = 0.0605, inertia2 = 0.366;
 
-bool forces(const double* y, double* f);
+template <class T>
+bool forces(const T* y, T* f);
+extern template bool forces<double>(const double*, double*);
+extern template bool forces<AutoDiffScalar>(const AutoDiffScalar*, AutoDiffScalar*);
 
 }  // namespace daekit::wheelset

@@ -86,12 +86,18 @@ template <int N> bool operator<=(const Dual<N>& a, double b) { return a.v <= b; 
 template <int N> bool operator>=(const Dual<N>& a, double b) { return a.v >= b; }
 template <int N> bool operator<(double a, const Dual<N>& b) { return a < b.v; }
 template <int N> bool operator>(double a, const Dual<N>& b) { return a > b.v; }
+template <int N> bool operator<=(double a, const Dual<N>& b) { return a <= b.v; }
+template <int N> bool operator>=(double a, const Dual<N>& b) { return a >= b.v; }
 
 // The elementary functions models use. Found by argument-dependent lookup: write
 // `using std::exp; exp(x)` (or plain `exp(x)` for duals) in a template rhs.
 template <int N> Dual<N> sqrt(const Dual<N>& a) {
   const double s = std::sqrt(a.v);
   return chain(a, s, 0.5 / s);
+}
+template <int N> Dual<N> cbrt(const Dual<N>& a) {
+  const double c = std::cbrt(a.v);
+  return chain(a, c, 1.0 / (3.0 * c * c));
 }
 template <int N> Dual<N> exp(const Dual<N>& a) {
   const double e = std::exp(a.v);
