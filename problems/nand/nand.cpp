@@ -2,8 +2,11 @@
 // one depletion MOSFET (Shichman-Hodges model with bulk diodes) in charge-oriented
 // network form, C(y) y' = f(t, y), with a voltage-dependent capacitance matrix C(y),
 // 14 node potentials, on [0, 80]. The two inputs are trapezoidal pulses whose kinks
-// at multiples of 5 are breakpoints. Given as a residual F(t, y, y') = C(y) y' - f.
+// at multiples of 5 are breakpoints. Given as a residual F(t, y, y') = C(y) y' - f, a
+// template over the scalar: dF/dy + cj dF/dy' is exact, by the SDK's forward-mode
+// differentiation (C(y)'s dependence on y included).
 #include <cmath>
+#include <daekit/sdk/autodiff.hpp>
 #include <daekit/sdk/export_problem.hpp>
 #include <daekit/sdk/testset.hpp>
 
@@ -25,15 +28,16 @@ struct Mosfet {
 constexpr Mosfet depletion{-2.43, 0.2, 1.28, 5.35e-4, 5.35e-4};
 constexpr Mosfet enhancement{0.2, 0.035, 1.01, 1.748e-3, 1.748e-4};
 
-// Drain-source current; false where the square root of phi - v_bulk is undefined.
-bool drain_current(const Mosfet& m, double vds, double vgs, double vbs, double vgd, double vbd, double& ids) {
+// The channel current in one direction (forward: drain above source), with the gate and
+// bulk voltages of that direction; false where the square root of phi - v_bulk is undefined.
+template <class T>
+bool channel_current(const Mosfet& m, bool forward, const T& vds, const T& vg, const T& vb, T& ids) {
+  using std::sqrt;
   ids = 0.0;
-  if (vds == 0.0) return true;
-  const bool forward = vds > 0.0;
-  const double vg = forward ? vgs : vgd, vb = forward ? vbs : vbd, beta = forward ? m.beta_forward : m.beta_reverse;
   if (m.phi - vb < 0.0) return false;
-  const double vte = m.vt0 + m.gamma * (std::sqrt(m.phi - vb) - std::sqrt(m.phi));
-  const double over = vg - vte;
+  const double beta = forward ? m.beta_forward : m.beta_reverse;
+  const T vte = m.vt0 + m.gamma * (sqrt(m.phi - vb) - std::sqrt(m.phi));
+  const T over = vg - vte;
   if (over <= 0.0) return true;
   if (forward) {
     ids = over <= vds ? -beta * over * over * (1.0 + delta * vds) : -beta * vds * (2.0 * over - vds) * (1.0 + delta * vds);
@@ -43,11 +47,34 @@ bool drain_current(const Mosfet& m, double vds, double vgs, double vbs, double v
   return true;
 }
 
+// Drain-source current; false where the square root of phi - v_bulk is undefined. At
+// vds = 0 the current is 0 but its two one-sided slopes differ (each direction has its own
+// gate and bulk voltages): the Jacobian takes their mean, the slope a central difference
+// sees there.
+template <class T>
+bool drain_current(const Mosfet& m, const T& vds, const T& vgs, const T& vbs, const T& vgd, const T& vbd, T& ids) {
+  if (daekit::value_of(vds) == 0.0) {
+    T forward, reverse;
+    if (!channel_current(m, true, vds, vgs, vbs, forward)) forward = 0.0;
+    if (!channel_current(m, false, vds, vgd, vbd, reverse)) reverse = 0.0;
+    ids = 0.5 * (forward + reverse);
+    return true;
+  }
+  const bool forward = vds > 0.0;
+  return channel_current(m, forward, vds, forward ? vgs : vgd, forward ? vbs : vbd, ids);
+}
+
 // Bulk-source and bulk-drain pn junctions, and their voltage-dependent capacitance.
-double junction(double v) { return v <= 0.0 ? -curis * (std::exp(v / vth) - 1.0) : 0.0; }
-double junction_capacitance(double v) {
+template <class T>
+T junction(const T& v) {
+  using std::exp;
+  return v <= 0.0 ? -curis * (exp(v / vth) - 1.0) : T(0.0);
+}
+template <class T>
+T junction_capacitance(const T& v) {
+  using std::sqrt;
   constexpr double phib = 0.87;
-  return v <= 0.0 ? cbd / std::sqrt(1.0 - v / phib) : cbd * (1.0 + v / (2.0 * phib));
+  return v <= 0.0 ? cbd / sqrt(1.0 - v / phib) : cbd * (1.0 + v / (2.0 * phib));
 }
 
 // A trapezoidal pulse: low until `delay`, ramp over t1, high for t2, ramp down over t3.
@@ -65,7 +92,7 @@ void pulse(double t, double delay, double t1, double t2, double t3, double perio
   }
 }
 
-class NandGate : public daekit::Problem {
+class NandGate : public daekit::AutoDiffResidualProblem<NandGate> {
  public:
   static std::vector<daekit::ParamDesc> parameters() { return {}; }
 
@@ -83,6 +110,7 @@ class NandGate : public daekit::Problem {
     info_.scored.assign(14, DK_SCORED_NO);
     info_.scored[4] = DK_SCORED_RELATIVE;  // the gate's output, node 5
     y0_ = daekit::testset_data(nand_initial_text, "nand.y0", 14).values;
+    differentiate_residual_automatically();
   }
 
   void initial_values(daekit::Vector y, daekit::Vector yp) override {
@@ -90,66 +118,69 @@ class NandGate : public daekit::Problem {
     yp.setZero();  // the source's consistent y'(0)
   }
 
-  daekit::Eval rhs(double, daekit::ConstVector, daekit::Vector) override { return daekit::Eval::not_provided; }
-
-  daekit::Eval residual(double t, daekit::ConstVector y, daekit::ConstVector yp, daekit::Vector r) override {
-    Eigen::Matrix<double, 14, 1> f;
+  template <class T>
+  daekit::Eval residual_of(double t, const T* yv, const T* ypv, T* rv) const {
+    const Eigen::Map<const Eigen::Matrix<T, 14, 1>> y(yv), yp(ypv);
+    Eigen::Matrix<T, 14, 1> f;
     if (!currents(t, y, f)) return daekit::Eval::recoverable;
-    capacitances(y);
-    r = c_ * yp - f;
+    Eigen::Map<Eigen::Matrix<T, 14, 1>> r(rv);
+    r = charge_rates(y, yp) - f;
     return daekit::Eval::ok;
   }
 
  private:
-  bool currents(double t, daekit::ConstVector y, Eigen::Matrix<double, 14, 1>& f) const {
+  template <class T>
+  static bool currents(double t, const Eigen::Map<const Eigen::Matrix<T, 14, 1>>& y, Eigen::Matrix<T, 14, 1>& f) {
     double v1, v1d, v2, v2d;
     pulse(t, 5.0, 5.0, 5.0, 5.0, 20.0, v1, v1d);
     pulse(t, 15.0, 5.0, 15.0, 5.0, 40.0, v2, v2d);
-    double i1, i2, i3;
-    if (!drain_current(depletion, y[1] - y[0], y[4] - y[0], y[2] - y[4], y[4] - y[1], y[3] - vdd, i1)) return false;
-    if (!drain_current(enhancement, y[6] - y[5], v1 - y[5], y[7] - y[9], v1 - y[6], y[8] - y[4], i2)) return false;
-    if (!drain_current(enhancement, y[11] - y[10], v2 - y[10], y[12], v2 - y[11], y[13] - y[9], i3)) return false;
+    T i1, i2, i3;
+    if (!drain_current<T>(depletion, y[1] - y[0], y[4] - y[0], y[2] - y[4], y[4] - y[1], y[3] - vdd, i1)) return false;
+    if (!drain_current<T>(enhancement, y[6] - y[5], v1 - y[5], y[7] - y[9], v1 - y[6], y[8] - y[4], i2)) return false;
+    if (!drain_current<T>(enhancement, y[11] - y[10], v2 - y[10], y[12], v2 - y[11], y[13] - y[9], i3)) return false;
     f[0] = -(y[0] - y[4]) / rgs - i1;
     f[1] = -(y[1] - vdd) / rgd + i1;
-    f[2] = -(y[2] - vbb) / rbs + junction(y[2] - y[4]);
-    f[3] = -(y[3] - vbb) / rbd + junction(y[3] - vdd);
-    f[4] = -(y[4] - y[0]) / rgs - junction(y[2] - y[4]) - (y[4] - y[6]) / rgd - junction(y[8] - y[4]);
+    f[2] = -(y[2] - vbb) / rbs + junction<T>(y[2] - y[4]);
+    f[3] = -(y[3] - vbb) / rbd + junction<T>(y[3] - vdd);
+    f[4] = -(y[4] - y[0]) / rgs - junction<T>(y[2] - y[4]) - (y[4] - y[6]) / rgd - junction<T>(y[8] - y[4]);
     f[5] = cgs * v1d - (y[5] - y[9]) / rgs - i2;
     f[6] = cgd * v1d - (y[6] - y[4]) / rgd + i2;
-    f[7] = -(y[7] - vbb) / rbs + junction(y[7] - y[9]);
-    f[8] = -(y[8] - vbb) / rbd + junction(y[8] - y[4]);
-    f[9] = -(y[9] - y[5]) / rgs - junction(y[7] - y[9]) - (y[9] - y[11]) / rgd - junction(y[13] - y[9]);
+    f[7] = -(y[7] - vbb) / rbs + junction<T>(y[7] - y[9]);
+    f[8] = -(y[8] - vbb) / rbd + junction<T>(y[8] - y[4]);
+    f[9] = -(y[9] - y[5]) / rgs - junction<T>(y[7] - y[9]) - (y[9] - y[11]) / rgd - junction<T>(y[13] - y[9]);
     f[10] = cgs * v2d - y[10] / rgs - i3;
     f[11] = cgd * v2d - (y[11] - y[9]) / rgd + i3;
-    f[12] = -(y[12] - vbb) / rbs + junction(y[12]);
-    f[13] = -(y[13] - vbb) / rbd + junction(y[13] - y[9]);
+    f[12] = -(y[12] - vbb) / rbs + junction<T>(y[12]);
+    f[13] = -(y[13] - vbb) / rbd + junction<T>(y[13] - y[9]);
     return true;
   }
 
-  void capacitances(daekit::ConstVector y) {
-    auto& m = c_;
-    m.setZero();
-    const double c35 = junction_capacitance(y[2] - y[4]), c95 = junction_capacitance(y[8] - y[4]);
-    const double c810 = junction_capacitance(y[7] - y[9]), c1410 = junction_capacitance(y[13] - y[9]);
-    m(0, 0) = cgs, m(0, 4) = -cgs;
-    m(1, 1) = cgd, m(1, 4) = -cgd;
-    m(2, 2) = c35, m(2, 4) = -c35;
-    m(3, 3) = junction_capacitance(y[3] - vdd);
-    m(4, 0) = -cgs, m(4, 1) = -cgd, m(4, 2) = -c35;
-    m(4, 4) = cgs + cgd + c35 + c95 + c9, m(4, 8) = -c95;
-    m(5, 5) = cgs;
-    m(6, 6) = cgd;
-    m(7, 7) = c810, m(7, 9) = -c810;
-    m(8, 4) = -c95, m(8, 8) = c95;
-    m(9, 7) = -c810, m(9, 9) = c810 + c1410 + c9, m(9, 13) = -c1410;
-    m(10, 10) = cgs;
-    m(11, 11) = cgd;
-    m(12, 12) = junction_capacitance(y[12]);
-    m(13, 9) = -c1410, m(13, 13) = c1410;
+  // C(y) y', from C's 34 non-zero entries (a dense 14 x 14 product would cost 6 times as
+  // much, on duals too).
+  template <class T>
+  static Eigen::Matrix<T, 14, 1> charge_rates(const Eigen::Map<const Eigen::Matrix<T, 14, 1>>& y,
+                                              const Eigen::Map<const Eigen::Matrix<T, 14, 1>>& yp) {
+    const T c35 = junction_capacitance<T>(y[2] - y[4]), c95 = junction_capacitance<T>(y[8] - y[4]);
+    const T c810 = junction_capacitance<T>(y[7] - y[9]), c1410 = junction_capacitance<T>(y[13] - y[9]);
+    Eigen::Matrix<T, 14, 1> q;
+    q[0] = cgs * (yp[0] - yp[4]);
+    q[1] = cgd * (yp[1] - yp[4]);
+    q[2] = c35 * (yp[2] - yp[4]);
+    q[3] = junction_capacitance<T>(y[3] - vdd) * yp[3];
+    q[4] = -cgs * yp[0] - cgd * yp[1] - c35 * yp[2] + (cgs + cgd + c35 + c95 + c9) * yp[4] - c95 * yp[8];
+    q[5] = cgs * yp[5];
+    q[6] = cgd * yp[6];
+    q[7] = c810 * (yp[7] - yp[9]);
+    q[8] = c95 * (yp[8] - yp[4]);
+    q[9] = -c810 * yp[7] + (c810 + c1410 + c9) * yp[9] - c1410 * yp[13];
+    q[10] = cgs * yp[10];
+    q[11] = cgd * yp[11];
+    q[12] = junction_capacitance<T>(y[12]) * yp[12];
+    q[13] = c1410 * (yp[13] - yp[9]);
+    return q;
   }
 
   std::vector<double> y0_;
-  Eigen::Matrix<double, 14, 14> c_;
 };
 
 }  // namespace
