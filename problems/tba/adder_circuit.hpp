@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstddef>
+#include <daekit/sdk/autodiff.hpp>
 #include <vector>
 
 namespace tba {
@@ -71,10 +72,17 @@ Inputs input_pulses(double t);
 
 // i(t, U): false where a junction square root is undefined (phi - V_b < 0), which the
 // test set reports as IERR = -1 (the step must be retried).
-bool static_currents(const Netlist& net, double t, const double* u, double* i);
+template <class T>
+bool static_currents(const Netlist& net, double t, const T* u, T* i);
+extern template bool static_currents<double>(const Netlist&, double, const double*, double*);
+extern template bool static_currents<daekit::AutoDiffScalar>(const Netlist&, double, const daekit::AutoDiffScalar*,
+                                                             daekit::AutoDiffScalar*);
 
 // g(U).
-void charges(const Netlist& net, const double* u, double* q);
+template <class T>
+void charges(const Netlist& net, const T* u, T* q);
+extern template void charges<double>(const Netlist&, const double*, double*);
+extern template void charges<daekit::AutoDiffScalar>(const Netlist&, const daekit::AutoDiffScalar*, daekit::AutoDiffScalar*);
 
 // For each node, the nodes (itself included, sorted) whose voltages its current or charge
 // may read: the nodes of every transistor it belongs to. The Jacobian's pattern.

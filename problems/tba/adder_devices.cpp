@@ -2,9 +2,12 @@
 // pn-junction currents and capacitances, the input pulses, and the two loops over the
 // netlist that assemble the static currents i(t, U) and the charges g(U).
 // Constants are the test set's (time scaled by CTIME = 1e4, currents by STIFF = 5).
+// Templates over the scalar, built for doubles and the SDK's duals (the exact Jacobian).
 #include <cmath>
 
 #include "adder_circuit.hpp"
+
+using daekit::AutoDiffScalar;
 
 namespace tba {
 namespace {
@@ -38,11 +41,13 @@ MosParameters parameters(MosType type) {
 // Drain current for v_ds != 0 in the conducting direction; `forward` is v_ds > 0 (then
 // v_gx, v_bx are gate-source and bulk-source, otherwise gate-drain and bulk-drain).
 // False where the threshold's square root is undefined.
-bool channel_current(const MosParameters& p, bool forward, double v_ds, double v_gx, double v_bx, double& ids) {
+template <class T>
+bool channel_current(const MosParameters& p, bool forward, const T& v_ds, const T& v_gx, const T& v_bx, T& ids) {
+  using std::sqrt;
   if (p.phi - v_bx < 0.0) return false;
-  const double v_te = p.vt0 + p.gamma * (std::sqrt(p.phi - v_bx) - std::sqrt(p.phi));
-  const double overdrive = v_gx - v_te;
-  const double v = forward ? v_ds : -v_ds;  // > 0
+  const T v_te = p.vt0 + p.gamma * (sqrt(p.phi - v_bx) - std::sqrt(p.phi));
+  const T overdrive = v_gx - v_te;
+  const T v = forward ? v_ds : -v_ds;  // > 0
   if (overdrive <= 0.0) {
     ids = 0.0;
   } else if (overdrive <= v) {  // saturation
@@ -55,24 +60,40 @@ bool channel_current(const MosParameters& p, bool forward, double v_ds, double v
   return true;
 }
 
-bool drain_current(MosType type, double v_ds, double v_gs, double v_bs, double v_gd, double v_bd, double& ids) {
-  if (v_ds == 0.0) {
-    ids = 0.0;
+// At v_ds = 0 the current is 0, but the two directions' slopes differ (each has its own
+// gate and bulk voltages): the derivative is their mean, the slope a central difference
+// sees there.
+template <class T>
+bool drain_current(MosType type, const T& v_ds, const T& v_gs, const T& v_bs, const T& v_gd, const T& v_bd, T& ids) {
+  const MosParameters p = parameters(type);
+  if (daekit::value_of(v_ds) == 0.0) {
+    T forward = 0.0, reverse = 0.0;
+    if (!channel_current(p, true, v_ds, v_gs, v_bs, forward)) forward = 0.0;
+    if (!channel_current(p, false, v_ds, v_gd, v_bd, reverse)) reverse = 0.0;
+    ids = 0.5 * (forward + reverse);
     return true;
   }
-  const MosParameters p = parameters(type);
   return v_ds > 0.0 ? channel_current(p, true, v_ds, v_gs, v_bs, ids)
                     : channel_current(p, false, v_ds, v_gd, v_bd, ids);
 }
 
 // Current of a reverse-biased pn junction (zero when forward biased, as in the model).
-double junction_current(double v) { return v <= 0.0 ? -i_sat * (std::exp(v / v_thermal) - 1.0) : 0.0; }
-
-double junction_capacitance(double v) {
-  return v <= 0.0 ? c_bd0 / std::sqrt(1.0 - v / phi_b) : c_bd0 * (1.0 + v / (2.0 * phi_b));
+template <class T>
+T junction_current(const T& v) {
+  using std::exp;
+  return v <= 0.0 ? -i_sat * (exp(v / v_thermal) - 1.0) : T(0.0);
 }
 
-double voltage(const Terminal& t, const double* u) { return t.is_node() ? u[t.node] : t.potential; }
+template <class T>
+T junction_capacitance(const T& v) {
+  using std::sqrt;
+  return v <= 0.0 ? c_bd0 / sqrt(1.0 - v / phi_b) : c_bd0 * (1.0 + v / (2.0 * phi_b));
+}
+
+template <class T>
+T voltage(const Terminal& t, const T* u) {
+  return t.is_node() ? u[t.node] : T(t.potential);
+}
 
 // A trapezoid: low until `delay`, rising for `rise`, high for `high_for`, falling for
 // `fall`, repeated every `period`.
@@ -110,20 +131,21 @@ Inputs input_pulses(double t) {
   return in;
 }
 
-bool static_currents(const Netlist& net, double t, const double* u, double* i) {
+template <class T>
+bool static_currents(const Netlist& net, double t, const T* u, T* i) {
   const Inputs in = input_pulses(t);
   for (std::size_t k = 0; k < node_count; ++k) i[k] = 0.0;
   for (const Transistor& m : net.transistors) {
     const bool by_signal = m.gate.signal != Signal::none;
-    const double ug = by_signal ? in.value[static_cast<int>(m.gate.signal)] : u[m.gate.node];
+    const T ug = by_signal ? T(in.value[static_cast<int>(m.gate.signal)]) : u[m.gate.node];
     // Gates driven by a node couple through the charges; inputs inject C * slope here.
     const double ug_slope = by_signal ? in.slope[static_cast<int>(m.gate.signal)] : 0.0;
-    const double us = voltage(m.source, u), ud = voltage(m.drain, u);
-    double ids;
-    if (!drain_current(m.type, u[m.gd] - u[m.gs], ug - u[m.gs], u[m.bs] - us, ug - u[m.gd], u[m.bd] - ud, ids))
+    const T us = voltage(m.source, u), ud = voltage(m.drain, u);
+    T ids;
+    if (!drain_current<T>(m.type, u[m.gd] - u[m.gs], ug - u[m.gs], u[m.bs] - us, ug - u[m.gd], u[m.bd] - ud, ids))
       return false;
-    const double i_gs = (u[m.gs] - us) / r_gs, i_gd = (u[m.gd] - ud) / r_gd;
-    const double i_bs = junction_current(u[m.bs] - us), i_bd = junction_current(u[m.bd] - ud);
+    const T i_gs = (u[m.gs] - us) / r_gs, i_gd = (u[m.gd] - ud) / r_gd;
+    const T i_bs = junction_current<T>(u[m.bs] - us), i_bd = junction_current<T>(u[m.bd] - ud);
     i[m.gs] += c_gs * ug_slope - i_gs - ids;
     i[m.gd] += c_gd * ug_slope - i_gd + ids;
     i[m.bs] += -(u[m.bs] - v_bb) / r_bs + i_bs;
@@ -134,25 +156,31 @@ bool static_currents(const Netlist& net, double t, const double* u, double* i) {
   return true;
 }
 
-void charges(const Netlist& net, const double* u, double* q) {
+template <class T>
+void charges(const Netlist& net, const T* u, T* q) {
   for (std::size_t k = 0; k < node_count; ++k) q[k] = net.node_capacitance[k] * u[k];
   for (const Transistor& m : net.transistors) {
     const bool by_node = m.gate.signal == Signal::none;
-    const double ug = by_node ? u[m.gate.node] : 0.0;  // an input's charge enters through its slope
+    const T ug = by_node ? u[m.gate.node] : T(0.0);  // an input's charge enters through its slope
     q[m.gs] += c_gs * (u[m.gs] - ug);
     q[m.gd] += c_gd * (u[m.gd] - ug);
     if (by_node) q[m.gate.node] += c_gs * (ug - u[m.gs]) + c_gd * (ug - u[m.gd]);
-    const double us = voltage(m.source, u), ud = voltage(m.drain, u);
-    const double c_bs = junction_capacitance(u[m.bs] - us), c_bd = junction_capacitance(u[m.bd] - ud);
+    const T us = voltage(m.source, u), ud = voltage(m.drain, u);
+    const T c_bs = junction_capacitance<T>(u[m.bs] - us), c_bd = junction_capacitance<T>(u[m.bd] - ud);
     q[m.bs] += c_bs * (u[m.bs] - us);
     if (m.source.is_node()) q[m.source.node] += c_bs * (us - u[m.bs]);
     // A junction to the supply is charged against ground, as in the test set's model.
-    const double bd_against = m.bulk_drain_charge_node >= 0 ? u[m.bulk_drain_charge_node]
-                              : m.drain.is_node()          ? ud
-                                                           : 0.0;
+    const T bd_against = m.bulk_drain_charge_node >= 0 ? u[m.bulk_drain_charge_node]
+                         : m.drain.is_node()          ? ud
+                                                      : T(0.0);
     q[m.bd] += c_bd * (u[m.bd] - bd_against);
     if (m.drain.is_node()) q[m.drain.node] += c_bd * (ud - u[m.bd]);
   }
 }
+
+template bool static_currents<double>(const Netlist&, double, const double*, double*);
+template bool static_currents<AutoDiffScalar>(const Netlist&, double, const AutoDiffScalar*, AutoDiffScalar*);
+template void charges<double>(const Netlist&, const double*, double*);
+template void charges<AutoDiffScalar>(const Netlist&, const AutoDiffScalar*, AutoDiffScalar*);
 
 }  // namespace tba

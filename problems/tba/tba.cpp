@@ -5,6 +5,8 @@
 //   0  = q - g(U)       (charges, index 1)
 // The input pulses have kinks every 5 time units; the test set integrates through them
 // without restarts (its reference was computed that way), so no breakpoints are given.
+// df/dy is exact, by the SDK's forward-mode differentiation in the sparsity pattern of
+// the netlist's couplings (one pass of 8 colours at a time).
 #include <algorithm>
 
 #include <daekit/sdk/export_problem.hpp>
@@ -18,7 +20,7 @@ namespace {
 
 constexpr std::size_t m = tba::node_count;
 
-class TwoBitAdder : public daekit::Problem {
+class TwoBitAdder : public daekit::AutoDiffProblem<TwoBitAdder> {
  public:
   static std::vector<daekit::ParamDesc> parameters() { return {}; }
 
@@ -44,8 +46,7 @@ class TwoBitAdder : public daekit::Problem {
     in.scored.assign(2 * m, DK_SCORED_NO);
     for (std::size_t out : {tba::output_s0, tba::output_s1, tba::output_carry}) in.scored[m + out] = DK_SCORED_RELATIVE;
     u0_ = daekit::testset_data(tba_voltages_text, "tba.u0", m).values;
-    // The pattern (no analytic Jacobian: differences in it take one evaluation per colour).
-    // Column q_j reaches only 0 = q_j - g_j(U); column U_j reaches the currents and charges
+    // The pattern: the Jacobian's passes seed one colour of columns each. Column q_j reaches only 0 = q_j - g_j(U); column U_j reaches the currents and charges
     // of the nodes coupled to node j.
     const auto coupled = tba::node_couplings(net_);
     in.jac_col_ptr.push_back(0);
@@ -58,6 +59,7 @@ class TwoBitAdder : public daekit::Problem {
       for (int i : coupled[j]) in.jac_row_idx.push_back(static_cast<std::int32_t>(m) + i);
       in.jac_col_ptr.push_back(static_cast<std::int32_t>(in.jac_row_idx.size()));
     }
+    differentiate_automatically();
   }
 
   void initial_values(daekit::Vector y, daekit::Vector yp) override {
@@ -67,10 +69,11 @@ class TwoBitAdder : public daekit::Problem {
     yp.setZero();
   }
 
-  daekit::Eval rhs(double t, daekit::ConstVector y, daekit::Vector f) override {
-    const double* u = y.data() + m;
-    if (!tba::static_currents(net_, t, u, f.data())) return daekit::Eval::recoverable;
-    tba::charges(net_, u, f.data() + m);
+  template <class T>
+  daekit::Eval rhs_of(double t, const T* y, T* f) {
+    const T* u = y + m;
+    if (!tba::static_currents(net_, t, u, f)) return daekit::Eval::recoverable;
+    tba::charges(net_, u, f + m);
     for (std::size_t k = 0; k < m; ++k) f[m + k] = y[k] - f[m + k];
     return daekit::Eval::ok;
   }
