@@ -1,10 +1,12 @@
 // `daekit wpd`: work-precision diagrams for any mix of solver and problem plugins.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <set>
 #include <sstream>
 
+#include <daekit/sdk/closest_names.hpp>
 #include <daekit/solve_request.hpp>
 
 #include "cli.hpp"
@@ -51,6 +53,37 @@ std::vector<double> parse_tolerances(const std::string& spec) {
   return tols;
 }
 
+// --param key=value applies to every problem of the sweep, --param PROBLEM:key=value to
+// that one (and wins over a key given for all); a PROBLEM that is not swept is refused.
+std::map<std::string, std::map<std::string, std::string>> parameters_per_problem(
+    const std::vector<std::string>& items, const std::vector<std::string>& problems) {
+  std::vector<std::string> shared;
+  std::map<std::string, std::vector<std::string>> own;
+  for (const auto& item : items) {
+    const auto eq = item.find('='), colon = item.find(':');
+    if (colon == std::string::npos || (eq != std::string::npos && colon > eq)) {
+      shared.push_back(item);
+      continue;
+    }
+    const std::string problem = item.substr(0, colon);
+    if (std::find(problems.begin(), problems.end(), problem) == problems.end()) {
+      std::string msg = "--param " + item + " names the problem '" + problem + "', which is not swept";
+      const auto near = daekit::closest_names(problem, problems);
+      if (!near.empty()) msg += "; did you mean '" + near.front() + "'?";
+      throw UsageError(msg + " (the sweep's problems: --problem)");
+    }
+    own[problem].push_back(item.substr(colon + 1));
+  }
+  const auto common = parse_key_values(shared, "--param");
+  std::map<std::string, std::map<std::string, std::string>> out;
+  for (const auto& problem : problems) {
+    auto mine = parse_key_values(own[problem], ("--param " + problem + ":").c_str());
+    mine.insert(common.begin(), common.end());  // keeps the problem's own value for a key given for all
+    out[problem] = mine;
+  }
+  return out;
+}
+
 }  // namespace
 
 int command_wpd(int argc, char** argv) {
@@ -70,7 +103,8 @@ int command_wpd(int argc, char** argv) {
       "setup", po::value(&setup_texts)->composing(),
       "a named series NAME=SOLVER[:key=value,...][@rtol*F]: solver options, run settings "
       "(suppress-algebraic, index-scaling, jacobian, init) and a tolerance factor (repeatable)")(
-      "param", po::value(&params)->composing(), "problem parameter key=value, for every problem (repeatable)")(
+      "param", po::value(&params)->composing(),
+      "problem parameter key=value for every problem, or PROBLEM:key=value for one of them (repeatable)")(
       "tols", po::value(&tols), "tolerances FROM:TO[:PER_DECADE] or a comma list (rtol; default 1e-4:1e-8)")(
       "atol-scale", po::value(&atol_scale), "atol = scale * rtol (default: the problem's suggestion, else atol = rtol)")(
       "runs", po::value(&runs), "runs per point; the median wall time is reported (default 1)")(
@@ -121,7 +155,8 @@ int command_wpd(int argc, char** argv) {
     if (std::find(solver_names.begin(), solver_names.end(), s.solver) == solver_names.end()) solver_names.push_back(s.solver);
   for (const auto& p : problems) require_plugin(registry, p, DK_KIND_PROBLEM);
   for (const auto& s : solver_names) require_plugin(registry, s, DK_KIND_SOLVER);
-  const auto problem_params = parse_key_values(params, "--param");
+  const std::map<std::string, std::map<std::string, std::string>> params_of = parameters_per_problem(params, problems);
+  auto problem_params = [&](const std::string& problem) { return params_of.at(problem); };
   const auto tolerances = parse_tolerances(tols);
 
   // Every point, checked before anything runs (an unknown option fails here, not in a point),
@@ -136,7 +171,7 @@ int command_wpd(int argc, char** argv) {
         p.solver = setup.solver;
         p.setup = setup.name;
         p.setup_options = setup.all_options();
-        p.params = problem_params;
+        p.params = problem_params(problem);
         p.sweep_tol = tol;
         p.rtol = tol * setup.tol_factor;
         p.settings.rtol = p.rtol;
@@ -219,7 +254,7 @@ int command_wpd(int argc, char** argv) {
     require_plugin(registry, reference_solver, DK_KIND_SOLVER);
     for (const auto& problem : problems) {
       const auto& facts = problem_facts[problem];
-      wpd::ReferenceSpec spec{problem, reference_solver, problem_params, reference_tol,
+      wpd::ReferenceSpec spec{problem, reference_solver, problem_params(problem), reference_tol,
                               wpd::l2_grid(facts["t0"].get<double>(), facts["tend"].get<double>()), init};
       bool cached = false;
       references[problem] = wpd::reference_trajectory(registry, spec, cache_dir, timeout, &cached);
@@ -244,7 +279,7 @@ int command_wpd(int argc, char** argv) {
       if (auto it = references.find(problem); it != references.end()) {
         trajectory = it->second;
       } else {
-        wpd::ReferenceSpec spec{problem, reference_solver, problem_params, reference_tol, {tend}, init};
+        wpd::ReferenceSpec spec{problem, reference_solver, problem_params(problem), reference_tol, {tend}, init};
         bool cached = false;
         trajectory = wpd::reference_trajectory(registry, spec, cache_dir, timeout, &cached);
         if (!options.quiet)

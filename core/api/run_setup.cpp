@@ -260,14 +260,27 @@ dk_result solve_checked(const loader::ProblemInstance& problem, const loader::So
                         const std::vector<VariableColumn>* variables) {
   trajectory = Trajectory{};
   trajectory.n = problem.info().n;
+  dk_result result{};
+  result.struct_size = sizeof result;
+  // Every solve starts from the problem's initial state: a problem keeps its mode (a
+  // heater on, a feed switched, an FMU's discrete state) in itself and resets it in
+  // initial_values, as docs/authoring/problem.md promises. A PreparedRun read y0 once; a
+  // repeated solve (wpd's warm-up and --runs, an ensemble member) must not start in the
+  // mode the last one ended in.
+  try {
+    std::vector<double> y0, yp0;
+    problem.initial_values(y0, yp0);
+  } catch (const loader::LoadError& e) {
+    result.status = DK_STATUS_EVALUATION_FAILURE;
+    std::snprintf(result.message, sizeof result.message, "%s", e.what());
+    return result;
+  }
   std::optional<VariableRecorder> recorder;
   if (variables && !variables->empty()) recorder.emplace(problem, trajectory, *variables);
   dk_output_sink sink = recorder ? recorder->sink() : collect_into(trajectory);
   const dk_event_sink event_sink = recorder ? recorder->event_sink() : collect_events_into(trajectory);
   dk_solve_options o = options;
   o.events = with_events ? &event_sink : nullptr;
-  dk_result result{};
-  result.struct_size = sizeof result;
   solver.solve(problem, o, sink, result);
   if (recorder && !recorder->error().empty()) {
     // The solver stopped because the sink said so; the run failed on the model.

@@ -73,6 +73,8 @@ std::string impossible_result(const dk_result& result, const Trajectory& traject
 class PreparedRun;
 // One solve into `trajectory` (whose n is set here): a result the solver could not have
 // computed (impossible_result) becomes internal_error, naming the solver, with no points.
+// Each solve starts from the problem's initial state: initial_values is called first (a
+// problem resets its mode there), so repeated solves of one PreparedRun are alike.
 // With `variables`, they are recorded at every point; a problem that cannot compute them
 // there ends the run with evaluation_failure, naming the variable and the time.
 dk_result solve_checked(const loader::ProblemInstance& problem, const loader::SolverInstance& solver,
