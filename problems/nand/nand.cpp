@@ -10,6 +10,7 @@
 #include <daekit/sdk/export_problem.hpp>
 #include <daekit/sdk/testset.hpp>
 
+#include "../common/mos_devices.hpp"
 #include "nand_initial.inc"
 #include "nand_reference.inc"
 
@@ -17,64 +18,22 @@ namespace {
 
 // Circuit data of the test set's driver.
 constexpr double rgs = 4.0, rgd = 4.0, rbs = 10.0, rbd = 10.0, cgs = 0.6e-4, cgd = 0.6e-4, cbd = 2.4e-5,
-                 c9 = 0.5e-4, delta = 0.2e-1, curis = 1e-14, vth = 25.85, vdd = 5.0, vbb = -2.5;
+                 c9 = 0.5e-4, delta = 0.2e-1, curis = 1e-14, vth = 25.85, vdd = 5.0, vbb = -2.5, phib = 0.87;
 
-struct Mosfet {
-  double vt0, gamma, phi, beta_forward, beta_reverse;
-};
 // Depletion type (1) and enhancement type (2). The source uses beta = 1.748e-3 for the
 // enhancement transistor's forward and 1.748e-4 for its reverse current; the
 // reference was computed with exactly that, so it is kept.
-constexpr Mosfet depletion{-2.43, 0.2, 1.28, 5.35e-4, 5.35e-4};
-constexpr Mosfet enhancement{0.2, 0.035, 1.01, 1.748e-3, 1.748e-4};
-
-// The channel current in one direction (forward: drain above source), with the gate and
-// bulk voltages of that direction; false where the square root of phi - v_bulk is undefined.
-template <class T>
-bool channel_current(const Mosfet& m, bool forward, const T& vds, const T& vg, const T& vb, T& ids) {
-  using std::sqrt;
-  ids = 0.0;
-  if (m.phi - vb < 0.0) return false;
-  const double beta = forward ? m.beta_forward : m.beta_reverse;
-  const T vte = m.vt0 + m.gamma * (sqrt(m.phi - vb) - std::sqrt(m.phi));
-  const T over = vg - vte;
-  if (over <= 0.0) return true;
-  if (forward) {
-    ids = over <= vds ? -beta * over * over * (1.0 + delta * vds) : -beta * vds * (2.0 * over - vds) * (1.0 + delta * vds);
-  } else {
-    ids = over <= -vds ? beta * over * over * (1.0 - delta * vds) : -beta * vds * (2.0 * over + vds) * (1.0 - delta * vds);
-  }
-  return true;
-}
-
-// Drain-source current; false where the square root of phi - v_bulk is undefined. At
-// vds = 0 the current is 0 but its two one-sided slopes differ (each direction has its own
-// gate and bulk voltages): the Jacobian takes their mean, the slope a central difference
-// sees there.
-template <class T>
-bool drain_current(const Mosfet& m, const T& vds, const T& vgs, const T& vbs, const T& vgd, const T& vbd, T& ids) {
-  if (daekit::value_of(vds) == 0.0) {
-    T forward, reverse;
-    if (!channel_current(m, true, vds, vgs, vbs, forward)) forward = 0.0;
-    if (!channel_current(m, false, vds, vgd, vbd, reverse)) reverse = 0.0;
-    ids = 0.5 * (forward + reverse);
-    return true;
-  }
-  const bool forward = vds > 0.0;
-  return channel_current(m, forward, vds, forward ? vgs : vgd, forward ? vbs : vbd, ids);
-}
+constexpr daekit::mos::Transistor depletion{-2.43, 0.2, 1.28, 5.35e-4, 5.35e-4, delta};
+constexpr daekit::mos::Transistor enhancement{0.2, 0.035, 1.01, 1.748e-3, 1.748e-4, delta};
 
 // Bulk-source and bulk-drain pn junctions, and their voltage-dependent capacitance.
 template <class T>
 T junction(const T& v) {
-  using std::exp;
-  return v <= 0.0 ? -curis * (exp(v / vth) - 1.0) : T(0.0);
+  return daekit::mos::junction_current(v, curis, vth);
 }
 template <class T>
 T junction_capacitance(const T& v) {
-  using std::sqrt;
-  constexpr double phib = 0.87;
-  return v <= 0.0 ? cbd / sqrt(1.0 - v / phib) : cbd * (1.0 + v / (2.0 * phib));
+  return daekit::mos::junction_capacitance(v, cbd, phib);
 }
 
 // A trapezoidal pulse: low until `delay`, ramp over t1, high for t2, ramp down over t3.
@@ -135,9 +94,9 @@ class NandGate : public daekit::AutoDiffResidualProblem<NandGate> {
     pulse(t, 5.0, 5.0, 5.0, 5.0, 20.0, v1, v1d);
     pulse(t, 15.0, 5.0, 15.0, 5.0, 40.0, v2, v2d);
     T i1, i2, i3;
-    if (!drain_current<T>(depletion, y[1] - y[0], y[4] - y[0], y[2] - y[4], y[4] - y[1], y[3] - vdd, i1)) return false;
-    if (!drain_current<T>(enhancement, y[6] - y[5], v1 - y[5], y[7] - y[9], v1 - y[6], y[8] - y[4], i2)) return false;
-    if (!drain_current<T>(enhancement, y[11] - y[10], v2 - y[10], y[12], v2 - y[11], y[13] - y[9], i3)) return false;
+    if (!daekit::mos::drain_current<T>(depletion, y[1] - y[0], y[4] - y[0], y[2] - y[4], y[4] - y[1], y[3] - vdd, i1)) return false;
+    if (!daekit::mos::drain_current<T>(enhancement, y[6] - y[5], v1 - y[5], y[7] - y[9], v1 - y[6], y[8] - y[4], i2)) return false;
+    if (!daekit::mos::drain_current<T>(enhancement, y[11] - y[10], v2 - y[10], y[12], v2 - y[11], y[13] - y[9], i3)) return false;
     f[0] = -(y[0] - y[4]) / rgs - i1;
     f[1] = -(y[1] - vdd) / rgd + i1;
     f[2] = -(y[2] - vbb) / rbs + junction<T>(y[2] - y[4]);

@@ -5,6 +5,7 @@
 // Templates over the scalar, built for doubles and the SDK's duals (the exact Jacobian).
 #include <cmath>
 
+#include "../common/mos_devices.hpp"
 #include "adder_circuit.hpp"
 
 using daekit::AutoDiffScalar;
@@ -23,71 +24,33 @@ constexpr double i_sat = 1e-15 * ctime * stiff;                  // junction sat
 constexpr double v_thermal = 25.85;
 constexpr double v_bb = -2.5;                                    // bulk bias
 
-struct MosParameters {
-  double vt0, gamma, phi, beta;
-};
-
-MosParameters parameters(MosType type) {
+daekit::mos::Transistor parameters(MosType type) {
   constexpr double enh_beta = 43.7e-6 * ctime * stiff;
+  auto device = [](double vt0, double gamma, double phi, double beta) {
+    return daekit::mos::Transistor{vt0, gamma, phi, beta, beta, delta};
+  };
   switch (type) {
-    case MosType::depletion: return {-2.43, 0.2, 1.28, 53.5e-6 * ctime * stiff};
-    case MosType::enhancement: return {0.2, 0.035, 1.01, 4 * enh_beta};
-    case MosType::two_in_series: return {0.2, 0.035, 1.01, 8 * enh_beta};
+    case MosType::depletion: return device(-2.43, 0.2, 1.28, 53.5e-6 * ctime * stiff);
+    case MosType::enhancement: return device(0.2, 0.035, 1.01, 4 * enh_beta);
+    case MosType::two_in_series: return device(0.2, 0.035, 1.01, 8 * enh_beta);
     case MosType::three_in_series: break;
   }
-  return {0.2, 0.035, 1.01, 12 * enh_beta};
+  return device(0.2, 0.035, 1.01, 12 * enh_beta);
 }
 
-// Drain current for v_ds != 0 in the conducting direction; `forward` is v_ds > 0 (then
-// v_gx, v_bx are gate-source and bulk-source, otherwise gate-drain and bulk-drain).
-// False where the threshold's square root is undefined.
-template <class T>
-bool channel_current(const MosParameters& p, bool forward, const T& v_ds, const T& v_gx, const T& v_bx, T& ids) {
-  using std::sqrt;
-  if (p.phi - v_bx < 0.0) return false;
-  const T v_te = p.vt0 + p.gamma * (sqrt(p.phi - v_bx) - std::sqrt(p.phi));
-  const T overdrive = v_gx - v_te;
-  const T v = forward ? v_ds : -v_ds;  // > 0
-  if (overdrive <= 0.0) {
-    ids = 0.0;
-  } else if (overdrive <= v) {  // saturation
-    ids = forward ? -p.beta * overdrive * overdrive * (1.0 + delta * v_ds)
-                  : p.beta * overdrive * overdrive * (1.0 - delta * v_ds);
-  } else {  // linear region
-    ids = forward ? -p.beta * v_ds * (2.0 * overdrive - v_ds) * (1.0 + delta * v_ds)
-                  : -p.beta * v_ds * (2.0 * overdrive + v_ds) * (1.0 - delta * v_ds);
-  }
-  return true;
-}
-
-// At v_ds = 0 the current is 0, but the two directions' slopes differ (each has its own
-// gate and bulk voltages): the derivative is their mean, the slope a central difference
-// sees there.
 template <class T>
 bool drain_current(MosType type, const T& v_ds, const T& v_gs, const T& v_bs, const T& v_gd, const T& v_bd, T& ids) {
-  const MosParameters p = parameters(type);
-  if (daekit::value_of(v_ds) == 0.0) {
-    T forward = 0.0, reverse = 0.0;
-    if (!channel_current(p, true, v_ds, v_gs, v_bs, forward)) forward = 0.0;
-    if (!channel_current(p, false, v_ds, v_gd, v_bd, reverse)) reverse = 0.0;
-    ids = 0.5 * (forward + reverse);
-    return true;
-  }
-  return v_ds > 0.0 ? channel_current(p, true, v_ds, v_gs, v_bs, ids)
-                    : channel_current(p, false, v_ds, v_gd, v_bd, ids);
+  return daekit::mos::drain_current(parameters(type), v_ds, v_gs, v_bs, v_gd, v_bd, ids);
 }
 
-// Current of a reverse-biased pn junction (zero when forward biased, as in the model).
 template <class T>
 T junction_current(const T& v) {
-  using std::exp;
-  return v <= 0.0 ? -i_sat * (exp(v / v_thermal) - 1.0) : T(0.0);
+  return daekit::mos::junction_current(v, i_sat, v_thermal);
 }
 
 template <class T>
 T junction_capacitance(const T& v) {
-  using std::sqrt;
-  return v <= 0.0 ? c_bd0 / sqrt(1.0 - v / phi_b) : c_bd0 * (1.0 + v / (2.0 * phi_b));
+  return daekit::mos::junction_capacitance(v, c_bd0, phi_b);
 }
 
 template <class T>
