@@ -43,7 +43,8 @@ int command_ensemble(int argc, char** argv) {
       "samples", po::value(&samples), "draws of the random parameters per grid point (needed with --param-random)")(
       "seed", po::value(&seed), "seed of the random draws (default 1): the same seed gives the same members")(
       "outputs", po::value(&outputs_text),
-      "components recorded at the end, by name or number, comma-separated (default: all, for up to 20)")(
+      "recorded at the end, comma-separated: components by name or number, or the problem's outputs by name "
+      "(an FMU's variables; daekit info lists them) (default: all components, for up to 20)")(
       "rtol", po::value(&rtol), "relative tolerance (default: the problem's suggestion)")(
       "atol", po::value(&atol), "absolute tolerance (default: the problem's suggestion)")(
       "tend", po::value(&tend), "end of the time span (default: the problem's)")(
@@ -118,6 +119,8 @@ int command_ensemble(int argc, char** argv) {
           api::PreparedRun check(pi, si, settings);
           const dk_problem_info& info = pi.info();
           for (std::size_t i = 0; i < info.n; ++i) out["names"].push_back(api::component_name(info, i));
+          out["problem_outputs"] = json::array();
+          for (std::size_t k = 0; k < pi.output_count(); ++k) out["problem_outputs"].push_back(pi.output_name(k));
         } catch (const std::exception& e) {
           out = {{"error", e.what()}};
         }
@@ -129,33 +132,39 @@ int command_ensemble(int argc, char** argv) {
                                             surveyed.describe(timeout));
   if (survey.contains("error")) throw UsageError(survey["error"].get<std::string>());
   const auto names = survey["names"].get<std::vector<std::string>>();
-  std::vector<std::size_t> output_index;
+  const auto problem_outputs = survey["problem_outputs"].get<std::vector<std::string>>();
+  // The recorded variables by name: components (also by number) or the problem's outputs.
+  std::vector<std::string> recorded;
   if (outputs_text.empty()) {
     if (names.size() > 20)
       throw UsageError(problem + " has " + std::to_string(names.size()) + " components: choose some with --outputs");
-    for (std::size_t i = 0; i < names.size(); ++i) output_index.push_back(i);
+    recorded = names;
   } else {
     for (const auto& o : split_list(outputs_text, ',')) {
-      auto it = std::find(names.begin(), names.end(), o);
-      if (it != names.end()) {
-        output_index.push_back(static_cast<std::size_t>(it - names.begin()));
-        continue;
+      std::string name = o;
+      if (std::find(names.begin(), names.end(), o) == names.end() &&
+          std::find(problem_outputs.begin(), problem_outputs.end(), o) == problem_outputs.end()) {
+        char* end = nullptr;
+        const long k = std::strtol(o.c_str(), &end, 10);
+        if (*end != '\0' || end == o.c_str() || k < 0 || static_cast<std::size_t>(k) >= names.size()) {
+          std::vector<std::string> known = names;
+          known.insert(known.end(), problem_outputs.begin(), problem_outputs.end());
+          const auto close = closest_names(o, known);
+          throw UsageError("--outputs: " + problem + " has no component or output '" + o + "'" +
+                           (close.empty() ? "" : " (did you mean " + close.front() + "?)"));
+        }
+        name = names[static_cast<std::size_t>(k)];
       }
-      char* end = nullptr;
-      const long k = std::strtol(o.c_str(), &end, 10);
-      if (*end != '\0' || end == o.c_str() || k < 0 || static_cast<std::size_t>(k) >= names.size()) {
-        const auto close = closest_names(o, names);
-        throw UsageError("--outputs: " + problem + " has no component '" + o + "'" +
-                         (close.empty() ? "" : " (did you mean " + close.front() + "?)"));
-      }
-      output_index.push_back(static_cast<std::size_t>(k));
+      if (std::find(recorded.begin(), recorded.end(), name) != recorded.end())
+        throw UsageError("--outputs names '" + name + "' twice");
+      recorded.push_back(name);
     }
   }
   ensemble::StudyInfo info;
   info.problem = problem;
   info.solver = solver;
   info.varied = varied;
-  for (std::size_t i : output_index) info.output_names.push_back(names[i]);
+  info.output_names = recorded;
   info.per_grid_point = !grid.empty() && samples > 1;
   for (int i = 0; i < argc; ++i) info.command_line += (i ? " " : "daekit ") + std::string(argv[i]);
 
@@ -173,7 +182,7 @@ int command_ensemble(int argc, char** argv) {
     farm::Task t;
     t.kind = ensemble::member_task_kind;
     t.input = {{"problem", problem}, {"solver", solver}, {"params", params_of(members[i])},
-               {"settings", settings_to_json(settings)}, {"outputs", output_index}};
+               {"settings", settings_to_json(settings)}, {"outputs", recorded}};
     t.budget_s = timeout;
     tasks.push_back(std::move(t));
     all.push_back(i);

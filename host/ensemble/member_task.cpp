@@ -17,10 +17,13 @@ nlohmann::json execute_member(const loader::Registry& registry, const nlohmann::
     loader::SolverInstance solver(*registry.find(input.at("solver").get<std::string>()));
     api::RunSettings settings = settings_from_json(input.at("settings"));
     settings.output = DK_OUTPUT_END;
+    // The recorded variables, computed as the end point arrives (an FMU's outputs too).
+    settings.output_vars = input.at("outputs").get<std::vector<std::string>>();
     api::PreparedRun prepared(problem, solver, settings);
     api::Trajectory trajectory;
     const auto start = std::chrono::steady_clock::now();
-    const dk_result result = api::solve_checked(problem, solver, prepared.options(), trajectory, /*with_events=*/false);
+    const dk_result result = api::solve_checked(problem, solver, prepared.options(), trajectory, /*with_events=*/false,
+                                                &prepared.variables());
     out["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out["status"] = std::string(status_name(static_cast<Status>(result.status)));
     out["message"] = std::string(result.message);
@@ -28,12 +31,10 @@ nlohmann::json execute_member(const loader::Registry& registry, const nlohmann::
     out["stats"] = {{"steps", s.steps}, {"accepted", s.accepted}, {"rejected", s.rejected}, {"nfev", s.nfev},
                     {"njac", s.njac}, {"nlu", s.nlu}};
     if (is_success(static_cast<Status>(result.status)) && !trajectory.t.empty()) {
-      const std::size_t n = problem.info().n;
-      const double* y_end = trajectory.y.data() + (trajectory.t.size() - 1) * n;
+      const std::size_t width = trajectory.variable_names.size();
       out["t_end"] = trajectory.t.back();
-      std::vector<double> values;
-      for (const auto& i : input.at("outputs")) values.push_back(y_end[i.get<std::size_t>()]);
-      out["outputs"] = values;
+      out["outputs"] = std::vector<double>(trajectory.variables.end() - static_cast<std::ptrdiff_t>(width),
+                                           trajectory.variables.end());
     }
   } catch (const std::exception& e) {
     out["status"] = "invalid_input";

@@ -10,7 +10,7 @@ namespace daekit::host::ensemble {
 
 constexpr const char* member_task_kind = "ensemble-member";
 
-// input: problem, solver, params (all, as text), settings (RunSettings as JSON), outputs (component indices).
+// input: problem, solver, params (all, as text), settings (RunSettings as JSON), outputs (names of components or of the problem's outputs).
 nlohmann::json execute_member(const loader::Registry& registry, const nlohmann::json& input,
                               const farm::SharedData& shared);
 

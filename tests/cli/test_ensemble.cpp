@@ -134,3 +134,30 @@ TEST_CASE("ensemble refuses bad studies with a message", "[cli][ensemble]") {
   }
   fs::remove_all(out);
 }
+
+TEST_CASE("an ensemble records the problem's outputs by name, computed at each member's end", "[cli][ensemble][output-vars]") {
+  // feed_reactor's outputs: at t = 20 the feed is on, and der(a) = feed - k1 a.
+  const fs::path out = fresh_dir("problem-outputs");
+  std::string log;
+  REQUIRE(run_command(ensemble("--problem feed_reactor --solver radau5 --rtol 1e-9 --atol 1e-11 "
+                               "--param-grid feed=1,3 --outputs 'a,der(a),feed_on,2' --out " + out.string()),
+                      &log) == 0);
+  const auto j = results_of(out);
+  REQUIRE(j["members"].size() == 2);
+  for (const auto& m : j["members"]) {
+    REQUIRE(m["status"] == "success");
+    const double feed = m["params"]["feed"].get<double>(), a = m["outputs"]["a"].get<double>();
+    CHECK(m["outputs"]["feed_on"].get<double>() == 1.0);
+    CHECK(m["outputs"]["der(a)"].get<double>() == Approx(feed - a).margin(1e-12));
+    CHECK(m["outputs"].contains("c"));  // component 2 by its number
+  }
+  const fs::path bad = fresh_dir("problem-outputs-bad");
+  CHECK(run_command(ensemble("--problem feed_reactor --solver radau5 --param-grid feed=1,3 --outputs a,feed_onn --out " +
+                             bad.string()),
+                    &log) == 2);
+  CHECK_THAT(log, Catch::Contains("no component or output 'feed_onn'") && Catch::Contains("did you mean feed_on"));
+  CHECK(run_command(ensemble("--problem feed_reactor --solver radau5 --param-grid feed=1,3 --outputs a,0 --out " +
+                             bad.string()),
+                    &log) == 2);
+  CHECK_THAT(log, Catch::Contains("names 'a' twice"));
+}
