@@ -426,11 +426,14 @@ void ProblemInstance::adopt() {
     throw LoadError("problem '" + plugin.manifest.name + "' (" + plugin.file.string() +
                     ") returned an invalid description: " + bad);
   }
-  if (output_count() > 0 && !(DK_HAS_FIELD(problem_.vtbl, dk_problem_vtbl, outputs) && problem_.vtbl->outputs)) {
+  if (const std::size_t outputs = output_count();
+      outputs > 0 && !(DK_HAS_FIELD(problem_.vtbl, dk_problem_vtbl, outputs) && problem_.vtbl->outputs)) {
+    // The description dies with the object: everything the message needs is read first.
     problem_.vtbl->destroy(problem_.self);
     problem_.vtbl = nullptr;
+    info_ = nullptr;
     throw LoadError("problem '" + plugin.manifest.name + "' (" + plugin.file.string() +
-                    ") returned an invalid description: noutputs = " + std::to_string(info_->noutputs) +
+                    ") returned an invalid description: noutputs = " + std::to_string(outputs) +
                     " but no outputs function");
   }
 }
