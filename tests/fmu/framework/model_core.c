@@ -13,16 +13,21 @@ int core_valid_reference(const Instance* self, unsigned vr) {
   return vr < model_spec.n_reals;
 }
 
-int core_derivatives(Instance* self, double* dx, size_t n) {
+/* The derivatives and the locals beside them from the current time and states; non-zero
+   (logged) when the model fails. */
+static int update_derivatives(Instance* self) {
   const char* message = "derivatives failed";
+  if (model_spec.derivatives_of(self->time, self->r, &message) == 0) return 0;
+  self->log(self, 3, "logStatusError", message);
+  return 1;
+}
+
+int core_derivatives(Instance* self, double* dx, size_t n) {
   if (n != model_spec.n_states) {
     self->log(self, 3, "logStatusError", "wrong number of states asked for");
     return 1;
   }
-  if (model_spec.derivatives_of(self->time, self->r, &message) != 0) {
-    self->log(self, 3, "logStatusError", message);
-    return 1;
-  }
+  if (update_derivatives(self) != 0) return 1;
   for (size_t i = 0; i < n; ++i) dx[i] = self->r[model_spec.derivatives[i]];
   return 0;
 }
@@ -30,16 +35,12 @@ int core_derivatives(Instance* self, double* dx, size_t n) {
 int core_get_reals(Instance* self, const unsigned* vr, size_t n, double* value) {
   /* As a generated FMU does, the getters see values computed from the current time and
      states: the derivatives (and the locals beside them) are brought up to date first. */
-  const char* message = "derivatives failed";
   for (size_t i = 0; i < n; ++i)
     if (!core_valid_reference(self, vr[i])) {
       self->log(self, 3, "logStatusError", "unknown value reference");
       return 1;
     }
-  if (model_spec.derivatives_of(self->time, self->r, &message) != 0) {
-    self->log(self, 3, "logStatusError", message);
-    return 1;
-  }
+  if (update_derivatives(self) != 0) return 1;
   for (size_t i = 0; i < n; ++i) value[i] = self->r[vr[i]];
   return 0;
 }
