@@ -6,6 +6,7 @@
 #include <metis.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <type_traits>
 #include <string>
 #include <vector>
@@ -88,6 +89,15 @@ const daekit_umfpack_table* umfpack_module() {
   return table;
 }
 
+// Why UMFPACK could not factorise at all (its negative status, umfpack.h): a failure of
+// the linear algebra that ends the run, where a singular matrix would only cut the step.
+std::string failure_text(int status, Eigen::Index n) {
+  std::string why = status == DAEKIT_UMFPACK_OUT_OF_MEMORY ? "out of memory"
+                                                            : "UMFPACK status " + std::to_string(status);
+  return "the sparse LU (UMFPACK) could not factorise the " + std::to_string(n) + " x " + std::to_string(n) +
+         " iteration matrix: " + why;
+}
+
 // UMFPACK through the module, real or complex (std::complex<double> is two doubles, as
 // UMFPACK's packed complex form).
 template <class Scalar>
@@ -114,7 +124,9 @@ class UmfpackLU {
       const Matrix compressed(a);
       return factor(compressed);
     }
-    return table_->factor(self_, reinterpret_cast<const double*>(a.valuePtr())) == 0;
+    const int status = table_->factor(self_, reinterpret_cast<const double*>(a.valuePtr()));
+    if (status < 0) throw std::runtime_error(failure_text(status, a.cols()));
+    return status == 0;
   }
   double footprint(int which) const { return self_ ? table_->footprint(self_, which) : -1.0; }
   void solve(const Vector& b, Vector& x) {

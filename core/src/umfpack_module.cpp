@@ -3,6 +3,12 @@
 // core would load OpenBLAS with the process, before the core has checked the kernel
 // OpenBLAS picks (lapack_loader.cpp); opened later, the module shares the OpenBLAS the
 // core opened with the kernel it chose.
+//
+// The 64-bit-index variants (umfpack_dl_*, umfpack_zl_*): the 32-bit ones size their
+// workspace in int and stop with "out of memory" once a factorisation passes about 2^31
+// units, which the periodic 2D brusselator at n = 10^6 does (docs/benchmarks/scaling.md),
+// however much memory the machine has. The cost is the index copies below (12 bytes per
+// entry of the pattern instead of 8), small beside the factors.
 #include <umfpack.h>
 
 #include <algorithm>
@@ -11,12 +17,14 @@
 
 #include "umfpack_module.hpp"
 
+static_assert(DAEKIT_UMFPACK_OUT_OF_MEMORY == UMFPACK_ERROR_out_of_memory);
+
 namespace {
 
 struct Factorisation {
   bool complex = false;
-  int n = 0;
-  std::vector<int> col_ptr, row_idx;
+  SuiteSparse_long n = 0;
+  std::vector<SuiteSparse_long> col_ptr, row_idx;
   double control[UMFPACK_CONTROL];
   double info[UMFPACK_INFO];
   double factor_info[UMFPACK_INFO];  // as the last factorisation left it (solves overwrite info)
@@ -26,17 +34,17 @@ struct Factorisation {
   void free_numeric() {
     if (!numeric) return;
     if (complex)
-      umfpack_zi_free_numeric(&numeric);
+      umfpack_zl_free_numeric(&numeric);
     else
-      umfpack_di_free_numeric(&numeric);
+      umfpack_dl_free_numeric(&numeric);
     numeric = nullptr;
   }
   void free_symbolic() {
     if (!symbolic) return;
     if (complex)
-      umfpack_zi_free_symbolic(&symbolic);
+      umfpack_zl_free_symbolic(&symbolic);
     else
-      umfpack_di_free_symbolic(&symbolic);
+      umfpack_dl_free_symbolic(&symbolic);
     symbolic = nullptr;
   }
   ~Factorisation() {
@@ -50,9 +58,9 @@ void* create(int complex) {
   if (!f) return nullptr;
   f->complex = complex != 0;
   if (f->complex)
-    umfpack_zi_defaults(f->control);
+    umfpack_zl_defaults(f->control);
   else
-    umfpack_di_defaults(f->control);
+    umfpack_dl_defaults(f->control);
   // No iterative refinement: each step costs a residual and another solve, and the
   // methods' own iterations (Newton, the error estimate) absorb the difference.
   f->control[UMFPACK_IRSTEP] = 0;
@@ -69,9 +77,9 @@ int analyze(void* self, int n, const int* col_ptr, const int* row_idx, int metis
   f.col_ptr.assign(col_ptr, col_ptr + n + 1);
   f.row_idx.assign(row_idx, row_idx + col_ptr[n]);
   f.control[UMFPACK_ORDERING] = metis ? UMFPACK_ORDERING_METIS : UMFPACK_ORDERING_AMD;
-  const int status = f.complex ? umfpack_zi_symbolic(n, n, f.col_ptr.data(), f.row_idx.data(), nullptr, nullptr,
+  const auto status = f.complex ? umfpack_zl_symbolic(n, n, f.col_ptr.data(), f.row_idx.data(), nullptr, nullptr,
                                                       &f.symbolic, f.control, f.info)
-                               : umfpack_di_symbolic(n, n, f.col_ptr.data(), f.row_idx.data(), nullptr, &f.symbolic,
+                               : umfpack_dl_symbolic(n, n, f.col_ptr.data(), f.row_idx.data(), nullptr, &f.symbolic,
                                                      f.control, f.info);
   return status == UMFPACK_OK ? 0 : 1;
 }
@@ -79,25 +87,28 @@ int analyze(void* self, int n, const int* col_ptr, const int* row_idx, int metis
 // Values in the analysed pattern's order; complex ones interleaved (re, im).
 int factor(void* self, const double* values) {
   auto& f = *static_cast<Factorisation*>(self);
-  if (!f.symbolic) return 1;
+  if (!f.symbolic) return UMFPACK_ERROR_invalid_Symbolic_object;
   f.free_numeric();
-  const int status = f.complex ? umfpack_zi_numeric(f.col_ptr.data(), f.row_idx.data(), values, nullptr, f.symbolic,
+  const auto status = f.complex ? umfpack_zl_numeric(f.col_ptr.data(), f.row_idx.data(), values, nullptr, f.symbolic,
                                                      &f.numeric, f.control, f.info)
-                               : umfpack_di_numeric(f.col_ptr.data(), f.row_idx.data(), values, f.symbolic, &f.numeric,
+                               : umfpack_dl_numeric(f.col_ptr.data(), f.row_idx.data(), values, f.symbolic, &f.numeric,
                                                     f.control, f.info);
   std::copy(f.info, f.info + UMFPACK_INFO, f.factor_info);
-  // UMFPACK_WARNING_singular_matrix (1) still leaves a numeric object: a singular W.
-  return status == UMFPACK_OK ? 0 : 1;
+  // UMFPACK_WARNING_singular_matrix (1) still leaves a numeric object: a singular W, which
+  // the methods answer with a smaller step. Any other status is no property of the matrix
+  // (out of memory, a bad pattern) and a smaller step would meet it again.
+  if (status == UMFPACK_WARNING_singular_matrix) return 1;
+  return status < 0 ? static_cast<int>(status) : 0;
 }
 
 // Without iterative refinement UMFPACK does not read A again: no values needed.
 int solve(void* self, const double* b, double* x) {
   auto& f = *static_cast<Factorisation*>(self);
   if (!f.numeric) return 1;
-  const int status =
-      f.complex ? umfpack_zi_solve(UMFPACK_A, nullptr, nullptr, nullptr, nullptr, x, nullptr, b, nullptr, f.numeric,
+  const auto status =
+      f.complex ? umfpack_zl_solve(UMFPACK_A, nullptr, nullptr, nullptr, nullptr, x, nullptr, b, nullptr, f.numeric,
                                    f.control, f.info)
-                : umfpack_di_solve(UMFPACK_A, nullptr, nullptr, nullptr, x, b, f.numeric, f.control, f.info);
+                : umfpack_dl_solve(UMFPACK_A, nullptr, nullptr, nullptr, x, b, f.numeric, f.control, f.info);
   return status == UMFPACK_OK ? 0 : 1;
 }
 

@@ -4,7 +4,9 @@
 
 extern "C" {
 
-#define DAEKIT_UMFPACK_TABLE_VERSION 2
+#define DAEKIT_UMFPACK_TABLE_VERSION 3
+// UMFPACK_ERROR_out_of_memory (umfpack.h), which factor() passes on.
+#define DAEKIT_UMFPACK_OUT_OF_MEMORY (-1)
 
 struct daekit_umfpack_table {
   int version;
@@ -12,7 +14,8 @@ struct daekit_umfpack_table {
   void (*destroy)(void* self);
   // CSC pattern of an n x n matrix; metis: nested dissection, else AMD/COLAMD. 0 on success.
   int (*analyze)(void* self, int n, const int* col_ptr, const int* row_idx, int metis);
-  // Values in pattern order (complex ones interleaved). 0 on success, 1 also when singular.
+  // Values in pattern order (complex ones interleaved). 0 on success, 1 when singular, or
+  // UMFPACK's negative status when it could not factorise at all (-1: out of memory).
   int (*factor)(void* self, const double* values);
   // x = A^-1 b with the last factorisation (complex vectors interleaved). 0 on success.
   int (*solve)(void* self, const double* b, double* x);
