@@ -128,6 +128,8 @@ void print_problem(const loader::Plugin& plugin, const std::map<std::string, std
   }
   if (p.has_reference) {
     std::cout << "reference   at t = " << p.reference_t << ": " << p.reference_source << "\n";
+    // What lets wpd score at any --tend and its l2-steps, L2 ... without a reference solver.
+    if (problem.has_reference_at()) std::cout << "            exact at any t (an exact solution)\n";
     std::size_t scored = 0;
     for (std::size_t i = 0; i < p.n; ++i) scored += p.scored[i] != DK_SCORED_NO;
     std::cout << "scored      " << scored << " of " << p.n << " components enter scd\n";

@@ -14,6 +14,7 @@
 #include "child_process.hpp"
 #include "farm/task_kinds.hpp"
 #include "signal_flag.hpp"
+#include "wpd/instances.hpp"
 #include "wpd/journal.hpp"
 #include "wpd/outputs.hpp"
 #include "wpd/reference.hpp"
@@ -53,42 +54,11 @@ std::vector<double> parse_tolerances(const std::string& spec) {
   return tols;
 }
 
-// --param key=value applies to every problem of the sweep, --param PROBLEM:key=value to
-// that one (and wins over a key given for all); a PROBLEM that is not swept is refused.
-std::map<std::string, std::map<std::string, std::string>> parameters_per_problem(
-    const std::vector<std::string>& items, const std::vector<std::string>& problems) {
-  std::vector<std::string> shared;
-  std::map<std::string, std::vector<std::string>> own;
-  for (const auto& item : items) {
-    const auto eq = item.find('='), colon = item.find(':');
-    if (colon == std::string::npos || (eq != std::string::npos && colon > eq)) {
-      shared.push_back(item);
-      continue;
-    }
-    const std::string problem = item.substr(0, colon);
-    if (std::find(problems.begin(), problems.end(), problem) == problems.end()) {
-      std::string msg = "--param " + item + " names the problem '" + problem + "', which is not swept";
-      const auto near = daekit::closest_names(problem, problems);
-      if (!near.empty()) msg += "; did you mean '" + near.front() + "'?";
-      throw UsageError(msg + " (the sweep's problems: --problem)");
-    }
-    own[problem].push_back(item.substr(colon + 1));
-  }
-  const auto common = parse_key_values(shared, "--param");
-  std::map<std::string, std::map<std::string, std::string>> out;
-  for (const auto& problem : problems) {
-    auto mine = parse_key_values(own[problem], ("--param " + problem + ":").c_str());
-    mine.insert(common.begin(), common.end());  // keeps the problem's own value for a key given for all
-    out[problem] = mine;
-  }
-  return out;
-}
-
 }  // namespace
 
 int command_wpd(int argc, char** argv) {
   PluginOptions plugins;
-  std::vector<std::string> problems, solver_opts, params, setup_texts;
+  std::vector<std::string> problems, solver_opts, params, param_sweeps, setup_texts;
   std::string init = "check", solvers, tols = "1e-4:1e-8", error = "final", out_dir, reference_solver = "rodas5p", cache_dir;
   // A hung point must not hang the sweep: 10 minutes per run unless told otherwise.
   double atol_scale = 0, timeout = 600, reference_tol = 1e-12, target_scd = 0;
@@ -105,10 +75,16 @@ int command_wpd(int argc, char** argv) {
       "(suppress-algebraic, index-scaling, jacobian, init) and a tolerance factor (repeatable)")(
       "param", po::value(&params)->composing(),
       "problem parameter key=value for every problem, or PROBLEM:key=value for one of them (repeatable)")(
+      "param-sweep", po::value(&param_sweeps)->composing(),
+      "[PROBLEM:]KEY=V1,V2,...: each value an instance of the problem (\"fekete-N=40\"), and a scaling diagram "
+      "of the time to the target accuracy against the parameter")(
       "tols", po::value(&tols), "tolerances FROM:TO[:PER_DECADE] or a comma list (rtol; default 1e-4:1e-8)")(
       "atol-scale", po::value(&atol_scale), "atol = scale * rtol (default: the problem's suggestion, else atol = rtol)")(
       "runs", po::value(&runs), "runs per point; the median wall time is reported (default 1)")(
-      "error", po::value(&error), "final (scd at tend), l2 (timeseries), or both (default final)")(
+      "error", po::value(&error),
+      "accuracy measures, comma-separated: final (or scd: the test set's, at tend), l2 (100 times vs. the "
+      "reference solver), both (final,l2), and DiffEqDevTools' final-mean, l2-steps, linf-steps, L2, Linf "
+      "(default final)")(
       "out,o", po::value(&out_dir), "output folder (results.csv, results.json, SVG and PNG diagrams)")(
       "timeout-per-run", po::value(&timeout), "seconds a run may take before it is killed and recorded as failed (default 600; 0: no limit)")(
       "max-steps", po::value(&max_steps), "step limit per run (default 1000000)")(
@@ -129,7 +105,9 @@ int command_wpd(int argc, char** argv) {
     return 0;
   if (problems.empty() || (solvers.empty() && setup_texts.empty()) || out_dir.empty())
     throw UsageError("--problem, --solvers (or --setup) and --out are required");
-  if (error != "final" && error != "l2" && error != "both") throw UsageError("--error must be final, l2 or both");
+  const std::vector<wpd::Measure> measures = wpd::parse_error_measures(error);
+  // Anything beyond the test set's own measure needs a reference for every problem.
+  const bool beyond_final = measures.size() > 1 || measures.front() != wpd::Measure::final_relative;
   if (runs < 1) throw UsageError("--runs must be at least 1");
   check_farm_options(farm_settings, vm);
   const int jobs = farm_settings.jobs;
@@ -155,23 +133,29 @@ int command_wpd(int argc, char** argv) {
     if (std::find(solver_names.begin(), solver_names.end(), s.solver) == solver_names.end()) solver_names.push_back(s.solver);
   for (const auto& p : problems) require_plugin(registry, p, DK_KIND_PROBLEM);
   for (const auto& s : solver_names) require_plugin(registry, s, DK_KIND_SOLVER);
-  const std::map<std::string, std::map<std::string, std::string>> params_of = parameters_per_problem(params, problems);
-  auto problem_params = [&](const std::string& problem) { return params_of.at(problem); };
+  const wpd::Instances instances = wpd::make_instances(problems, params, param_sweeps);
+  std::vector<std::string> labels;
+  std::map<std::string, const wpd::Instance*> instance_of;
+  for (const auto& instance : instances.list) {
+    labels.push_back(instance.label);
+    instance_of[instance.label] = &instance;
+  }
   const auto tolerances = parse_tolerances(tols);
 
   // Every point, checked before anything runs (an unknown option fails here, not in a point),
   // and what the sweep needs to know of each problem. Plugin code: it runs in a child, so a
   // plugin that crashes when loaded ends the command with a message.
   std::vector<wpd::Point> points;
-  for (const auto& problem : problems)
+  for (const auto& instance : instances.list)
     for (const auto& setup : setups)
       for (double tol : tolerances) {
         wpd::Point p;
-        p.problem = problem;
+        p.problem = instance.problem;
+        p.instance = instance.label;
         p.solver = setup.solver;
         p.setup = setup.name;
         p.setup_options = setup.all_options();
-        p.params = problem_params(problem);
+        p.params = instance.params;
         p.sweep_tol = tol;
         p.rtol = tol * setup.tol_factor;
         p.settings.rtol = p.rtol;
@@ -202,8 +186,9 @@ int command_wpd(int argc, char** argv) {
               out["points"].push_back({{"atol", check.atol_at(0)}});
             }
             const auto& i = pi.info();
-            out["problems"][p.problem] = {{"t0", i.t0}, {"tend", i.tend}, {"n", i.n},
-                                          {"own_reference_at_tend", i.has_reference && i.reference_t == i.tend}};
+            out["problems"][p.instance] = {
+                {"t0", i.t0}, {"tend", i.tend}, {"n", i.n}, {"exact", pi.has_reference_at()},
+                {"own_reference_at_tend", (i.has_reference && i.reference_t == i.tend) || pi.has_reference_at()}};
           }
         } catch (const std::exception& e) {
           out = {{"error", e.what()}};
@@ -236,8 +221,8 @@ int command_wpd(int argc, char** argv) {
   }
   std::ostringstream scoring;
   scoring.precision(17);
-  scoring << error << ";" << (vm.count("reference-solver") || error != "final" ? reference_solver : "") << "@"
-          << reference_tol;
+  for (const auto m : measures) scoring << wpd::measure_name(m) << ",";
+  scoring << ";" << (vm.count("reference-solver") || beyond_final ? reference_solver : "") << "@" << reference_tol;
   wpd::Journal journal(out_dir, vm.count("resume") > 0);
   if (cache_dir.empty()) cache_dir = (std::filesystem::path(out_dir) / "cache").string();
   wpd::SweepOptions options;
@@ -246,40 +231,65 @@ int command_wpd(int argc, char** argv) {
   options.coordinator_jobs = farm_settings.coordinator_jobs;
   options.silence_limit_s = farm_settings.silence_limit_s;
   options.timeout_per_run = timeout;
-  options.l2 = error != "final";
+  options.measures = measures;
+  options.reference_solver = reference_solver;
+  options.reference_tol = reference_tol;
   options.quiet = vm.count("quiet") > 0;
-  std::map<std::string, Trajectory> references;
-  std::ostringstream reference_text;
-  if (options.l2) {
-    require_plugin(registry, reference_solver, DK_KIND_SOLVER);
-    for (const auto& problem : problems) {
-      const auto& facts = problem_facts[problem];
-      wpd::ReferenceSpec spec{problem, reference_solver, problem_params(problem), reference_tol,
-                              wpd::l2_grid(facts["t0"].get<double>(), facts["tend"].get<double>()), init};
-      bool cached = false;
-      references[problem] = wpd::reference_trajectory(registry, spec, cache_dir, timeout, &cached);
-      if (!options.quiet)
-        std::cerr << "daekit wpd: L2 reference for " << problem << " " << (cached ? "read from the cache" : "computed")
-                  << " (" << reference_solver << " at " << reference_tol << ")\n";
+  // Reference trajectories for the measures on fixed times, for the problems without an
+  // exact solution (those are scored against it in each point).
+  wpd::ReferenceTrajectories references;
+  std::ostringstream reference_text, error_reference_text;
+  auto reference_for = [&](const std::string& problem, const std::vector<double>& grid, const char* what) {
+    const wpd::Instance& instance = *instance_of.at(problem);
+    wpd::ReferenceSpec spec{instance.problem, reference_solver, instance.params, reference_tol, grid, init};
+    bool cached = false;
+    Trajectory t = wpd::reference_trajectory(registry, spec, cache_dir, timeout, &cached);
+    if (!options.quiet)
+      std::cerr << "daekit wpd: " << what << " reference for " << problem << " "
+                << (cached ? "read from the cache" : "computed") << " (" << reference_solver << " at " << reference_tol
+                << ")\n";
+    return t;
+  };
+  if (beyond_final) require_plugin(registry, reference_solver, DK_KIND_SOLVER);
+  for (const auto& problem : labels) {
+    const auto& facts = problem_facts[problem];
+    if (facts["exact"].get<bool>()) continue;
+    const double t0 = facts["t0"].get<double>(), tend = facts["tend"].get<double>();
+    if (wpd::wants(measures, wpd::Measure::l2_reference))
+      references.l2_grid[problem] = reference_for(problem, wpd::l2_grid(t0, tend), "L2");
+    if (wpd::wants_dense(measures))
+      references.uniform[problem] = reference_for(problem, wpd::uniform_times(t0, tend), "dense");
+  }
+  {
+    bool exact = false, solver = false;
+    for (const auto& problem : labels) (problem_facts[problem]["exact"].get<bool>() ? exact : solver) = true;
+    if (wpd::wants(measures, wpd::Measure::l2_reference) && solver)
+      reference_text << reference_solver << " at tol " << reference_tol << ", " << 100 << " times";
+    if (beyond_final) {
+      if (solver) error_reference_text << reference_solver << " at tol " << reference_tol;
+      if (solver && exact) error_reference_text << "; ";
+      if (exact) error_reference_text << "the exact solution for the problems that have one";
     }
-    reference_text << reference_solver << " at tol " << reference_tol << ", " << 100 << " times";
   }
 
   // Problems without a reference of their own at tend are scored against the reference
   // solver's y(tend) when a reference solver is named (or computed anyway for --error l2).
   std::ostringstream final_reference_text;
-  if (vm.count("reference-solver") || options.l2) {
+  if (vm.count("reference-solver") || beyond_final) {
     require_plugin(registry, reference_solver, DK_KIND_SOLVER);
-    for (const auto& problem : problems) {
+    for (const auto& problem : labels) {
       const auto& facts = problem_facts[problem];
       if (facts["own_reference_at_tend"].get<bool>()) continue;
       const double tend = facts["tend"].get<double>();
       const std::size_t n = facts["n"].get<std::size_t>();
       Trajectory trajectory;
-      if (auto it = references.find(problem); it != references.end()) {
+      if (auto it = references.l2_grid.find(problem); it != references.l2_grid.end()) {
         trajectory = it->second;
+      } else if (auto u = references.uniform.find(problem); u != references.uniform.end()) {
+        trajectory = u->second;
       } else {
-        wpd::ReferenceSpec spec{problem, reference_solver, problem_params(problem), reference_tol, {tend}, init};
+        const wpd::Instance& instance = *instance_of.at(problem);
+        wpd::ReferenceSpec spec{instance.problem, reference_solver, instance.params, reference_tol, {tend}, init};
         bool cached = false;
         trajectory = wpd::reference_trajectory(registry, spec, cache_dir, timeout, &cached);
         if (!options.quiet)
@@ -288,7 +298,7 @@ int command_wpd(int argc, char** argv) {
       }
       const std::vector<double> y_end(trajectory.y.end() - static_cast<std::ptrdiff_t>(n), trajectory.y.end());
       for (auto& p : points)
-        if (p.problem == problem) p.final_reference = y_end;
+        if (p.instance == problem) p.final_reference = y_end;
       final_reference_text << (final_reference_text.tellp() > 0 ? "; " : "") << problem << ": " << reference_solver
                            << " at tol " << reference_tol << " (the problem has no reference of its own)";
     }
@@ -300,7 +310,7 @@ int command_wpd(int argc, char** argv) {
   options.finished = [&](std::size_t i, const wpd::PointResult& r) { journal.append(keys[i], r); };
   farm::Farm farm(registry, plugins, farm::all_task_kinds(), farm::current_launch());
   std::map<std::string, std::size_t> sizes;
-  for (const auto& problem : problems) sizes[problem] = problem_facts[problem]["n"].get<std::size_t>();
+  for (const auto& problem : labels) sizes[problem] = problem_facts[problem]["n"].get<std::size_t>();
   std::vector<wpd::PointResult> results;
   {
     // SIGINT and SIGTERM end the sweep in order: the running points are killed, the
@@ -311,11 +321,14 @@ int command_wpd(int argc, char** argv) {
   }
 
   wpd::SweepInfo info;
-  info.problems = problems;
+  info.problems = labels;
+  info.problem_plugins = problems;
+  info.parameter_sweeps = instances.sweeps;
   info.solvers = solver_names;
   for (const auto& s : setups) info.setups.push_back(s.name);
   info.tolerances = tols;
   info.error = error;
+  info.measures = measures;
   info.runs = runs;
   info.jobs = jobs;
   info.mpi_ranks = farm.ranks();
@@ -327,6 +340,7 @@ int command_wpd(int argc, char** argv) {
   }
   info.target_scd = target_scd;
   info.reference = reference_text.str();
+  info.error_reference = error_reference_text.str();
   info.final_reference = final_reference_text.str();
   for (int i = 0; i < argc; ++i) info.command_line += (i ? " " : "daekit ") + std::string(argv[i]);
   info.settings = {{"init", init},
@@ -350,7 +364,7 @@ int command_wpd(int argc, char** argv) {
     return 130;
   }
   std::cout << "daekit wpd: " << results.size() << " points (" << failed << " failed) written to " << out_dir << "\n";
-  if (error != "l2") wpd::print_summary(std::cout, results, info);
+  if (wpd::wants(measures, wpd::Measure::final_relative)) wpd::print_summary(std::cout, results, info);
   // The results are written; a diagram that could not be drawn still fails the command.
   return drawn ? 0 : 1;
 }

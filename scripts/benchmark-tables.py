@@ -2,8 +2,9 @@
 """Rewrites the generated blocks of docs/benchmarks/README.md from the sweeps' files:
 between "<!-- generated: NAME -->" and "<!-- end generated -->" it puts the line saying
 which machine, BLAS kernel, build and commit made NAME (from NAME/results.json, or
-N20/results.json for the scaling), the scd / steps / time table and wpd's summary.
+the scaling's own table), the scd / steps / time table and wpd's summary.
   scripts/benchmark-tables.py docs/benchmarks/README.md"""
+import csv
 import json
 import os
 import re
@@ -26,9 +27,20 @@ def provenance(results):
 
 def block(name):
     folder = os.path.join(root, name)
-    if name == "fekete-scaling":
+    if name == "fekete-scaling" and not os.path.exists(os.path.join(folder, "fekete-scaling.csv")):
+        # made before --param-sweep: one sweep per N and a table made from them
         table = open(os.path.join(folder, "time-to-scd6.md")).read().strip()
         return provenance(os.path.join(folder, "N20", "results.json")) + "\n\n" + table
+    if name == "fekete-scaling":
+        # wpd --param-sweep's table: a row per value of N, a column per solver.
+        rows = list(csv.reader(open(os.path.join(folder, "fekete-scaling.csv"))))
+        key, setups, values = rows[0][0], rows[0][1:], [r[0] for r in rows[1:]]
+        lines = ["| solver | " + " | ".join(f"{key} = {v}" for v in values) + " |",
+                 "|---|" + "---|" * len(values)]
+        for i, setup in enumerate(setups):
+            cells = [f"{float(r[i + 1]):.3g} s" if r[i + 1] else "not reached" for r in rows[1:]]
+            lines.append(f"| `{setup}` | " + " | ".join(cells) + " |")
+        return provenance(os.path.join(folder, "results.json")) + "\n\n" + "\n".join(lines)
     if name == "kernel-spread":
         return open(os.path.join(folder, "bdf-ndf.md")).read().strip()
     results = os.path.join(folder, "results.json")

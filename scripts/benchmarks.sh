@@ -40,9 +40,12 @@ for name in "${names[@]}"; do
     setups)
       sweep setups --problem fekete --setup rodas5p=rodas5p --setup rodas5p-suppressed=rodas5p:suppress-algebraic=true \
         --setup ida=ida --setup ida-core=ida:linear_solver=core --setup ida-all-components=ida:suppress_alg=off \
-        --tols 1e-4:1e-9 --runs 3 --timeout-per-run 120 --target-scd 6 ;;
+        --tols 1e-4:1e-9 --runs 3 --timeout-per-run 120 --target-scd 6 --error final,final-mean ;;
     fekete-scaling)
-      DAEKIT="$daekit" bash scripts/fekete-scaling.sh "$out/fekete-scaling" > /dev/null ;;
+      # N = 20 has the test set's reference; the other N are scored against bdf at 1e-11.
+      sweep fekete-scaling --problem fekete --param-sweep N=10,20,40,80,160 \
+        --solvers bdf,ndf,rodas5p,rodas4p2,radau5,radauiia,ida --tols 1e-5:1e-8 \
+        --reference-solver bdf --reference-tol 1e-11 --timeout-per-run 300 --target-scd 6 ;;
     kernel-spread)
       mkdir -p "$out/kernel-spread"
       python3 scripts/kernel-spread.py --perturb 6 --daekit "$daekit" > "$out/kernel-spread/bdf-ndf.md.tmp"

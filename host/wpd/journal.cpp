@@ -23,9 +23,25 @@ double number_or_nan(const json& j, const char* key) {
   return j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::numeric_limits<double>::quiet_NaN();
 }
 
+void read_accuracy(const json& j, PointResult& r) {
+  r.scd = number_or_nan(j, "scd");
+  r.mescd = number_or_nan(j, "mescd");
+  r.final_error = number_or_nan(j, "final_error");
+  r.l2 = number_or_nan(j, "l2");
+  r.final_mean = number_or_nan(j, "final_mean");
+  r.l2_steps = number_or_nan(j, "l2_steps");
+  r.linf_steps = number_or_nan(j, "linf_steps");
+  r.l2_dense = number_or_nan(j, "L2_dense");
+  r.linf_dense = number_or_nan(j, "Linf_dense");
+  if (j.contains("error_references") && j["error_references"].is_object())
+    for (const auto& [measure, used] : j["error_references"].items())
+      if (used.is_string()) r.references_used[measure] = used.get<std::string>();
+}
+
 json row_to_json(const PointResult& r) {
   const dk_stats& s = r.stats;
   return {{"problem", r.point.problem},
+          {"instance", r.point.instance},
           {"solver", r.point.solver},
           {"setup", r.point.setup},
           {"setup_options", r.point.setup_options},
@@ -48,6 +64,12 @@ json row_to_json(const PointResult& r) {
           {"mescd", json_number(r.mescd)},
           {"final_error", json_number(r.final_error)},
           {"l2", json_number(r.l2)},
+          {"final_mean", json_number(r.final_mean)},
+          {"l2_steps", json_number(r.l2_steps)},
+          {"linf_steps", json_number(r.linf_steps)},
+          {"L2_dense", json_number(r.l2_dense)},
+          {"Linf_dense", json_number(r.linf_dense)},
+          {"error_references", r.references_used},
           {"host", r.host},
           {"rank", r.rank}};
 }
@@ -65,10 +87,7 @@ PointResult row_from_json(const json& row, const Point& point) {
   r.stats.steps = s.at("steps"), r.stats.accepted = s.at("accepted"), r.stats.rejected = s.at("rejected");
   r.stats.nfev = s.at("nfev"), r.stats.nfev_jac = s.at("nfev_jac"), r.stats.njac = s.at("njac");
   r.stats.nlu = s.at("nlu"), r.stats.nsolve = s.at("nsolve"), r.stats.nnewton = s.at("nnewton");
-  r.scd = number_or_nan(row, "scd");
-  r.mescd = number_or_nan(row, "mescd");
-  r.final_error = number_or_nan(row, "final_error");
-  r.l2 = number_or_nan(row, "l2");
+  read_accuracy(row, r);
   r.host = row.value("host", "");
   r.rank = row.value("rank", 0);
   return r;

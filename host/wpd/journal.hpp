@@ -19,6 +19,9 @@ double number_or_nan(const nlohmann::json& j, const char* key);
 
 // A point's row as results.json and results.jsonl hold it.
 nlohmann::json row_to_json(const PointResult& r);
+// The accuracy numbers of a row (scd, mescd, final_error, l2, final_mean, ...) and their
+// error_references, as row_to_json writes them and a point's child reports them.
+void read_accuracy(const nlohmann::json& j, PointResult& r);
 // A row read back for `point` (its settings are the point's own).
 PointResult row_from_json(const nlohmann::json& row, const Point& point);
 

@@ -1,5 +1,8 @@
 #include "outputs.hpp"
 
+#include "scaling.hpp"
+#include "summary_figure.hpp"
+
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -46,9 +49,26 @@ std::string cpu_model() {
   return "unknown";
 }
 
-double error_of(const PointResult& r, const std::string& metric) {
-  return metric == "l2" ? r.l2 : r.final_error;
+// gnuplot on a script in `dir`, without a shell (any --out path works), its messages in log.
+int run_gnuplot(const fs::path& dir, const std::string& script, const fs::path& log) {
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    if (FILE* f = std::fopen(log.c_str(), "w")) {  // before chdir: log may be relative
+      dup2(fileno(f), STDERR_FILENO);
+      dup2(fileno(f), STDOUT_FILENO);
+    }
+    if (chdir(dir.c_str()) != 0) _exit(126);
+    execlp("gnuplot", "gnuplot", script.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
+
+}  // namespace
 
 std::string gnuplot_string(const std::string& s) {
   std::string out;
@@ -72,31 +92,56 @@ std::string series_style(int k) {
   return style.str();
 }
 
-// gnuplot on a script in `dir`, without a shell (any --out path works), its messages in log.
-int run_gnuplot(const fs::path& dir, const std::string& script, const fs::path& log) {
-  const pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    if (FILE* f = std::fopen(log.c_str(), "w")) {  // before chdir: log may be relative
-      dup2(fileno(f), STDERR_FILENO);
-      dup2(fileno(f), STDOUT_FILENO);
-    }
-    if (chdir(dir.c_str()) != 0) _exit(126);
-    execlp("gnuplot", "gnuplot", script.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+std::string svg_and_png(const std::string& base, const std::string& plot) {
+  return "set terminal svg size 1000,700 dynamic enhanced font \"sans,12\" background rgb \"white\"\n"
+         "set output \"" + base + ".svg\"\n" + plot +
+         "\n"
+         "set terminal pngcairo size 1000,700 enhanced font \"sans,11\" background rgb \"white\"\n"
+         "set output \"" + base + ".png\"\nreplot\n";
 }
 
-}  // namespace
+double common_best_scd(const std::vector<PointResult>& rows, const std::string& instance) {
+  std::map<std::string, double> best;
+  for (const auto& r : rows)
+    if (r.point.instance == instance && r.ok() && std::isfinite(r.scd))
+      best[r.point.setup] = std::max(best.count(r.point.setup) ? best[r.point.setup] : -1e300, r.scd);
+  if (best.empty()) return std::numeric_limits<double>::quiet_NaN();
+  double target = std::numeric_limits<double>::infinity();
+  for (const auto& [setup, scd] : best) target = std::min(target, scd);
+  return target;
+}
+
+std::map<std::string, double> times_to_reach(const std::vector<PointResult>& rows, const std::string& instance,
+                                             const std::vector<std::string>& setups, double target) {
+  std::map<std::string, double> time_to;
+  for (const auto& setup : setups) {
+    std::vector<const PointResult*> points;
+    for (const auto& r : rows)
+      if (r.point.instance == instance && r.point.setup == setup && r.ok() && std::isfinite(r.scd)) points.push_back(&r);
+    std::sort(points.begin(), points.end(), [](auto* a, auto* b) { return a->scd < b->scd; });
+    double t = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t k = 0; k + 1 < points.size(); ++k) {
+      const auto *a = points[k], *b = points[k + 1];
+      if (a->scd <= target && target <= b->scd && b->scd > a->scd) {
+        // Linear in scd, logarithmic in time: the straight line of the log-log diagram.
+        const double s = (target - a->scd) / (b->scd - a->scd);
+        t = std::pow(10.0, std::log10(a->wall_median) + s * (std::log10(b->wall_median) - std::log10(a->wall_median)));
+        break;
+      }
+    }
+    if (std::isnan(t))
+      for (const auto* p : points)
+        if (p->scd >= target && (std::isnan(t) || p->wall_median < t)) t = p->wall_median;
+    time_to[setup] = t;
+  }
+  return time_to;
+}
 
 void write_csv(const std::string& file, const std::vector<PointResult>& rows) {
   std::ofstream out(file);
   out << "problem,solver,rtol,atol,status,message,runs,wall_median_s,wall_min_s,wall_max_s,steps,accepted,rejected,"
-         "nfev,nfev_jac,njac,nlu,nsolve,nnewton,scd,mescd,final_error,l2,setup,host\n";
+         "nfev,nfev_jac,njac,nlu,nsolve,nnewton,scd,mescd,final_error,l2,setup,host,final_mean,l2_steps,linf_steps,"
+         "L2_dense,Linf_dense,instance\n";
   for (const auto& r : rows) {
     if (r.status == "interrupted") continue;
     const dk_stats& s = r.stats;
@@ -105,7 +150,9 @@ void write_csv(const std::string& file, const std::vector<PointResult>& rows) {
         << number(r.wall_min) << "," << number(r.wall_max) << "," << s.steps << "," << s.accepted << ","
         << s.rejected << "," << s.nfev << "," << s.nfev_jac << "," << s.njac << "," << s.nlu << "," << s.nsolve
         << "," << s.nnewton << "," << number(r.scd) << "," << number(r.mescd) << "," << number(r.final_error)
-        << "," << number(r.l2) << "," << r.point.setup << "," << csv_field(r.host) << "\n";
+        << "," << number(r.l2) << "," << r.point.setup << "," << csv_field(r.host) << "," << number(r.final_mean)
+        << "," << number(r.l2_steps) << "," << number(r.linf_steps) << "," << number(r.l2_dense) << ","
+        << number(r.linf_dense) << "," << csv_field(r.point.instance) << "\n";
   }
 }
 
@@ -126,6 +173,9 @@ void write_json(const std::string& file, const std::vector<PointResult>& rows, c
   meta["daekit_version"] = DAEKIT_VERSION;
   meta["tolerances"] = info.tolerances;
   meta["error"] = info.error;
+  meta["error_measures"] = json::array();
+  for (Measure m : info.measures) meta["error_measures"].push_back(measure_name(m));
+  if (!info.error_reference.empty()) meta["error_reference"] = info.error_reference;
   meta["runs"] = info.runs;
   meta["jobs"] = info.jobs;
   meta["mpi_ranks"] = info.mpi_ranks;
@@ -135,7 +185,7 @@ void write_json(const std::string& file, const std::vector<PointResult>& rows, c
   if (!info.final_reference.empty()) meta["final_reference"] = info.final_reference;
   json plugins = json::array();
   std::set<std::string> used(info.solvers.begin(), info.solvers.end());
-  used.insert(info.problems.begin(), info.problems.end());
+  used.insert(info.problem_plugins.begin(), info.problem_plugins.end());
   for (const auto& p : registry.plugins())
     if (used.count(p.manifest.name))
       plugins.push_back({{"name", p.manifest.name}, {"kind", p.manifest.kind == DK_KIND_SOLVER ? "solver" : "problem"},
@@ -151,18 +201,16 @@ void write_json(const std::string& file, const std::vector<PointResult>& rows, c
 
 bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, const SweepInfo& info,
                  std::ostream& log) {
-  std::vector<std::string> metrics;
-  if (info.error == "final" || info.error == "both") metrics.push_back("final");
-  if (info.error == "l2" || info.error == "both") metrics.push_back("l2");
   std::vector<std::string> scripts;
   // Where the numbers come from: the machine, the BLAS kernel, the commit, the date.
   const BuildInfo build = build_info();
   const std::string subtitle = build.cpu_model + ", " + (build.blas_kernel.empty() ? "" : build.blas_kernel + " kernel, ") +
                                "commit " + build.commit.substr(0, 12) + ", " + now_utc();
+  std::vector<Panel> panels;  // the summary figure's: each problem's first measure against time
   for (const auto& problem : info.problems)
-    for (const auto& metric : metrics)
+    for (const Measure metric : info.measures)
       for (const char* work : {"time", "nfev"}) {
-        const std::string base = problem + "-" + metric + (std::string(work) == "nfev" ? "-nfev" : "");
+        const std::string base = problem + "-" + diagram_tag(metric) + (std::string(work) == "nfev" ? "-nfev" : "");
         std::ofstream data(fs::path(dir) / (base + ".dat"));
         std::ostringstream plot;
         bool first = true, any_valid = false;
@@ -170,8 +218,8 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
         for (const auto& solver : info.setups) {
           std::vector<const PointResult*> ok, failed;
           for (const auto& r : rows)
-            if (r.point.problem == problem && r.point.setup == solver)
-              (r.ok() && std::isfinite(error_of(r, metric)) ? ok : failed).push_back(&r);
+            if (r.point.instance == problem && r.point.setup == solver)
+              (r.ok() && std::isfinite(value_of(r, metric)) ? ok : failed).push_back(&r);
           std::sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return a->point.rtol > b->point.rtol; });
           any_valid = any_valid || !ok.empty();
           // Failures stay visible: "ida (failed at tol 1e-09, 1e-10: convergence_failures)".
@@ -199,12 +247,12 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
           // In tolerance order, a failed point leaves a gap (a blank line), never a bridge.
           std::vector<const PointResult*> series;
           for (const auto& r : rows)
-            if (r.point.problem == problem && r.point.setup == solver) series.push_back(&r);
+            if (r.point.instance == problem && r.point.setup == solver) series.push_back(&r);
           std::sort(series.begin(), series.end(), [](auto* a, auto* b) { return a->point.rtol > b->point.rtol; });
           const bool timing = std::string(work) == "time";
           data << "# " << solver << ": error, work, work min, work max\n";
           for (const auto* r : series) {
-            const double err = error_of(*r, metric);
+            const double err = value_of(*r, metric);
             if (!(r->ok() && std::isfinite(err))) {
               data << "\n";
               continue;
@@ -227,8 +275,7 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
           ++index;
           first = false;
         }
-        const std::string xlabel = metric == "l2" ? "L2 error of the timeseries (vs. reference)"
-                                                  : "error at tend (max relative, scored components)";
+        const std::string xlabel = axis_label(metric);
         const std::string ylabel = std::string(work) == "nfev" ? "f evaluations" : "time (s, median)";
         std::ofstream gp(fs::path(dir) / (base + ".gp"));
         // Below the plot, in columns: the data keep the width however many series there are.
@@ -243,13 +290,14 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
            // A diverged point (error 1e15) must not squeeze the others into a corner.
            << (off_axis ? "set xrange [*:1]\n" : "")
            << (any_valid ? "" : "set xrange [1e-12:1]\nset yrange [1e-4:10]\nset label 1 \"no successful run\" at graph 0.4, 0.5\n")
-           << "set terminal svg size 1000,700 dynamic enhanced font \"sans,12\" background rgb \"white\"\n"
-           << "set output \"" << base << ".svg\"\n"
-           << plot.str() << "\n"
-           << "set terminal pngcairo size 1000,700 enhanced font \"sans,11\" background rgb \"white\"\n"
-           << "set output \"" << base << ".png\"\nreplot\n";
+               << svg_and_png(base, plot.str());
         scripts.push_back(base + ".gp");
+        if (metric == info.measures.front() && std::string(work) == "time")
+          panels.push_back({problem, plot.str(), xlabel, off_axis > 0, !any_valid});
       }
+  for (const auto& script : write_scaling(dir, rows, info, subtitle)) scripts.push_back(script);
+  if (const std::string script = write_summary_figure(dir, panels, info, subtitle); !script.empty())
+    scripts.push_back(script);
   if (run_gnuplot(dir, "--version", fs::path(dir) / ".gnuplot-version.log") != 0) {
     std::error_code ec;
     fs::remove(fs::path(dir) / ".gnuplot-version.log", ec);
@@ -278,44 +326,12 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
 void print_summary(std::ostream& out, const std::vector<PointResult>& rows, const SweepInfo& info) {
   for (const auto& problem : info.problems) {
     // Target: the given scd, else the best scd that every solver with a success reached.
-    double target = info.target_scd;
-    std::map<std::string, std::vector<const PointResult*>> by_solver;
-    for (const auto& r : rows)
-      if (r.point.problem == problem && r.ok() && std::isfinite(r.scd)) by_solver[r.point.setup].push_back(&r);
-    if (by_solver.empty()) {
+    const double target = info.target_scd > 0 ? info.target_scd : common_best_scd(rows, problem);
+    if (std::isnan(target)) {
       out << problem << ": no successful run with a reference to compare at tend\n";
       continue;
     }
-    if (target <= 0) {
-      target = std::numeric_limits<double>::infinity();
-      for (const auto& [solver, points] : by_solver) {
-        double best = 0;
-        for (const auto* p : points) best = std::max(best, p->scd);
-        target = std::min(target, best);
-      }
-    }
-    std::map<std::string, double> time_to;
-    for (const auto& solver : info.setups) {
-      auto it = by_solver.find(solver);
-      double t = std::numeric_limits<double>::quiet_NaN();
-      if (it != by_solver.end()) {
-        auto points = it->second;
-        std::sort(points.begin(), points.end(), [](auto* a, auto* b) { return a->scd < b->scd; });
-        for (std::size_t k = 0; k + 1 < points.size(); ++k) {
-          const auto *a = points[k], *b = points[k + 1];
-          if (a->scd <= target && target <= b->scd && b->scd > a->scd) {
-            // Linear in scd, logarithmic in time: the straight line of the log-log diagram.
-            const double s = (target - a->scd) / (b->scd - a->scd);
-            t = std::pow(10.0, std::log10(a->wall_median) + s * (std::log10(b->wall_median) - std::log10(a->wall_median)));
-            break;
-          }
-        }
-        if (std::isnan(t))
-          for (const auto* p : points)
-            if (p->scd >= target && (std::isnan(t) || p->wall_median < t)) t = p->wall_median;
-      }
-      time_to[solver] = t;
-    }
+    const std::map<std::string, double> time_to = times_to_reach(rows, problem, info.setups, target);
     double best = std::numeric_limits<double>::infinity();
     for (const auto& [s, t] : time_to)
       if (std::isfinite(t)) best = std::min(best, t);
@@ -327,7 +343,7 @@ void print_summary(std::ostream& out, const std::vector<PointResult>& rows, cons
     out << "  " << std::left << std::setw(name_width) << "solver" << std::right << std::setw(12) << "time s" << std::setw(10)
         << "ratio" << "\n";
     for (const auto& solver : info.setups) {
-      const double t = time_to[solver];
+      const double t = time_to.at(solver);
       out << "  " << std::left << std::setw(name_width) << solver << std::right;
       if (std::isfinite(t))
         out << std::setw(12) << std::setprecision(4) << t << std::setw(10) << std::setprecision(3) << t / best << "\n";

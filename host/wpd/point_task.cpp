@@ -7,6 +7,7 @@
 
 #include "../run_settings_json.hpp"
 #include "journal.hpp"
+#include "reference.hpp"
 
 namespace daekit::host::wpd {
 namespace {
@@ -40,16 +41,139 @@ Trajectory trajectory_from_json(const json& j) {
   return t;
 }
 
+// How the child scores a point: the measures and, for times where the problem has no
+// exact solution, the reference solver and the shared trajectories.
+struct Scoring {
+  std::vector<Measure> measures;
+  std::string reference_solver;
+  double reference_tol = 1e-12;
+  const Trajectory* l2_reference = nullptr;       // on l2_grid()
+  const Trajectory* uniform_reference = nullptr;  // on uniform_times()
+};
+
+// The reference at every time of `times`, row after row: the problem's exact solution
+// when it has one, else `computed` when it was made at these very times, else the
+// reference solver run now. Empty when none can be had; *used says which it was.
+std::vector<double> reference_at_times(const loader::Registry& registry, const loader::ProblemInstance& problem,
+                                       const Point& p, const std::vector<double>& times, const Scoring& scoring,
+                                       const Trajectory* computed, std::string* used) {
+  std::vector<double> rows, row;
+  if (problem.has_reference_at()) {
+    for (double t : times) {
+      if (!problem.reference_at(t, row)) return {};
+      rows.insert(rows.end(), row.begin(), row.end());
+    }
+    *used = "the problem's exact solution";
+    return rows;
+  }
+  if (computed && computed->t == times) {
+    *used = scoring.reference_solver + " at tol " + format_number(scoring.reference_tol) + " (cached)";
+    return computed->y;
+  }
+  const loader::Plugin* solver = registry.find(scoring.reference_solver);
+  if (!solver) return {};
+  Trajectory run;
+  std::string why;
+  if (!run_at_times(*registry.find(p.problem), *solver, p.params, scoring.reference_tol, p.settings.init, times, run,
+                    &why))
+    return {};
+  *used = scoring.reference_solver + " at tol " + format_number(scoring.reference_tol) + " at these times";
+  return run.y;
+}
+
+// An untimed run of the point with another output than the timed runs had (every step,
+// or given times), for the measures that read those points. Empty when it fails.
+Trajectory extra_run(const loader::ProblemInstance& problem, const loader::SolverInstance& solver, const Point& p,
+                     dk_output_mode output, const std::vector<double>& times) {
+  RunSettings settings = p.settings;
+  settings.output = output;
+  settings.saveat = times;
+  PreparedRun prepared(problem, solver, settings);
+  Trajectory trajectory;
+  const dk_result result = solve_checked(problem, solver, prepared.options(), trajectory, /*with_events=*/false);
+  if (!is_success(static_cast<Status>(result.status))) return {};
+  return trajectory;
+}
+
+// The measures of a successful point beyond the test set's scd (error_measures.hpp).
+void score(const loader::Registry& registry, const loader::ProblemInstance& problem,
+           const loader::SolverInstance& solver, const Point& p, const PreparedRun& prepared,
+           const Trajectory& timed, const Scoring& scoring, json& out) {
+  const dk_problem_info& info = problem.info();
+  const std::size_t n = info.n;
+  const double t_end = timed.t.back();
+  const double* y_end = timed.y.data() + (timed.t.size() - 1) * n;
+  // The test set's scd whatever the measures: the summary table reads it.
+  auto a = final_accuracy(problem, prepared, t_end, y_end);
+  if (!a && p.final_reference.size() == n && t_end == info.tend)
+    a = accuracy_against(problem, prepared, p.final_reference, y_end);
+  if (a) {
+    out["scd"] = a->scd;
+    out["mescd"] = a->mescd;
+    out["final_error"] = a->max_rel_error;
+  }
+  if (wants(scoring.measures, Measure::final_mean)) {
+    std::vector<double> yref;
+    std::string used;
+    if (info.has_reference && t_end == info.reference_t && problem.reference(yref)) {
+      used = "the problem's reference at t = " + format_number(t_end);
+    } else if (problem.reference_at(t_end, yref)) {
+      used = "the problem's exact solution";
+    } else if (p.final_reference.size() == n && t_end == info.tend) {
+      yref = p.final_reference;
+      used = "the reference solver's y(tend)";
+    }
+    if (yref.size() == n) {
+      out["final_mean"] = mean_abs_error(y_end, yref.data(), n);
+      out["error_references"]["final-mean"] = used;
+    }
+  }
+  if (wants(scoring.measures, Measure::l2_reference)) {
+    std::string used;
+    const auto yref = reference_at_times(registry, problem, p, timed.t, scoring, scoring.l2_reference, &used);
+    if (yref.size() == timed.y.size()) {
+      out["l2"] = rms_error(timed.y, yref);
+      out["error_references"]["l2"] = used;
+    }
+  }
+  if (wants_steps(scoring.measures)) {
+    const Trajectory steps = extra_run(problem, solver, p, DK_OUTPUT_EVERY_STEP, {});
+    std::string used;
+    const auto yref = steps.t.empty() ? std::vector<double>{}
+                                      : reference_at_times(registry, problem, p, steps.t, scoring, nullptr, &used);
+    if (!steps.t.empty() && yref.size() == steps.y.size()) {
+      if (wants(scoring.measures, Measure::l2_steps)) out["l2_steps"] = rms_error(steps.y, yref);
+      if (wants(scoring.measures, Measure::linf_steps)) out["linf_steps"] = max_abs_error(steps.y, yref);
+      out["error_references"]["steps"] = used;
+    }
+  }
+  if (wants_dense(scoring.measures)) {
+    const std::vector<double> times = uniform_times(info.t0, t_end);
+    const Trajectory dense = extra_run(problem, solver, p, DK_OUTPUT_SAVEAT, times);
+    std::string used;
+    const auto yref = dense.t.empty()
+                          ? std::vector<double>{}
+                          : reference_at_times(registry, problem, p, dense.t, scoring, scoring.uniform_reference, &used);
+    if (!dense.t.empty() && yref.size() == dense.y.size()) {
+      if (wants(scoring.measures, Measure::l2_dense)) out["L2_dense"] = rms_error(dense.y, yref);
+      if (wants(scoring.measures, Measure::linf_dense)) out["Linf_dense"] = max_abs_error(dense.y, yref);
+      out["error_references"]["dense"] = used;
+    }
+  }
+}
+
 // The work of one point, in the child.
-json measure(const loader::Registry& registry, const Point& p, int runs, const Trajectory* reference) {
+json measure(const loader::Registry& registry, const Point& p, int runs, const Scoring& scoring) {
   json out;
   try {
     loader::ProblemInstance problem(*registry.find(p.problem), p.params);
     loader::SolverInstance solver(*registry.find(p.solver));
     RunSettings settings = p.settings;
-    if (reference) {
+    // The timed runs record what `final` and `l2` read: the end, or the 100 times of l2.
+    if (wants(scoring.measures, Measure::l2_reference)) {
       settings.output = DK_OUTPUT_SAVEAT;
-      settings.saveat = reference->t;
+      settings.saveat = scoring.l2_reference ? scoring.l2_reference->t
+                                             : l2_grid(problem.info().t0, settings.tend.value_or(problem.info().tend));
     }
     PreparedRun prepared(problem, solver, settings);
     std::vector<double> walls;
@@ -83,20 +207,8 @@ json measure(const loader::Registry& registry, const Point& p, int runs, const T
     out["wall_max"] = walls.back();
     const dk_stats& s = result.stats;
     out["stats"] = {s.steps, s.accepted, s.rejected, s.nfev, s.nfev_jac, s.njac, s.nlu, s.nsolve, s.nnewton};
-    if (is_success(static_cast<Status>(result.status)) && !trajectory.t.empty()) {
-      const std::size_t n = problem.info().n;
-      const double t_end = trajectory.t.back();
-      const double* y_end = trajectory.y.data() + (trajectory.t.size() - 1) * n;
-      auto a = final_accuracy(problem, prepared, t_end, y_end);
-      if (!a && p.final_reference.size() == n && t_end == problem.info().tend)
-        a = accuracy_against(problem, prepared, p.final_reference, y_end);
-      if (a) {
-        out["scd"] = a->scd;
-        out["mescd"] = a->mescd;
-        out["final_error"] = a->max_rel_error;
-      }
-      if (reference && trajectory.y.size() == reference->y.size()) out["l2"] = l2_error(trajectory.y, reference->y);
-    }
+    if (is_success(static_cast<Status>(result.status)) && !trajectory.t.empty())
+      score(registry, problem, solver, p, prepared, trajectory, scoring, out);
   } catch (const std::exception& e) {
     out["status"] = "invalid_input";
     out["message"] = e.what();
@@ -107,16 +219,28 @@ json measure(const loader::Registry& registry, const Point& p, int runs, const T
 }  // namespace
 
 std::string reference_key(const std::string& problem) { return "reference:" + problem; }
+std::string uniform_reference_key(const std::string& problem) { return "uniform-reference:" + problem; }
 
 json trajectory_to_json(const Trajectory& t) { return {{"t", t.t}, {"y", t.y}, {"n", t.n}}; }
 
-farm::Task point_task(const Point& p, const SweepOptions& o, std::size_t n, bool with_reference) {
+farm::Task point_task(const Point& p, const SweepOptions& o, std::size_t n, bool with_l2_reference,
+                      bool with_uniform_reference) {
   farm::Task t;
   t.kind = point_task_kind;
-  t.input = {{"point", point_to_json(p)}, {"runs", o.runs}};
-  if (with_reference) {
-    t.input["reference"] = reference_key(p.problem);
-    t.shared.push_back(reference_key(p.problem));
+  json measures = json::array();
+  for (Measure m : o.measures) measures.push_back(measure_name(m));
+  t.input = {{"point", point_to_json(p)},
+             {"runs", o.runs},
+             {"measures", measures},
+             {"reference_solver", o.reference_solver},
+             {"reference_tol", o.reference_tol}};
+  if (with_l2_reference) {
+    t.input["reference"] = reference_key(p.instance);
+    t.shared.push_back(reference_key(p.instance));
+  }
+  if (with_uniform_reference) {
+    t.input["uniform_reference"] = uniform_reference_key(p.instance);
+    t.shared.push_back(uniform_reference_key(p.instance));
   }
   t.budget_s = o.timeout_per_run > 0 ? o.timeout_per_run * o.runs + warm_up_limit_s : 0.0;
   // Work grows with the size and, for a method of order ~4, as rtol^(-1/4): a guess that
@@ -127,9 +251,20 @@ farm::Task point_task(const Point& p, const SweepOptions& o, std::size_t n, bool
 
 json execute_point(const loader::Registry& registry, const json& input, const farm::SharedData& shared) {
   const Point p = point_from_json(input.at("point"));
-  std::optional<Trajectory> reference;
-  if (input.contains("reference")) reference = trajectory_from_json(shared.at(input["reference"].get<std::string>()));
-  return measure(registry, p, input.at("runs").get<int>(), reference ? &*reference : nullptr);
+  Scoring scoring;
+  std::string measures;
+  for (const auto& m : input.value("measures", json::array())) measures += (measures.empty() ? "" : ",") + m.get<std::string>();
+  scoring.measures = parse_error_measures(measures.empty() ? "final" : measures);
+  scoring.reference_solver = input.value("reference_solver", "");
+  scoring.reference_tol = input.value("reference_tol", 1e-12);
+  std::optional<Trajectory> l2_reference, uniform_reference;
+  if (input.contains("reference"))
+    l2_reference = trajectory_from_json(shared.at(input["reference"].get<std::string>()));
+  if (input.contains("uniform_reference"))
+    uniform_reference = trajectory_from_json(shared.at(input["uniform_reference"].get<std::string>()));
+  scoring.l2_reference = l2_reference ? &*l2_reference : nullptr;
+  scoring.uniform_reference = uniform_reference ? &*uniform_reference : nullptr;
+  return measure(registry, p, input.at("runs").get<int>(), scoring);
 }
 
 void read_outcome(const farm::TaskOutcome& outcome, PointResult& r, double timeout) {
@@ -149,10 +284,7 @@ void read_outcome(const farm::TaskOutcome& outcome, PointResult& r, double timeo
     r.stats.steps = s[0], r.stats.accepted = s[1], r.stats.rejected = s[2], r.stats.nfev = s[3];
     r.stats.nfev_jac = s[4], r.stats.njac = s[5], r.stats.nlu = s[6], r.stats.nsolve = s[7], r.stats.nnewton = s[8];
   }
-  r.scd = number_or_nan(j, "scd");
-  r.mescd = number_or_nan(j, "mescd");
-  r.final_error = number_or_nan(j, "final_error");
-  r.l2 = number_or_nan(j, "l2");
+  read_accuracy(j, r);
 }
 
 }  // namespace daekit::host::wpd

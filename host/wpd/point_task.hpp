@@ -11,12 +11,16 @@ namespace daekit::host::wpd {
 
 constexpr const char* point_task_kind = "wpd-point";
 
-// The shared-data key of a problem's L2 reference trajectory.
+// The shared-data keys of a problem's reference trajectories: on l2_grid() (`l2`) and on
+// uniform_times() (`L2`, `Linf`).
 std::string reference_key(const std::string& problem);
+std::string uniform_reference_key(const std::string& problem);
 nlohmann::json trajectory_to_json(const Trajectory& t);
 
-// The task of point p. n: the problem's size, for the expected cost.
-farm::Task point_task(const Point& p, const SweepOptions& o, std::size_t n, bool with_reference);
+// The task of point p. n: the problem's size, for the expected cost; the reference
+// trajectories it is scored against, when shared.
+farm::Task point_task(const Point& p, const SweepOptions& o, std::size_t n, bool with_l2_reference,
+                      bool with_uniform_reference);
 
 // The Executor of point tasks: `runs` solves, the median wall time, accuracy.
 nlohmann::json execute_point(const loader::Registry& registry, const nlohmann::json& input,

@@ -25,6 +25,13 @@ struct ReferenceSpec {
 // (t_end >= 1e4, e.g. Robertson on [0, 1e11]), else uniformly.
 std::vector<double> l2_grid(double t0, double tend, std::size_t count = 100);
 
+// One run of `solver` at rtol = tol (and atol = tol unless the problem scales its own)
+// with output at `times`: what a reference is made of. In this process. False, with
+// *failure saying why, when the run fails or misses a time.
+bool run_at_times(const loader::Plugin& problem_plugin, const loader::Plugin& solver_plugin,
+                  const std::map<std::string, std::string>& params, double tol, const std::string& init,
+                  const std::vector<double>& times, Trajectory& out, std::string* failure);
+
 // Runs in a child process with a time limit (timeout_s, 0: none). Throws UsageError when
 // the reference solver fails, crashes or exceeds the limit.
 Trajectory reference_trajectory(const loader::Registry& registry, const ReferenceSpec& spec,

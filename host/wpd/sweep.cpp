@@ -9,14 +9,8 @@
 
 namespace daekit::host::wpd {
 
-double l2_error(const std::vector<double>& y, const std::vector<double>& yref) {
-  double sum = 0.0;
-  for (std::size_t i = 0; i < y.size(); ++i) sum += (y[i] - yref[i]) * (y[i] - yref[i]);
-  return y.empty() ? 0.0 : std::sqrt(sum / static_cast<double>(y.size()));
-}
-
 std::vector<PointResult> run_sweep(farm::Farm& farm, const std::vector<Point>& points, const SweepOptions& options,
-                                   const std::map<std::string, Trajectory>& references,
+                                   const ReferenceTrajectories& references,
                                    const std::map<std::string, std::size_t>& sizes) {
   std::vector<PointResult> results(points.size());
   std::vector<std::size_t> to_run;
@@ -34,19 +28,21 @@ std::vector<PointResult> run_sweep(farm::Farm& farm, const std::vector<Point>& p
       pending[i] = true;
     }
   }
-  for (const auto& [problem, trajectory] : references)
-    if (options.l2) farm.share(reference_key(problem), trajectory_to_json(trajectory));
+  for (const auto& [problem, trajectory] : references.l2_grid)
+    farm.share(reference_key(problem), trajectory_to_json(trajectory));
+  for (const auto& [problem, trajectory] : references.uniform)
+    farm.share(uniform_reference_key(problem), trajectory_to_json(trajectory));
   std::vector<farm::Task> tasks;
   for (const auto& p : points) {
-    const auto size = sizes.find(p.problem);
-    tasks.push_back(point_task(p, options, size == sizes.end() ? 1 : size->second,
-                               options.l2 && references.count(p.problem)));
+    const auto size = sizes.find(p.instance);
+    tasks.push_back(point_task(p, options, size == sizes.end() ? 1 : size->second, references.l2_grid.count(p.instance) > 0,
+                               references.uniform.count(p.instance) > 0));
   }
   std::vector<ProgressPoint> progress_points;
   for (std::size_t i = 0; i < points.size(); ++i) {
     std::ostringstream label;
-    label << points[i].problem << " / " << points[i].setup << " / tol " << points[i].rtol;
-    progress_points.push_back({label.str(), points[i].problem + "/" + points[i].setup, points[i].rtol, pending[i]});
+    label << points[i].instance << " / " << points[i].setup << " / tol " << points[i].rtol;
+    progress_points.push_back({label.str(), points[i].instance + "/" + points[i].setup, points[i].rtol, pending[i]});
   }
   ProgressBar progress(std::move(progress_points), options.jobs * farm.ranks(), options.quiet);
   farm::FarmOptions run;

@@ -15,6 +15,8 @@
 
 #include <daekit/api/run_setup.hpp>
 
+#include "error_measures.hpp"
+
 namespace daekit::host::farm {
 class Farm;
 }
@@ -24,6 +26,7 @@ using namespace daekit::api;  // the run settings are the library's
 
 struct Point {
   std::string problem, solver;
+  std::string instance;  // the problem as the sweep names it: its name, or "fekete-N=40" (instances.hpp)
   std::string setup;  // the series' name (the solver's, from --solvers)
   std::map<std::string, std::string> setup_options;  // all that defines the setup (Setup::all_options)
   double sweep_tol = 0;  // the sweep's tolerance; rtol is it times the setup's factor
@@ -43,6 +46,10 @@ struct PointResult {
   double wall_median = std::numeric_limits<double>::quiet_NaN(), wall_min = wall_median, wall_max = wall_median;
   dk_stats stats{};
   double scd = std::numeric_limits<double>::quiet_NaN(), mescd = scd, final_error = scd, l2 = scd;
+  // DiffEqDevTools' measures (error_measures.hpp), NaN unless asked for.
+  double final_mean = scd, l2_steps = scd, linf_steps = scd, l2_dense = scd, linf_dense = scd;
+  // Which reference each measure was computed against, by measure name (results.json).
+  std::map<std::string, std::string> references_used;
   std::string host;  // the machine that ran it (empty: not run, e.g. refused)
   int rank = 0;      // the MPI rank that ran it
   bool ok() const { return status == "success"; }
@@ -54,7 +61,11 @@ struct SweepOptions {
   int coordinator_jobs = 1;  // points rank 0 runs itself under MPI (0: it only hands them out)
   double silence_limit_s = 60;  // under MPI: a rank silent this long while running a point is given up
   double timeout_per_run = 0;  // seconds, 0 = none
-  bool l2 = false;
+  std::vector<Measure> measures{Measure::final_relative};
+  // For measures at times where the problem has no exact solution (the solver's steps):
+  // the reference solver, run in the point's child at those times.
+  std::string reference_solver;
+  double reference_tol = 1e-12;
   bool quiet = false;
   // The row of point i from an earlier, interrupted sweep (--resume): not run again.
   std::function<std::optional<PointResult>(std::size_t)> earlier;
@@ -65,14 +76,16 @@ struct SweepOptions {
 };
 
 
+// Reference trajectories of the reference solver, by problem, for problems without an
+// exact solution: on l2_grid() for `l2`, on uniform_times() for `L2` and `Linf`.
+struct ReferenceTrajectories {
+  std::map<std::string, Trajectory> l2_grid, uniform;
+};
+
 // Runs the points through `farm` (locally, or over the ranks of an MPI launch). sizes: the
 // problems' n, to start the costliest points first.
 std::vector<PointResult> run_sweep(farm::Farm& farm, const std::vector<Point>& points, const SweepOptions& options,
-                                   const std::map<std::string, Trajectory>& references,
+                                   const ReferenceTrajectories& references,
                                    const std::map<std::string, std::size_t>& sizes);
-
-// L2 error of a trajectory against a reference on the same grid: sqrt(mean (y - yref)^2),
-// the absolute timeseries error DiffEqDevTools reports.
-double l2_error(const std::vector<double>& y, const std::vector<double>& yref);
 
 }  // namespace daekit::host::wpd

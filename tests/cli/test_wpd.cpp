@@ -1,5 +1,6 @@
 // `daekit wpd` end to end: files, failures shown as failures, the cached reference.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -69,6 +70,7 @@ TEST_CASE("a Robertson sweep writes CSV, JSON, SVG and PNG with both solvers", "
   CHECK(run_command("xmllint --noout " + (out / "rober-final.svg").string(), &xml) == 0);
   CHECK(fs::file_size(out / "rober-final.png") > 1000);
   CHECK(fs::exists(out / "rober-final-nfev.svg"));
+  CHECK_FALSE(fs::exists(out / "summary.svg"));  // one problem: its own diagrams say it all
   CHECK_THAT(log, Catch::Contains("time to reach scd"));
 }
 
@@ -296,7 +298,8 @@ TEST_CASE("named setups compare one solver with itself: each row records its set
   CHECK(per_setup == std::map<std::string, int>{{"radau5", 2}, {"plain", 2}, {"algebraic-suppressed", 2}, {"ida-core", 2}});
   // Suppressing the algebraic components changes the steps: the two setups are two runs.
   CHECK_THAT(slurp(out / "rober_dae-final.gp"), Catch::Contains("algebraic-suppressed") && Catch::Contains("plain"));
-  CHECK_THAT(lines(out / "results.csv")[0], Catch::EndsWith(",setup,host"));
+  // Columns are only ever appended: the ones before stay where scripts read them.
+  CHECK_THAT(lines(out / "results.csv")[0], Catch::Contains(",l2,setup,host,"));
 
   // Refused before anything runs: a name twice, the same solver and options twice, bad syntax.
   const fs::path bad = fresh_dir("setups-bad");
@@ -392,4 +395,193 @@ TEST_CASE("per-problem parameters: PROBLEM:key=value sets a parameter of one swe
                     &log) == 2);
   CHECK_THAT(log, Catch::Contains("gives 'eps' twice"));
   CHECK_FALSE(fs::exists(bad / "results.json"));
+}
+
+namespace {
+// heat2d's closed form (problems/heat2d/heat2d.cpp's header): u_ij(t) = exp(-2 mu t)
+// sin(pi x_i) sin(pi y_j) inside, 0 on the boundary, component i + (N + 2) j.
+std::vector<double> heat2d_exact(int N, double t) {
+  const double pi = 3.14159265358979323846, h = 1.0 / (N + 1), s = std::sin(pi * h / 2.0);
+  const double mu = 4.0 / (h * h) * s * s;
+  const int side = N + 2;
+  std::vector<double> u(static_cast<std::size_t>(side * side), 0.0);
+  for (int j = 1; j <= N; ++j)
+    for (int i = 1; i <= N; ++i)
+      u[static_cast<std::size_t>(i + side * j)] = std::exp(-2.0 * mu * t) * std::sin(pi * i * h) * std::sin(pi * j * h);
+  return u;
+}
+
+// The rows of a `daekit run --output` CSV: t first, then the components.
+std::vector<std::vector<double>> csv_rows(const fs::path& file) {
+  std::vector<std::vector<double>> rows;
+  const auto text = lines(file);
+  for (std::size_t k = 1; k < text.size(); ++k) {
+    std::vector<double> row;
+    std::stringstream s(text[k]);
+    for (std::string cell; std::getline(s, cell, ',');) row.push_back(std::stod(cell));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+struct Errors {
+  double mean_abs_end = 0, rms = 0, max_abs = 0;
+};
+
+// DiffEqDevTools' definitions over the points of a run, by hand.
+Errors errors_against_closed_form(const std::vector<std::vector<double>>& rows, int N) {
+  Errors e;
+  double squares = 0;
+  std::size_t count = 0;
+  for (const auto& row : rows) {
+    const auto exact = heat2d_exact(N, row[0]);
+    REQUIRE(row.size() == exact.size() + 1);
+    for (std::size_t i = 0; i < exact.size(); ++i) {
+      const double d = std::abs(row[i + 1] - exact[i]);
+      squares += d * d;
+      e.max_abs = std::max(e.max_abs, d);
+      ++count;
+    }
+  }
+  e.rms = std::sqrt(squares / static_cast<double>(count));
+  const auto& last = rows.back();
+  const auto exact = heat2d_exact(N, last[0]);
+  for (std::size_t i = 0; i < exact.size(); ++i) e.mean_abs_end += std::abs(last[i + 1] - exact[i]);
+  e.mean_abs_end /= static_cast<double>(exact.size());
+  return e;
+}
+}  // namespace
+
+TEST_CASE("error measures: DiffEqDevTools' final, l2, linf, L2 and Linf equal a hand computation", "[cli][wpd][measures]") {
+  // heat2d (36 components, 16 of them moving) has an exact solution at any t: each measure
+  // of a sweep row must equal the same formula applied by hand to the points that `daekit
+  // run` writes for the same settings (every step; the 100 uniform times by dense output).
+  const int N = 4;
+  const fs::path out = fresh_dir("measures");
+  fs::create_directories(out);
+  std::string log;
+  REQUIRE(run_command(wpd("--problem heat2d --param N=4 --solvers rodas5p,bdf --tols 1e-6 "
+                          "--error final,final-mean,l2-steps,linf-steps,L2,Linf --out " + (out / "sweep").string()),
+                      &log) == 0);
+  const auto j = nlohmann::json::parse(slurp(out / "sweep" / "results.json"));
+  CHECK(j["meta"]["error_measures"] == nlohmann::json({"final", "final-mean", "l2-steps", "linf-steps", "L2", "Linf"}));
+  CHECK_THAT(j["meta"]["error_reference"].get<std::string>(), Catch::Contains("exact solution"));
+  std::ostringstream times;
+  times.precision(17);
+  for (int k = 0; k < 100; ++k) times << (k ? "," : "") << 0.0 + (0.1 - 0.0) * k / 99.0;
+  REQUIRE(j["rows"].size() == 2);
+  for (const auto& row : j["rows"]) {
+    const std::string solver = row["solver"];
+    INFO(solver);
+    REQUIRE(row["status"] == "success");
+    const std::string run = daekit::test::daekit_binary() + " run --problem heat2d --param N=4 --rtol 1e-6 --solver " + solver;
+    REQUIRE(run_command(run + " --every-step --output " + (out / (solver + "-steps.csv")).string(), &log) == 0);
+    REQUIRE(run_command(run + " --saveat " + times.str() + " --output " + (out / (solver + "-dense.csv")).string(),
+                        &log) == 0);
+    const auto steps = csv_rows(out / (solver + "-steps.csv"));
+    const auto dense = csv_rows(out / (solver + "-dense.csv"));
+    REQUIRE(steps.size() > 5);
+    REQUIRE(dense.size() == 100);
+    const Errors at_steps = errors_against_closed_form(steps, N), at_times = errors_against_closed_form(dense, N);
+    CHECK(row["final_mean"].get<double>() == Approx(at_steps.mean_abs_end).epsilon(1e-9));
+    CHECK(row["l2_steps"].get<double>() == Approx(at_steps.rms).epsilon(1e-9));
+    CHECK(row["linf_steps"].get<double>() == Approx(at_steps.max_abs).epsilon(1e-9));
+    CHECK(row["L2_dense"].get<double>() == Approx(at_times.rms).epsilon(1e-9));
+    CHECK(row["Linf_dense"].get<double>() == Approx(at_times.max_abs).epsilon(1e-9));
+    // Not zero, and of the size the tolerance asks for: the measures measure something.
+    CHECK(row["l2_steps"].get<double>() > 1e-12);
+    CHECK(row["Linf_dense"].get<double>() < 1e-3);
+    CHECK(row["error_references"]["steps"] == "the problem's exact solution");
+  }
+  const auto csv = lines(out / "sweep" / "results.csv");
+  CHECK_THAT(csv[0], Catch::Contains(",host,final_mean,l2_steps,linf_steps,L2_dense,Linf_dense,"));
+  CHECK(fs::exists(out / "sweep" / "heat2d-l2-steps.svg"));
+  CHECK_THAT(slurp(out / "sweep" / "heat2d-Linf-dense.gp"), Catch::Contains("SciML :L∞"));
+  REQUIRE(run_command(daekit::test::daekit_binary() + " info heat2d", &log) == 0);
+  CHECK_THAT(log, Catch::Contains("exact at any t"));
+  fs::remove_all(out);
+}
+
+TEST_CASE("error measures without an exact solution: the reference solver at the steps, and names checked",
+          "[cli][wpd][measures]") {
+  const fs::path out = fresh_dir("measures-reference");
+  std::string log;
+  REQUIRE(run_command(wpd("--problem hires --solvers radau5 --tols 1e-5,1e-7 --error l2-steps,L2 --reference-tol 1e-11 "
+                          "--out " + out.string()),
+                      &log) == 0);
+  const auto j = nlohmann::json::parse(slurp(out / "results.json"));
+  CHECK(j["meta"]["error_reference"] == "rodas5p at tol 1e-11");
+  double looser = 0;
+  for (const auto& row : j["rows"]) {
+    INFO(row.dump());
+    CHECK_THAT(row["error_references"]["steps"].get<std::string>(), Catch::Contains("rodas5p at tol 1e-11"));
+    CHECK_THAT(row["error_references"]["dense"].get<std::string>(), Catch::Contains("rodas5p at tol 1e-11"));
+    const double l2 = row["l2_steps"].get<double>();
+    CHECK(l2 > 0.0);
+    CHECK(l2 < 1e2 * row["rtol"].get<double>());
+    if (row["rtol"] == 1e-5) looser = l2;
+    else CHECK(l2 < looser);  // a tighter tolerance, a smaller error
+  }
+  CHECK(run_command(wpd("--problem hires --solvers radau5 --error final,l3 --out " + out.string() + "-bad"), &log) == 2);
+  CHECK_THAT(log, Catch::Contains("no measure 'l3'") && Catch::Contains("'l2'") &&
+                      Catch::Contains("did you mean"));
+  fs::remove_all(out);
+}
+
+TEST_CASE("parameter sweeps: an instance per value, and the time to one accuracy against the parameter",
+          "[cli][wpd][params]") {
+  const fs::path out = fresh_dir("param-sweep");
+  std::string log;
+  REQUIRE(run_command(wpd("--problem fekete --param-sweep fekete:N=6,10 --problem hires --solvers rodas5p,bdf --tols 1e-4:1e-6 "
+                          "--reference-solver bdf --reference-tol 1e-11 --out " + out.string()),
+                      &log) == 0);
+  const auto j = nlohmann::json::parse(slurp(out / "results.json"));
+  std::map<std::string, int> per_instance;
+  for (const auto& row : j["rows"]) {
+    INFO(row.dump());
+    CHECK(row["status"] == "success");
+    ++per_instance[row["instance"].get<std::string>()];
+    if (row["problem"] == "fekete") {
+      CHECK(row["instance"] == "fekete-N=" + row["params"]["N"].get<std::string>());
+      CHECK(row["scd"].is_number());  // each instance scored against its own reference run
+    } else {
+      CHECK(row["instance"] == "hires");
+    }
+  }
+  CHECK(per_instance == std::map<std::string, int>{{"fekete-N=6", 6}, {"fekete-N=10", 6}, {"hires", 6}});
+  // Each instance is a problem of the sweep: its diagrams and its summary.
+  CHECK(fs::exists(out / "fekete-N=6-final.svg"));
+  CHECK(fs::exists(out / "fekete-N=10-final.svg"));
+  CHECK_THAT(log, Catch::Contains("fekete-N=10: time to reach scd"));
+  // The scaling table: one row per value, a time per setup, the same as the summary's.
+  const auto table = lines(out / "fekete-scaling.csv");
+  REQUIRE(table.size() == 3);
+  CHECK(table[0] == "N,rodas5p,bdf");
+  CHECK_THAT(table[1], Catch::StartsWith("6,"));
+  CHECK_THAT(table[2], Catch::StartsWith("10,"));
+  for (std::size_t k = 1; k < table.size(); ++k) CHECK(table[k].find(",,") == std::string::npos);
+  CHECK(fs::file_size(out / "fekete-scaling.svg") > 1000);
+  CHECK_THAT(slurp(out / "fekete-scaling.gp"), Catch::Contains("set logscale x"));
+  CHECK_FALSE(fs::exists(out / "hires-scaling.csv"));
+  // Three problems of the sweep: one figure with a panel each.
+  const std::string summary = slurp(out / "summary.gp");
+  CHECK_THAT(summary, Catch::Contains("set multiplot layout 1,3") && Catch::Contains("fekete-N=6-final.dat") &&
+                          Catch::Contains("hires-final.dat"));
+  std::string xml;
+  CHECK(run_command("xmllint --noout " + (out / "summary.svg").string(), &xml) == 0);
+
+  // Refused: the swept key also set, two sweeps of one problem, a value twice, an unknown problem.
+  const fs::path bad = fresh_dir("param-sweep-bad");
+  CHECK(run_command(wpd("--problem fekete --param N=8 --param-sweep N=6,10 --solvers bdf --out " + bad.string()), &log) == 2);
+  CHECK_THAT(log, Catch::Contains("which --param also sets"));
+  CHECK(run_command(wpd("--problem fekete --param-sweep N=6 --param-sweep fekete:tend=1,2 --solvers bdf --out " +
+                        bad.string()),
+                    &log) == 2);
+  CHECK_THAT(log, Catch::Contains("two sweeps"));
+  CHECK(run_command(wpd("--problem fekete --param-sweep N=6,6 --solvers bdf --out " + bad.string()), &log) == 2);
+  CHECK_THAT(log, Catch::Contains("gives '6' twice"));
+  CHECK(run_command(wpd("--problem fekete --param-sweep feket:N=6 --solvers bdf --out " + bad.string()), &log) == 2);
+  CHECK_THAT(log, Catch::Contains("did you mean 'fekete'"));
+  CHECK_FALSE(fs::exists(bad / "results.json"));
+  fs::remove_all(out);
 }
