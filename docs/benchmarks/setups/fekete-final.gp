@@ -4,7 +4,7 @@ set key outside below center horizontal maxrows 4
 set format x "10^{%L}"
 set xlabel "error at tend (max relative, scored components)"
 set ylabel "time (s, median)"
-set title "fekete: work-precision, tol 1e-4:1e-9\nAMD EPYC, Cooperlake kernel, commit 62fb66f29296, 2026-12-03T06:41:24Z" noenhanced
+set title "fekete: work-precision, tol 1e-4:1e-9\nAMD EPYC, Cooperlake kernel, commit ce6cad0c0731, 2026-12-03T22:34:09Z" noenhanced
 set terminal svg size 1000,700 dynamic enhanced font "sans,12" background rgb "white"
 set output "fekete-final.svg"
 plot "fekete-final.dat" index 0 using 1:2 with linespoints pointsize 1.3 linewidth 2 linecolor rgb "#E69F00" pointtype 7 dashtype 1 title "rodas5p" noenhanced, \

@@ -1,0 +1,17 @@
+set logscale xy
+set grid
+set key outside below center horizontal maxrows 4
+set format x "10^{%L}"
+set xlabel "mean absolute error at tend, all components (SciML :final)"
+set ylabel "f evaluations"
+set title "fekete: work-precision, tol 1e-4:1e-9\nAMD EPYC, Cooperlake kernel, commit ce6cad0c0731, 2026-12-03T22:34:09Z" noenhanced
+set terminal svg size 1000,700 dynamic enhanced font "sans,12" background rgb "white"
+set output "fekete-final-mean-nfev.svg"
+plot "fekete-final-mean-nfev.dat" index 0 using 1:2 with linespoints pointsize 1.3 linewidth 2 linecolor rgb "#E69F00" pointtype 7 dashtype 1 title "rodas5p" noenhanced, \
+     "fekete-final-mean-nfev.dat" index 1 using 1:2 with linespoints pointsize 1.3 linewidth 2 linecolor rgb "#56B4E9" pointtype 5 dashtype 1 title "rodas5p-suppressed" noenhanced, \
+     "fekete-final-mean-nfev.dat" index 2 using 1:2 with linespoints pointsize 1.3 linewidth 2 linecolor rgb "#009E73" pointtype 9 dashtype 1 title "ida" noenhanced, \
+     "fekete-final-mean-nfev.dat" index 3 using 1:2 with linespoints pointsize 1.3 linewidth 2 linecolor rgb "#0072B2" pointtype 11 dashtype 1 title "ida-core" noenhanced, \
+     "fekete-final-mean-nfev.dat" index 4 using 1:2 with linespoints pointsize 1.3 linewidth 2 linecolor rgb "#D55E00" pointtype 13 dashtype 1 title "ida-all-components (failed at tol 1e-08, 1e-09: convergence_failures)" noenhanced
+set terminal pngcairo size 1000,700 enhanced font "sans,11" background rgb "white"
+set output "fekete-final-mean-nfev.png"
+replot
