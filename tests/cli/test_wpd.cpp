@@ -585,3 +585,22 @@ TEST_CASE("parameter sweeps: an instance per value, and the time to one accuracy
   CHECK_FALSE(fs::exists(bad / "results.json"));
   fs::remove_all(out);
 }
+
+TEST_CASE("error measures at the steps leave out the points at a reset, where the solution has two values",
+          "[cli][wpd][measures]") {
+  // The bouncing ball's velocity jumps at each bounce; a reference at a time a little off
+  // the solver's event time holds the other side, an "error" of twice the speed (~25).
+  const fs::path out = fresh_dir("measures-events");
+  std::string log;
+  REQUIRE(run_command(wpd("--problem bouncing_ball --solvers rodas5p,radau5 --tols 1e-5,1e-7 --error linf-steps,Linf "
+                          "--out " + out.string()),
+                      &log) == 0);
+  const auto j = nlohmann::json::parse(slurp(out / "results.json"));
+  for (const auto& row : j["rows"]) {
+    INFO(row.dump());
+    REQUIRE(row["status"] == "success");
+    CHECK(row["linf_steps"].get<double>() < 1e-4);
+    CHECK(row["Linf_dense"].get<double>() < 1e-4);
+  }
+  fs::remove_all(out);
+}
