@@ -87,7 +87,15 @@ void write_members_csv(const std::string& file, const std::vector<MemberResult>&
   std::ofstream out(file);
   out << "member,grid_point,sample,status";
   for (const auto& k : info.varied) out << "," << csv_field(k);
-  for (const auto& name : info.output_names) out << "," << csv_field(name);
+  // An output named like a varied parameter or a fixed column (an FMU's parameter is
+  // also one of its outputs) gets "@tend", so that no two columns share a name.
+  const std::vector<std::string> fixed = {"member", "grid_point", "sample", "status", "steps", "accepted",
+                                          "rejected", "nfev", "njac", "nlu", "wall_s", "host", "message"};
+  for (const auto& name : info.output_names) {
+    const bool taken = std::find(info.varied.begin(), info.varied.end(), name) != info.varied.end() ||
+                       std::find(fixed.begin(), fixed.end(), name) != fixed.end();
+    out << "," << csv_field(taken ? name + "@tend" : name);
+  }
   out << ",steps,accepted,rejected,nfev,njac,nlu,wall_s,host,message\n";
   for (std::size_t i = 0; i < members.size(); ++i) {
     const MemberResult& m = members[i];

@@ -317,3 +317,22 @@ TEST_CASE("output variables: an FMU's locals written as the points arrive, as it
                       Catch::Contains("feed_on,"));
   fs::remove_all(tmp);
 }
+
+TEST_CASE("an FMU ensemble that varies a parameter and records it as an output keeps the CSV's column names apart",
+          "[fmu][ensemble]") {
+  // The feed reactor FMU's parameter `feed` is one of its outputs too.
+  const fs::path out = fs::temp_directory_path() / ("daekit-fmu-ensemble-" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  std::string log;
+  REQUIRE(run_command(daekit_cmd("ensemble --problem fmu --param file=" + fmu("feed_reactor_fmi2") +
+                                 " --solver radau5 --param-grid feed=1,3 --outputs a,feed --out " + out.string()),
+                      &log) == 0);
+  std::ifstream in(out / "members.csv");
+  std::string header, row;
+  std::getline(in, header);
+  CHECK_THAT(header, Catch::StartsWith("member,grid_point,sample,status,feed,a,feed@tend,steps,"));
+  // Both columns hold the value the member was given.
+  std::getline(in, row);
+  CHECK_THAT(row, Catch::StartsWith("0,0,0,success,1,") && Catch::Contains(",1,"));
+  fs::remove_all(out);
+}
