@@ -176,6 +176,9 @@ void write_json(const std::string& file, const std::vector<PointResult>& rows, c
   meta["error_measures"] = json::array();
   for (Measure m : info.measures) meta["error_measures"].push_back(measure_name(m));
   if (!info.error_reference.empty()) meta["error_reference"] = info.error_reference;
+  for (const auto& sweep : info.parameter_sweeps)
+    meta["parameter_sweeps"].push_back(
+        {{"problem", sweep.problem}, {"key", sweep.key}, {"values", sweep.values}, {"instances", sweep.labels}});
   meta["runs"] = info.runs;
   meta["jobs"] = info.jobs;
   meta["mpi_ranks"] = info.mpi_ranks;

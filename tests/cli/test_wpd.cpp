@@ -549,6 +549,9 @@ TEST_CASE("parameter sweeps: an instance per value, and the time to one accuracy
     }
   }
   CHECK(per_instance == std::map<std::string, int>{{"fekete-N=6", 6}, {"fekete-N=10", 6}, {"hires", 6}});
+  CHECK(j["meta"]["parameter_sweeps"] ==
+        nlohmann::json::parse(R"([{"problem": "fekete", "key": "N", "values": ["6", "10"],
+                                   "instances": ["fekete-N=6", "fekete-N=10"]}])"));
   // Each instance is a problem of the sweep: its diagrams and its summary.
   CHECK(fs::exists(out / "fekete-N=6-final.svg"));
   CHECK(fs::exists(out / "fekete-N=10-final.svg"));
