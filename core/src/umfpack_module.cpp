@@ -69,6 +69,14 @@ void* create(int complex) {
 
 void destroy(void* self) { delete static_cast<Factorisation*>(self); }
 
+// 1 for every stored entry (complex: 1 + 0i, interleaved).
+std::vector<double> structural_values(const Factorisation& f) {
+  const auto entries = static_cast<std::size_t>(f.col_ptr.back());
+  std::vector<double> ones(f.complex ? 2 * entries : entries, 0.0);
+  for (std::size_t k = 0; k < entries; ++k) ones[f.complex ? 2 * k : k] = 1.0;
+  return ones;
+}
+
 int analyze(void* self, int n, const int* col_ptr, const int* row_idx, int metis) {
   auto& f = *static_cast<Factorisation*>(self);
   f.free_numeric();
@@ -77,10 +85,17 @@ int analyze(void* self, int n, const int* col_ptr, const int* row_idx, int metis
   f.col_ptr.assign(col_ptr, col_ptr + n + 1);
   f.row_idx.assign(row_idx, row_idx + col_ptr[n]);
   f.control[UMFPACK_ORDERING] = metis ? UMFPACK_ORDERING_METIS : UMFPACK_ORDERING_AMD;
-  const auto status = f.complex ? umfpack_zl_symbolic(n, n, f.col_ptr.data(), f.row_idx.data(), nullptr, nullptr,
+  // Ones in place of the values: UMFPACK chooses its strategy from the entries of the
+  // diagonal it counts as non-zero, and without values it counts none and always takes the
+  // unsymmetric strategy. With every stored entry counted, its own rule decides from the
+  // pattern alone (the same choice on every machine): the symmetric strategy for W of a
+  // grid, half the fill and about half the time per LU (brusselator and heat2d at
+  // n = 10^5, docs/benchmarks/scaling.md).
+  const std::vector<double> ones = structural_values(f);
+  const auto status = f.complex ? umfpack_zl_symbolic(n, n, f.col_ptr.data(), f.row_idx.data(), ones.data(), nullptr,
                                                       &f.symbolic, f.control, f.info)
-                               : umfpack_dl_symbolic(n, n, f.col_ptr.data(), f.row_idx.data(), nullptr, &f.symbolic,
-                                                     f.control, f.info);
+                               : umfpack_dl_symbolic(n, n, f.col_ptr.data(), f.row_idx.data(), ones.data(),
+                                                     &f.symbolic, f.control, f.info);
   return status == UMFPACK_OK ? 0 : 1;
 }
 
