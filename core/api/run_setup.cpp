@@ -305,19 +305,25 @@ bool has_reference_at_time(const loader::ProblemInstance& problem, double t_end)
   return (info.has_reference && t_end == info.reference_t) || problem.has_reference_at();
 }
 
-std::optional<Accuracy> final_accuracy(const loader::ProblemInstance& problem, const PreparedRun& run, double t_end,
-                                       const double* y_end, std::string* used) {
+bool reference_at_end(const loader::ProblemInstance& problem, double t_end, std::vector<double>& yref,
+                      std::string* used) {
   const dk_problem_info& info = problem.info();
-  std::vector<double> yref;
   if (info.has_reference && t_end == info.reference_t && problem.reference(yref)) {
     if (used) *used = "stored at t = " + format_number(t_end);
-    return accuracy_against(problem, run, yref, y_end);
+    return true;
   }
   if (problem.reference_at(t_end, yref)) {
     if (used) *used = "exact at t = " + format_number(t_end);
-    return accuracy_against(problem, run, yref, y_end);
+    return true;
   }
-  return std::nullopt;
+  return false;
+}
+
+std::optional<Accuracy> final_accuracy(const loader::ProblemInstance& problem, const PreparedRun& run, double t_end,
+                                       const double* y_end, std::string* used) {
+  std::vector<double> yref;
+  if (!reference_at_end(problem, t_end, yref, used)) return std::nullopt;
+  return accuracy_against(problem, run, yref, y_end);
 }
 
 Accuracy accuracy_against(const loader::ProblemInstance& problem, const PreparedRun& run,

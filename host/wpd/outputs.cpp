@@ -103,8 +103,10 @@ std::string svg_and_png(const std::string& base, const std::string& plot) {
 double common_best_scd(const std::vector<PointResult>& rows, const std::string& instance) {
   std::map<std::string, double> best;
   for (const auto& r : rows)
-    if (r.point.instance == instance && r.ok() && std::isfinite(r.scd))
-      best[r.point.setup] = std::max(best.count(r.point.setup) ? best[r.point.setup] : -1e300, r.scd);
+    if (r.point.instance == instance && r.ok() && std::isfinite(r.scd)) {
+      const auto [it, first] = best.try_emplace(r.point.setup, r.scd);
+      if (!first) it->second = std::max(it->second, r.scd);
+    }
   if (best.empty()) return std::numeric_limits<double>::quiet_NaN();
   double target = std::numeric_limits<double>::infinity();
   for (const auto& [setup, scd] : best) target = std::min(target, scd);

@@ -127,10 +127,8 @@ void score(const loader::Registry& registry, const loader::ProblemInstance& prob
   if (wants(scoring.measures, Measure::final_mean)) {
     std::vector<double> yref;
     std::string used;
-    if (info.has_reference && t_end == info.reference_t && problem.reference(yref)) {
-      used = "the problem's reference at t = " + format_number(t_end);
-    } else if (problem.reference_at(t_end, yref)) {
-      used = "the problem's exact solution";
+    if (reference_at_end(problem, t_end, yref, &used)) {
+      used = "the problem's reference, " + used;
     } else if (p.final_reference.size() == n && t_end == info.tend) {
       yref = p.final_reference;
       used = "the reference solver's y(tend)";

@@ -118,6 +118,10 @@ class PreparedRun {
 // at t_end (reference_at); *used says which ("stored at t = 1e11", "exact at t = 0.5").
 std::optional<Accuracy> final_accuracy(const loader::ProblemInstance& problem, const PreparedRun& run, double t_end,
                                        const double* y_end, std::string* used = nullptr);
+// The reference final_accuracy scores against: the stored vector at its time, else the
+// exact solution at t_end. False when the problem has neither.
+bool reference_at_end(const loader::ProblemInstance& problem, double t_end, std::vector<double>& yref,
+                      std::string* used = nullptr);
 // Whether final_accuracy can score a run that ends at t_end.
 bool has_reference_at_time(const loader::ProblemInstance& problem, double t_end);
 // The same score against another reference (a reference solver's y(tend)).
