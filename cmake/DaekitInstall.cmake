@@ -1,5 +1,5 @@
 # `cmake --install build --prefix P`: the host, the core library (versioned), the
-# public headers, the plugins under lib/daekit/abi<MAJOR>, the docs, a CMake
+# public headers, the family kits, the plugins under lib/daekit/abi<MAJOR>, the docs, a CMake
 # package (find_package(daekit CONFIG)) and a pkg-config file.
 include(CMakePackageConfigHelpers)
 
@@ -10,7 +10,14 @@ install(TARGETS daekit_sdk daekit_core daekit_api EXPORT daekitTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY core/include/daekit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-# The core opens its UMFPACK module from its own folder (core/src/sparse_lu.cpp).
+# The family kits (static libraries daekit::<family>_kit and their headers under
+# daekit/kits/<family>/): a third-party solver builds a variant of a family on them.
+get_property(DAEKIT_FAMILY_KITS GLOBAL PROPERTY DAEKIT_KITS)
+foreach(kit IN LISTS DAEKIT_FAMILY_KITS)
+  install(TARGETS daekit_${kit}_kit EXPORT daekitTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(DIRECTORY plugins/${kit}/kit/include/daekit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+endforeach()
+# The core opens its UMFPACK module from its own folder (core/src/numerics/sparse_lu.cpp).
 install(TARGETS daekit_umfpack LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
 set_target_properties(daekit PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")

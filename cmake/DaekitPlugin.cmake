@@ -48,12 +48,18 @@ function(daekit_add_problem_plugin)
   target_include_directories(${ARG_NAME} PRIVATE ${gen_dir})
 endfunction()
 
-# daekit_add_solver_plugin(NAME <name> SOURCES <files...> [OUTPUT_DIR <dir>])
-# Solver plugins link the core library for the shared numerics.
+# daekit_add_solver_plugin(NAME <name> SOURCES <files...> [KITS <family>...] [OUTPUT_DIR <dir>])
+# Solver plugins link the core library for the shared numerics, and each named family
+# kit (daekit::<family>_kit: rosenbrock, radau, bdf; docs/authoring/solver.md) whose
+# method code they build on. A kit is a static library: its code becomes part of the
+# plugin, so the plugin needs nothing at run time beyond libdaekit_core.
 function(daekit_add_solver_plugin)
-  cmake_parse_arguments(ARG "" "NAME;OUTPUT_DIR" "SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "" "NAME;OUTPUT_DIR" "SOURCES;KITS" ${ARGN})
   add_library(${ARG_NAME} MODULE ${ARG_SOURCES})
   target_link_libraries(${ARG_NAME} PRIVATE daekit::core)
+  foreach(kit IN LISTS ARG_KITS)
+    target_link_libraries(${ARG_NAME} PRIVATE daekit::${kit}_kit)
+  endforeach()
   _daekit_plugin_common(${ARG_NAME})
   if(ARG_OUTPUT_DIR)
     set_target_properties(${ARG_NAME} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIR})

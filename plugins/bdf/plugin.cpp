@@ -1,8 +1,8 @@
 // The multistep plugin: `bdf` (variable-order fixed-leading-coefficient BDF, as
 // DASSL and IDA) and `ndf` (the same machinery with the Klopfenstein-Shampine
-// kappas, as MATLAB's ode15s), on the core's BdfStepper. Both take any problem
+// kappas, as MATLAB's ode15s), on the BDF kit's BdfStepper. Both take any problem
 // form: M y' = f with constant, time- or state-dependent M, and F(t, y, y') = 0.
-#include <daekit/bdf/bdf_stepper.hpp>
+#include <daekit/kits/bdf/stepper.hpp>
 #include <daekit/numerics/newton_tolerance.hpp>
 #include <daekit/sdk/export_solver.hpp>
 

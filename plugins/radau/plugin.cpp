@@ -2,8 +2,8 @@
 // structure of Hairer & Wanner's RADAU5 (core Radau5Stepper), and `radauiia`, the
 // same family with 3, 5 or 7 stages chosen during the run (core RadauIIAStepper).
 #include <daekit/numerics/one_step_solve.hpp>
-#include <daekit/radau/radau5_stepper.hpp>
-#include <daekit/radau/radau_iia_stepper.hpp>
+#include <daekit/kits/radau/radau5_stepper.hpp>
+#include <daekit/kits/radau/radau_iia_stepper.hpp>
 #include <daekit/sdk/export_solver.hpp>
 
 namespace {

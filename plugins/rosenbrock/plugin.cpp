@@ -1,6 +1,6 @@
 // The Rosenbrock family's plugin library: one exported solver per tableau.
 #include <daekit/sdk/export_solver.hpp>
-#include <daekit/tableaus/all_rosenbrock.hpp>
+#include <daekit/kits/rosenbrock/tableaus/all_rosenbrock.hpp>
 
 #include "rosenbrock_solver.hpp"
 

@@ -3,9 +3,9 @@
 #pragma once
 
 #include <daekit/numerics/one_step_solve.hpp>
-#include <daekit/rosenbrock/stepper.hpp>
+#include <daekit/kits/rosenbrock/stepper.hpp>
 #include <daekit/sdk/solver.hpp>
-#include <daekit/tableaus/rosenbrock_tableau.hpp>
+#include <daekit/kits/rosenbrock/tableau.hpp>
 #include <string>
 
 namespace daekit::plugins {

@@ -4,7 +4,7 @@
 // code reaches accuracy proportional to the tolerance.
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <daekit/bdf/bdf_stepper.hpp>
+#include <daekit/kits/bdf/stepper.hpp>
 #include <daekit/sdk/export_problem.hpp>
 #include <iostream>
 

@@ -7,9 +7,9 @@
 #include <daekit/numerics/error_norm.hpp>
 #include <daekit/numerics/iteration_matrix.hpp>
 #include <daekit/numerics/mass_matrix.hpp>
-#include <daekit/rosenbrock/stepper.hpp>
+#include <daekit/kits/rosenbrock/stepper.hpp>
 #include <daekit/sdk/export_problem.hpp>
-#include <daekit/tableaus/all_rosenbrock.hpp>
+#include <daekit/kits/rosenbrock/tableaus/all_rosenbrock.hpp>
 #include <iostream>
 
 #include "smooth_problems.hpp"

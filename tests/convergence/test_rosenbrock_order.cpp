@@ -8,11 +8,11 @@
 #include <daekit/numerics/error_norm.hpp>
 #include <daekit/numerics/iteration_matrix.hpp>
 #include <daekit/numerics/mass_matrix.hpp>
-#include <daekit/radau/radau5_stepper.hpp>
-#include <daekit/radau/radau_iia_stepper.hpp>
-#include <daekit/rosenbrock/stepper.hpp>
+#include <daekit/kits/radau/radau5_stepper.hpp>
+#include <daekit/kits/radau/radau_iia_stepper.hpp>
+#include <daekit/kits/rosenbrock/stepper.hpp>
 #include <daekit/sdk/export_problem.hpp>
-#include <daekit/tableaus/all_rosenbrock.hpp>
+#include <daekit/kits/rosenbrock/tableaus/all_rosenbrock.hpp>
 #include <functional>
 #include <iostream>
 #include <memory>

@@ -18,6 +18,13 @@ cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 ls "$prefix"/lib/libdaekit_core.so.* > /dev/null || fail "no versioned core library"
 [ -f "$prefix/lib/cmake/daekit/daekitConfig.cmake" ] || fail "no CMake package"
 [ -f "$prefix/lib/pkgconfig/daekit.pc" ] || fail "no pkg-config file"
+# The family kits: a static library and headers each (the ROS2 example builds on one).
+for kit in rosenbrock radau bdf; do
+  [ -f "$prefix/lib/libdaekit_${kit}_kit.a" ] || fail "no $kit kit library"
+  [ -d "$prefix/include/daekit/kits/$kit" ] || fail "no $kit kit headers"
+done
+core_exports=$(nm -D --defined-only "$prefix"/lib/libdaekit_core.so.*)
+grep -q RosenbrockStepper <<<"$core_exports" && fail "the core still exports a family's step"
 # (Captured first: with pipefail, grep -q closing the pipe early would fail the host on SIGPIPE.)
 # pkg-config's flags point into the prefix the files were installed to, not the configured one.
 if command -v pkg-config > /dev/null; then

@@ -1,4 +1,4 @@
-// The Rosenbrock tableaus are data in the transformed form (tableaus/rosenbrock_tableau.hpp):
+// The Rosenbrock tableaus are data in the transformed form (kits/rosenbrock/tableau.hpp):
 // a = alpha Gamma^-1, C = diag(1/gamma) - Gamma^-1, b = m Gamma^-1-weights of the u_i = Gamma k_i.
 // These checks undo the transformation and verify what the published methods state, so a
 // mistyped coefficient shows as a broken identity instead of as a slow or wrong solver:
@@ -8,7 +8,7 @@
 //   - the classical order-2 condition b^T (alpha + Gamma) 1 = 1/2 for both.
 #include <Eigen/Dense>
 #include <catch2/catch.hpp>
-#include <daekit/tableaus/all_rosenbrock.hpp>
+#include <daekit/kits/rosenbrock/tableaus/all_rosenbrock.hpp>
 
 using namespace daekit;
 

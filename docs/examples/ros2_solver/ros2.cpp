@@ -1,16 +1,16 @@
 // A new solver out of the tree: the two-stage, second-order Rosenbrock method
 // ROS2 (Verwer et al., SIAM J. Sci. Comput. 20, 1999; gamma = 1 + 1/sqrt 2) with
 // a first-order embedded estimate, written as a tableau for the generic
-// Rosenbrock step of daekit's core, and run with the core's shared pieces
+// Rosenbrock step of daekit's Rosenbrock kit, and run with the core's shared pieces
 // (solve_one_step: mass matrix, initial values, iteration matrix, error norm,
 // initial step, driver) and its PI controller.
 #include <daekit/numerics/one_step_solve.hpp>
-#include <daekit/rosenbrock/stepper.hpp>
+#include <daekit/kits/rosenbrock/stepper.hpp>
 #include <daekit/sdk/export_solver.hpp>
 
 namespace {
 
-// Coefficients in the transformed form of daekit/tableaus/rosenbrock_tableau.hpp
+// Coefficients in the transformed form of daekit/kits/rosenbrock/tableau.hpp
 // (values as in OrdinaryDiffEq.jl's ROS2 tableau).
 constexpr daekit::tableaus::RosenbrockTableau ros2_tableau = {
     "ros2", "Verwer, Spee, Blom & Hundsdorfer, SIAM J. Sci. Comput. 20 (1999)",

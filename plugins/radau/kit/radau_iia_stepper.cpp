@@ -1,4 +1,4 @@
-#include "daekit/radau/radau_iia_stepper.hpp"
+#include "daekit/kits/radau/radau_iia_stepper.hpp"
 
 #include <algorithm>
 #include <cmath>

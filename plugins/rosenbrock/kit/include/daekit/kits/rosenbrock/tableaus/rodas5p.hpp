@@ -7,7 +7,7 @@
 // Rodas5PTableau).
 #pragma once
 
-#include "daekit/tableaus/rosenbrock_tableau.hpp"
+#include "daekit/kits/rosenbrock/tableau.hpp"
 
 namespace daekit::tableaus {
 

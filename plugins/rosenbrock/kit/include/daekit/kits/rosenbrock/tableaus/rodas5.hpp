@@ -5,7 +5,7 @@
 // values and dense-output matrix as in OrdinaryDiffEq.jl's Rodas5Tableau.
 #pragma once
 
-#include "daekit/tableaus/rosenbrock_tableau.hpp"
+#include "daekit/kits/rosenbrock/tableau.hpp"
 
 namespace daekit::tableaus {
 

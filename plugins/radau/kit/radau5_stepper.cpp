@@ -1,4 +1,4 @@
-#include "daekit/radau/radau5_stepper.hpp"
+#include "daekit/kits/radau/radau5_stepper.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "daekit/radau/radau_error_scale.hpp"
+#include "daekit/kits/radau/error_scale.hpp"
 
 #include "daekit/numerics/newton_tolerance.hpp"
 

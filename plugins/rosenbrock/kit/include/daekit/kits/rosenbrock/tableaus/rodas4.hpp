@@ -5,7 +5,7 @@
 // Rodas4P2Tableau); sources named per method.
 #pragma once
 
-#include "daekit/tableaus/rosenbrock_tableau.hpp"
+#include "daekit/kits/rosenbrock/tableau.hpp"
 
 namespace daekit::tableaus {
 

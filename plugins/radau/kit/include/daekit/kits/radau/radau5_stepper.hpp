@@ -18,7 +18,7 @@
 #include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/problem_view.hpp"
-#include "daekit/radau/radau_error_scale.hpp"
+#include "daekit/kits/radau/error_scale.hpp"
 #include "daekit/solve_request.hpp"
 
 namespace daekit {

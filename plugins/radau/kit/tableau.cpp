@@ -1,4 +1,4 @@
-#include "daekit/radau/radau_tableau.hpp"
+#include "daekit/kits/radau/tableau.hpp"
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>

@@ -3,7 +3,7 @@
 // documented cubic Hermite fallback (never for algebraic components).
 #pragma once
 
-#include "daekit/tableaus/rosenbrock_tableau.hpp"
+#include "daekit/kits/rosenbrock/tableau.hpp"
 
 namespace daekit::tableaus {
 

@@ -1,4 +1,4 @@
-#include "daekit/rosenbrock/stepper.hpp"
+#include "daekit/kits/rosenbrock/stepper.hpp"
 
 #include "daekit/numerics/consistency.hpp"
 #include "daekit/numerics/finite_difference.hpp"

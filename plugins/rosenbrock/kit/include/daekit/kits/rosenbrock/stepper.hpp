@@ -1,4 +1,4 @@
-// One generic Rosenbrock step for any tableau (tableaus/rosenbrock_tableau.hpp),
+// One generic Rosenbrock step for any tableau (kits/rosenbrock/tableau.hpp),
 // on M y' = f(t, y) with a constant (possibly singular) mass matrix. Every method
 // of the family is this class plus its coefficients.
 #pragma once
@@ -13,7 +13,7 @@
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/problem_view.hpp"
 #include "daekit/solve_request.hpp"
-#include "daekit/tableaus/rosenbrock_tableau.hpp"
+#include "daekit/kits/rosenbrock/tableau.hpp"
 
 namespace daekit {
 

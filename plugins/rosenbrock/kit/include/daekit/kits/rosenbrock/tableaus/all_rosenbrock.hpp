@@ -3,10 +3,10 @@
 
 #include <array>
 
-#include "daekit/tableaus/low_order.hpp"
-#include "daekit/tableaus/rodas4.hpp"
-#include "daekit/tableaus/rodas5.hpp"
-#include "daekit/tableaus/rodas5p.hpp"
+#include "daekit/kits/rosenbrock/tableaus/low_order.hpp"
+#include "daekit/kits/rosenbrock/tableaus/rodas4.hpp"
+#include "daekit/kits/rosenbrock/tableaus/rodas5.hpp"
+#include "daekit/kits/rosenbrock/tableaus/rodas5p.hpp"
 
 namespace daekit::tableaus {
 

@@ -4,7 +4,7 @@
 // real block form of A^-1 into one real and (s-1)/2 complex n x n systems; simplified
 // Newton with rate monitoring; starting values from the last step's collocation
 // polynomial; the embedded error estimate of order s filtered by (gamma/h M - J)^-1;
-// Gustafsson's predictive controller), with the tableaus as data (radau_tableau.hpp).
+// Gustafsson's predictive controller), with the tableaus as data (tableau.hpp).
 //
 // The order moves up by two stages when Newton contracts fast with a fresh Jacobian
 // (rate <= `raise_rate`) and the step size has settled (ratio in [`steady_low`,
@@ -25,8 +25,8 @@
 #include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/problem_view.hpp"
-#include "daekit/radau/radau_error_scale.hpp"
-#include "daekit/radau/radau_tableau.hpp"
+#include "daekit/kits/radau/error_scale.hpp"
+#include "daekit/kits/radau/tableau.hpp"
 #include "daekit/solve_request.hpp"
 
 namespace daekit {

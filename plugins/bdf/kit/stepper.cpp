@@ -1,4 +1,4 @@
-#include "daekit/bdf/bdf_stepper.hpp"
+#include "daekit/kits/bdf/stepper.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""The folders' dependency rules (docs/architecture.md), checked on every #include.
+
+  core/                   never a family's kit: families build on the core, not the reverse
+  plugins/<F>/kit/        the core and its own kit only
+  plugins/<F>/            the core and its own kit only (no other family's method code)
+  host/, problems/        no kit: the host runs plugins through the C ABI, problems need the SDK
+  problems/               only the header-only SDK side (abi, sdk), never the core's numerics
+
+  check_layering.py <source dir>     exit 1 and one line per broken rule
+"""
+import pathlib
+import re
+import sys
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](daekit/[^>"]+)[>"]', re.MULTILINE)
+SOURCES = {".cpp", ".hpp", ".h"}
+
+
+def includes(path):
+    return INCLUDE.findall(path.read_text(errors="replace"))
+
+
+def family_of(header):
+    parts = header.split("/")
+    return parts[2] if len(parts) > 2 and parts[1] == "kits" else None
+
+
+def main(root):
+    root = pathlib.Path(root)
+    broken = []
+    for path in sorted(p for p in root.rglob("*") if p.suffix in SOURCES):
+        rel = path.relative_to(root)
+        top = rel.parts[0]
+        if top not in {"core", "plugins", "host", "problems"}:
+            continue
+        own_family = rel.parts[1] if top == "plugins" and len(rel.parts) > 2 else None
+        for header in includes(path):
+            family = family_of(header)
+            if top in {"core", "host", "problems"} and family:
+                broken.append(f"{rel}: {top}/ includes the {family} kit ({header})")
+            elif top == "plugins" and family and family != own_family:
+                broken.append(f"{rel}: the {own_family} family includes the {family} kit ({header})")
+            if top == "problems" and not re.match(r"daekit/(abi\.h|sdk/)", header):
+                broken.append(f"{rel}: a problem includes {header} (problems build on the SDK only)")
+    for line in broken:
+        print(line)
+    print(f"layering: {len(broken)} broken rule(s)")
+    return 1 if broken else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
