@@ -2,30 +2,54 @@
 // docs/benchmarks/scaling.md: W = M / (h gamma) - J (Rosenbrock, BDF) and the Radau
 // methods' complex (alpha + i beta) M / h - J, factorised as the solvers do (sparse_lu=auto),
 // with nnz(J), nnz(L + U) and the bytes each takes.
-//   g++ -std=c++20 -O2 -Icore/include -I/usr/include/eigen3 scripts/lu-fill.cpp -Lbuild/lib -ldaekit \
-//       -ldaekit_core -Wl,-rpath,$PWD/build/lib -o /tmp/lu-fill
+//   g++ -std=c++20 -O2 -Icore/include -I/usr/include/eigen3 scripts/lu-fill.cpp -Lbuild/lib
+//       -ldaekit -ldaekit_core -Wl,-rpath,$PWD/build/lib -o /tmp/lu-fill    (one line)
 //   /tmp/lu-fill build/lib/daekit/abi1/heat2d.so heat2d N=30 N=100 N=300 N=1000
+//   DAEKIT_LU_ORDERING=metis /tmp/lu-fill ...   (or colamd: one ordering for every size)
 #include <daekit/daekit.hpp>
 #include <daekit/numerics/sparse_lu.hpp>
 
 #include <chrono>
 #include <complex>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 namespace {
 
+// DAEKIT_LU_ORDERING=colamd|metis (default: automatic, as the solvers choose) fixes the
+// ordering, to compare the two at one size (the thresholds of sparse_lu.cpp).
+daekit::SparseOrdering ordering_from_environment() {
+  const char* v = std::getenv("DAEKIT_LU_ORDERING");
+  const std::string name = v ? v : "";
+  if (name == "metis") return daekit::SparseOrdering::metis;
+  if (name == "colamd") return daekit::SparseOrdering::colamd;
+  return daekit::SparseOrdering::automatic;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The first factor() analyses the pattern and factorises; the second only refactorises,
+// as every later step of a run does.
 template <class Scalar>
 void factor_and_print(const char* what, const Eigen::SparseMatrix<Scalar>& w) {
   daekit::SparseLUOf<Scalar> lu;
-  const auto start = std::chrono::steady_clock::now();
-  const bool ok = lu.factor(w);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  lu.set_ordering(ordering_from_environment());
+  auto start = std::chrono::steady_clock::now();
+  bool ok = lu.factor(w);
+  const double first = seconds_since(start);
+  start = std::chrono::steady_clock::now();
+  ok = lu.factor(w) && ok;
+  const double again = seconds_since(start);
   const auto f = lu.footprint();
-  std::printf("  %-8s %s: nnz(L+U) %.0f (%.1f per unknown), LU %.1f MB, analyse+factorise %.2f s%s\n", what,
-              lu.factoriser() == daekit::SparseFactoriser::umfpack ? "umfpack" : "other", f.entries,
-              f.entries / static_cast<double>(w.cols()), f.bytes / 1e6, seconds, ok ? "" : " (singular)");
+  std::printf("  %-8s %s/%s: nnz(L+U) %.0f (%.1f per unknown), LU %.1f MB, analyse+factorise %.2f s, "
+              "refactorise %.2f s%s\n",
+              what, lu.factoriser() == daekit::SparseFactoriser::umfpack ? "umfpack" : "other",
+              lu.ordering() == daekit::SparseOrdering::metis ? "metis" : "colamd/amd", f.entries,
+              f.entries / static_cast<double>(w.cols()), f.bytes / 1e6, first, again, ok ? "" : " (singular)");
 }
 
 }  // namespace

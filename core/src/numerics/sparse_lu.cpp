@@ -37,8 +37,9 @@ constexpr Eigen::Index multifrontal_from_size = 20000;
 //  * KLU from n = 5000: its AMD ordering fills fast on grids; ida on heat2d took 0.24 /
 //    2.45 / 65.9 s with AMD against 0.15 / 1.18 / 18.5 s with METIS at n = 5 184 / 23 104 /
 //    91 204.
-//  * UMFPACK from n = 200 000: METIS costs more than AMD (1.6 against 0.5 s at n = 3.6 10^5),
-//    which its factorisations repay only on large grids (4.7 against 5.9 s per LU at 10^6).
+//  * UMFPACK from n = 200 000: there METIS fills 18-34 % less than AMD and every LU after
+//    the first is as fast or faster (brusselator W, n = 2 10^5: 2.20 against 2.92 s); its
+//    analysis costs more. Between 2 10^4 and 2 10^5 whole runs were mixed (-22 % to +5 %).
 //  * the supernodal LU never: with METIS it factorised heat2d's W slower (0.83 against
 //    0.62 s at n = 91 204), its supernodes break on the boundary rows.
 constexpr Eigen::Index klu_metis_from_size = 5000;
