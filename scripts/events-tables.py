@@ -9,6 +9,8 @@
 usage: python3 scripts/events-tables.py [build-dir]"""
 import json, math, os, platform, subprocess, sys
 
+from daekit_list import listed_names
+
 build = sys.argv[1] if len(sys.argv) > 1 else "build"
 daekit = os.path.join(build, "bin", "daekit")
 fixtures = os.path.join(build, "tests", "fixtures", "fixture_event_models.so")
@@ -23,16 +25,7 @@ def run(*args):
 
 
 def solvers():
-    out = subprocess.run([daekit, "list"], capture_output=True, text=True).stdout.splitlines()
-    names, inside = [], False
-    for line in out:
-        if line.startswith("solvers:"):
-            inside = True
-        elif line.startswith("problems:"):
-            inside = False
-        elif inside and line.startswith("  ") and line[2:3].isalpha():
-            names.append(line.split()[0])
-    return names
+    return listed_names(daekit, "solvers")
 
 
 def bounce_times():

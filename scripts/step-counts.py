@@ -18,24 +18,14 @@ import json
 import subprocess
 import sys
 
+from daekit_list import listed_names
+
 STAT_KEYS = ["steps", "accepted", "rejected", "nfev", "nfev_jac", "njac", "nlu", "nsolve",
              "nnewton", "nnewton_fail", "nsingular", "nmass", "nevents", "nroot_evals",
              "nconstraint_fails", "nfailed_eval", "order_last", "h_last"]
 RESULT_KEYS = ["status", "t", "scd", "mescd", "max_abs_error", "max_rel_error"]
 # Problems that need a parameter to exist (an FMU file) are not part of the sweep.
 SKIPPED_PROBLEMS = {"fmu"}
-
-
-def names(daekit, section):
-    out = subprocess.run([daekit, "list"], capture_output=True, text=True, check=True).stdout
-    found, inside = [], False
-    for line in out.splitlines():
-        if line.endswith(":") and not line.startswith(" "):
-            inside = line == section + ":"
-            continue
-        if inside and line.startswith("  ") and not line.startswith("   "):
-            found.append(line.split()[0])
-    return sorted(set(found))
 
 
 def run_one(daekit, problem, solver, rtol, timeout):
@@ -60,8 +50,8 @@ def run_one(daekit, problem, solver, rtol, timeout):
 
 
 def command_run(args):
-    problems = [p for p in names(args.daekit, "problems") if p not in SKIPPED_PROBLEMS]
-    solvers = args.solvers.split(",") if args.solvers else names(args.daekit, "solvers")
+    problems = [p for p in listed_names(args.daekit, "problems") if p not in SKIPPED_PROBLEMS]
+    solvers = args.solvers.split(",") if args.solvers else listed_names(args.daekit, "solvers")
     tasks = [(p, s, r) for p in problems for s in solvers for r in args.rtol.split(",")]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         rows = list(pool.map(lambda t: run_one(args.daekit, *t, args.timeout), tasks))
