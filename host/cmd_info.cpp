@@ -31,6 +31,9 @@ void print_solver(const loader::Plugin& plugin) {
             << "sparse      " << ((s.flags & DK_SOLVER_SPARSE) ? "yes (sparse LU when the problem gives a pattern)" : "no")
             << "\n"
             << "events      " << ((s.flags & DK_SOLVER_EVENTS) ? "yes (root functions, time events, state resets)" : "no")
+            << ((s.flags & DK_SOLVER_EVENT_SAMPLING) ? "; root functions sampled inside every step (--event-samples), "
+                                                       "steps bounded by their time scales"
+                                                     : "")
             << "\n"
             << "step notification "
             << ((s.flags & DK_SOLVER_STEP_NOTIFICATION) ? "yes (tells the model of every completed step, as FMUs need)"
@@ -101,7 +104,10 @@ void print_problem(const loader::Plugin& plugin, const std::map<std::string, std
         const int d = p.root_direction ? p.root_direction[i] : 0;
         std::cout << "  root " << i << (p.root_names && p.root_names[i] ? std::string(" (") + p.root_names[i] + ")" : "")
                   << ": " << (d > 0 ? "rising" : d < 0 ? "falling" : "both directions")
-                  << (p.root_terminal && p.root_terminal[i] ? ", terminal" : "") << "\n";
+                  << (p.root_terminal && p.root_terminal[i] ? ", terminal" : "");
+        if (DK_HAS_FIELD(&p, dk_problem_info, root_time_scale) && p.root_time_scale && p.root_time_scale[i] > 0.0)
+          std::cout << ", time scale " << p.root_time_scale[i];
+        std::cout << "\n";
       }
     }
     const std::size_t constrained = constrained_components(p);

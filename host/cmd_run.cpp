@@ -98,6 +98,8 @@ int command_run(int argc, char** argv) {
   std::vector<std::string> params, solver_opts;
   double rtol = 0, atol = -1, h0 = 0, hmin = 0, hmax = 0, tend = std::numeric_limits<double>::quiet_NaN();
   std::int64_t max_steps = 100000, max_events = 0;
+  int event_samples = -1;
+  std::string derivative_check = "on";
   double timeout = 0;
   po::options_description desc("daekit run options");
   desc.add_options()("help,h", "show this help")("problem,p", po::value(&problem_name), "problem plugin name")(
@@ -108,6 +110,11 @@ int command_run(int argc, char** argv) {
       "hmax", po::value(&hmax), "maximum step")("max-steps", po::value(&max_steps), "maximum number of steps")(
       "max-events", po::value(&max_events),
       "more events than this end the run with status too_many_events (chattering; default 1000)")(
+      "event-samples", po::value(&event_samples),
+      "interior points of each step where the root functions are sampled (default 10; 0: the step's ends only)")(
+      "derivative-check", po::value(&derivative_check),
+      "on (default): compare the problem's Jacobian with differences now and then, and use differences where "
+      "they disagree; off: trust it")(
       "tend", po::value(&tend), "end of the time span (default: the problem's)")(
       "param", po::value(&params)->composing(), "problem parameter key=value (repeatable)")(
       "solver-opt", po::value(&solver_opts)->composing(), "solver option key=value (repeatable)")(
@@ -172,6 +179,10 @@ int command_run(int argc, char** argv) {
     settings.max_steps = max_steps;
     if (vm.count("max-events") && max_events <= 0) throw UsageError("--max-events must be a positive number");
     settings.max_events = max_events;
+    if (vm.count("event-samples") && event_samples < 0) throw UsageError("--event-samples must not be negative");
+    settings.event_samples = event_samples;
+    if (derivative_check != "on" && derivative_check != "off") throw UsageError("--derivative-check must be on or off");
+    settings.derivative_check = derivative_check == "on";
     settings.solver_options = parse_key_values(solver_opts, "--solver-opt");
     settings.jacobian = jacobian;
     settings.init = init;

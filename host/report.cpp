@@ -52,6 +52,19 @@ std::string event_source(const RunReport& r, const EventRecord& e) {
   return s;
 }
 
+struct EventCounts {
+  std::size_t events = 0, roots_fired = 0;
+};
+// Entries of one event (several functions firing together) share its time and kind.
+EventCounts count_events(const std::vector<EventRecord>& records) {
+  EventCounts c;
+  for (std::size_t k = 0; k < records.size(); ++k) {
+    if (k == 0 || records[k].t != records[k - 1].t || records[k].kind != records[k - 1].kind) ++c.events;
+    if (records[k].kind == DK_EVENT_ROOT) ++c.roots_fired;
+  }
+  return c;
+}
+
 // The first and last few events in the text report; all of them are in the JSON.
 constexpr std::size_t events_listed = 10;
 
@@ -77,7 +90,9 @@ void print_text(const RunReport& r, std::ostream& out) {
   if (s.nsingular) out << "   singular " << s.nsingular;
   out << "\n";
   if (r.has_events) {
-    out << "events     " << r.events.size() << " (" << s.nroot_evals << " root-function evaluations)\n";
+    const EventCounts counted = count_events(r.events);
+    out << "events     " << counted.events << " (" << counted.roots_fired << " root functions fired, "
+        << s.nroot_evals << " root-function evaluations)\n";
     for (std::size_t k = 0; k < r.events.size(); ++k) {
       if (k == events_listed / 2 && r.events.size() > events_listed) {
         out << "           ... " << r.events.size() - events_listed << " more (all in --report json)\n";
@@ -151,7 +166,9 @@ nlohmann::json to_json(const RunReport& r) {
                 {"nnewton_fail", s.nnewton_fail}, {"nsingular", s.nsingular}, {"nmass", s.nmass},
                 {"order_last", s.order_last}, {"h_last", s.h_last},
                 {"nfailed_eval", s.nfailed_eval}, {"nevents", s.nevents}, {"nroot_evals", s.nroot_evals},
-                {"nconstraint_fails", s.nconstraint_fails}};
+                {"nconstraint_fails", s.nconstraint_fails}, {"njac_reused", s.njac_reused},
+                {"nroots_fired", s.nroots_fired}, {"nderivative_checks", s.nderivative_checks},
+                {"nderivative_mismatches", s.nderivative_mismatches}};
   // Events (ABI 1.2): one entry per function that fired (several at one t fired together).
   auto events = json::array();
   for (const EventRecord& e : r.events) {
@@ -168,7 +185,10 @@ nlohmann::json to_json(const RunReport& r) {
   }
   j["events"] = events;
   j["constraints_ignored"] = r.constraints_ignored;
-  j["nevents"] = r.events.size();
+  // Events, not entries: functions that fired together at one t are one event.
+  const EventCounts counted = count_events(r.events);
+  j["nevents"] = counted.events;
+  j["nroots_fired"] = counted.roots_fired;
   return j;
 }
 

@@ -8,7 +8,8 @@ json settings_to_json(const api::RunSettings& s) {
   json j = {{"h0", s.h0}, {"hmin", s.hmin}, {"hmax", s.hmax}, {"max_steps", s.max_steps},
             {"solver_options", s.solver_options}, {"jacobian", s.jacobian}, {"init", s.init},
             {"index_scaling", s.index_scaling}, {"suppress_algebraic", s.suppress_algebraic},
-            {"max_events", s.max_events}, {"dense", s.dense}};
+            {"max_events", s.max_events}, {"dense", s.dense},
+            {"event_samples", s.event_samples}, {"derivative_check", s.derivative_check}};
   if (s.rtol) j["rtol"] = *s.rtol;
   if (s.atol) j["atol"] = *s.atol;
   if (s.tend) j["tend"] = *s.tend;
@@ -26,6 +27,8 @@ api::RunSettings settings_from_json(const json& j) {
   s.jacobian = j.at("jacobian"), s.init = j.at("init");
   s.index_scaling = j.at("index_scaling"), s.suppress_algebraic = j.at("suppress_algebraic");
   s.max_events = j.at("max_events"), s.dense = j.at("dense");
+  // Absent from journals written before ABI 1.3: the defaults.
+  s.event_samples = j.value("event_samples", -1), s.derivative_check = j.value("derivative_check", true);
   return s;
 }
 

@@ -47,7 +47,9 @@ py::dict stats_dict(const dk_stats& s) {
                   "nnewton"_a = s.nnewton, "nnewton_fail"_a = s.nnewton_fail, "nsingular"_a = s.nsingular,
                   "nmass"_a = s.nmass, "order_last"_a = s.order_last, "h_last"_a = s.h_last, "wall_s"_a = s.wall_s,
                   "njac_reused"_a = s.njac_reused, "nfailed_eval"_a = s.nfailed_eval, "nevents"_a = s.nevents,
-                  "nroot_evals"_a = s.nroot_evals, "nconstraint_fails"_a = s.nconstraint_fails);
+                  "nroot_evals"_a = s.nroot_evals, "nconstraint_fails"_a = s.nconstraint_fails,
+                  "nroots_fired"_a = s.nroots_fired, "nderivative_checks"_a = s.nderivative_checks,
+                  "nderivative_mismatches"_a = s.nderivative_mismatches);
   d["jacobian"] = s.jacobian_used == DK_JACOBIAN_ANALYTIC                ? "analytic"
                   : s.jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE ? "finite differences"
                                                                      : "none";
@@ -177,6 +179,8 @@ PYBIND11_MODULE(_daekit, m) {
       .def_readwrite("hmax", &SolveOptions::hmax)
       .def_readwrite("max_steps", &SolveOptions::max_steps)
       .def_readwrite("max_events", &SolveOptions::max_events)
+      .def_readwrite("event_samples", &SolveOptions::event_samples)
+      .def_readwrite("derivative_check", &SolveOptions::derivative_check)
       .def_readwrite("solver_options", &SolveOptions::solver_options)
       .def_readwrite("jacobian", &SolveOptions::jacobian)
       .def_readwrite("init", &SolveOptions::init)

@@ -71,6 +71,27 @@ bool is_one_of_choices(const std::string& alternatives, const std::string& value
   return false;
 }
 
+// Steps no longer than the problem's root time scales allow (ABI 1.3): the samples of
+// every function that declares tau_i lie closer than tau_i / 2, so no two of its
+// crossings fall between neighbouring samples (docs/events.md).
+bool bound_steps_by_root_time_scales(const dk_problem_info& problem, SolveRequest* r, std::string* why) {
+  if (!DK_HAS_FIELD(&problem, dk_problem_info, root_time_scale) || !problem.root_time_scale) return true;
+  const double pieces = r->event_samples + 1.0;
+  for (std::size_t i = 0; i < problem.nroots; ++i) {
+    const double tau = problem.root_time_scale[i];
+    if (!(tau > 0.0) || 0.5 * tau * pieces >= r->hmax) continue;
+    const double bound = 0.5 * tau * pieces;
+    if (r->hmin > bound) {
+      std::ostringstream m;
+      m << "hmin (" << r->hmin << ") is larger than the longest step (" << bound << ") that root function "
+        << i + 1 << "'s time scale " << tau << " allows with " << r->event_samples << " event samples";
+      return fail(why, m.str());
+    }
+    r->hmax = bound;
+  }
+  return true;
+}
+
 }  // namespace
 
 double SolveRequest::extra_real(const std::string& key, double fallback) const {
@@ -192,6 +213,17 @@ bool parse_request(const dk_solve_options& in, const dk_problem_info& problem, S
     if (in.max_events > 0) r.max_events = in.max_events;
     r.keep_dense = in.keep_dense != 0;
   }
+  if (DK_HAS_FIELD(&in, dk_solve_options, derivative_check)) {
+    if (in.event_samples < -1) return fail(why, "event_samples must be -1 (none), 0 (the default) or positive");
+    if (in.event_samples > max_event_samples)
+      return fail(why, "event_samples = " + std::to_string(in.event_samples) + " is more than " +
+                           std::to_string(max_event_samples));
+    r.event_samples = in.event_samples == 0 ? DK_DEFAULT_EVENT_SAMPLES : in.event_samples < 0 ? 0 : in.event_samples;
+    if (in.derivative_check > DK_DERIVATIVE_CHECK_OFF)
+      return fail(why, "derivative_check = " + std::to_string(in.derivative_check) + " is unknown");
+    r.check_derivatives = in.derivative_check != DK_DERIVATIVE_CHECK_OFF;
+  }
+  if (!bound_steps_by_root_time_scales(problem, &r, why)) return false;
   *out = std::move(r);
   return true;
 }
@@ -293,6 +325,11 @@ bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& pro
       m << "; use a solver whose `daekit info` says `events: yes`";
       return fail(why, m.str());
     }
+    // Root functions are searched on a step's dense output of y alone (numerics/step_end.hpp),
+    // in every family: one that needs y' would be handed NULL.
+    if (problem.nroots > 0 && (problem.flags & DK_PROBLEM_ROOTS_USE_YP))
+      return fail(why, what.substr(1) + " declares root functions that read y' (DK_PROBLEM_ROOTS_USE_YP), which no "
+                       "solver passes (they search roots on the dense output of y): write them in t and y");
     // A model that must hear of every step (an FMU's completedIntegratorStep) would be
     // integrated wrongly by a solver that does not tell it.
     if ((problem.flags & DK_PROBLEM_STEP_NOTIFICATION) && !(solver.flags & DK_SOLVER_STEP_NOTIFICATION)) {

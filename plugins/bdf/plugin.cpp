@@ -33,6 +33,7 @@ class MultistepSolver : public Solver {
     d.capabilities.sparse = true;
     d.capabilities.order = 5;
     d.capabilities.events = true;
+    d.capabilities.event_sampling = true;
     d.capabilities.constraints = true;
     d.capabilities.keep_dense = true;
     d.capabilities.step_notification = true;

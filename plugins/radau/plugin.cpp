@@ -20,6 +20,7 @@ SolverDescription radau_description(int order) {
   d.capabilities.dense_output = true;
   d.capabilities.order = order;
   d.capabilities.events = true;
+  d.capabilities.event_sampling = true;
   d.capabilities.constraints = true;
   d.capabilities.keep_dense = true;
   d.capabilities.step_notification = true;

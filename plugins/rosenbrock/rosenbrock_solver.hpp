@@ -21,6 +21,7 @@ class RosenbrockSolver : public Solver {
     d.capabilities.sparse = true;
     d.capabilities.order = Tableau.order;
     d.capabilities.events = true;
+    d.capabilities.event_sampling = true;
     d.capabilities.constraints = true;
     d.capabilities.keep_dense = true;
     d.capabilities.step_notification = true;

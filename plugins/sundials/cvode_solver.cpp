@@ -50,12 +50,6 @@ struct OdeModel {
     return to_sundials(m->problem.rhs(t, Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(y), n),
                                       Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(f), n)));
   }
-  static int roots(double t, N_Vector y, double* g, void* data) {
-    auto* m = static_cast<OdeModel*>(data);
-    const Eigen::Index n = m->problem.size();
-    return to_sundials(m->problem.roots(t, Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(y), n), nullptr,
-                                        Eigen::Map<Eigen::VectorXd>(g, static_cast<Eigen::Index>(m->problem.nroots()))));
-  }
   static int weights(N_Vector y, N_Vector w, void* data) {
     auto* m = static_cast<OdeModel*>(data);
     return error_weights(m->request.rtol, m->request.atol, y, w);
@@ -98,21 +92,9 @@ class Cvode {
     if (req.h0 > 0) check(CVodeSetInitStep(mem_, req.direction() * req.h0), "CVodeSetInitStep");
     if (req.hmax > 0) check(CVodeSetMaxStep(mem_, req.hmax), "CVodeSetMaxStep");
     if (req.hmin > 0) check(CVodeSetMinStep(mem_, req.hmin), "CVodeSetMinStep");
-    if (constraint_vector(model.problem, constraints_)) check(CVodeSetConstraints(mem_, constraints_), "CVodeSetConstraints");
-    if (const std::size_t m = model.problem.nroots(); m > 0) {
-      check(CVodeRootInit(mem_, static_cast<int>(m), &OdeModel::roots), "CVodeRootInit");
-      std::vector<int> directions = root_directions(model.problem);
-      check(CVodeSetRootDirection(mem_, directions.data()), "CVodeSetRootDirection");
-      root_info_.resize(m);
-    }
   }
   ~Cvode() { CVodeFree(&mem_); }
 
-  int root_return() const { return CV_ROOT_RETURN; }
-  RootBracket roots_found(double t) {
-    CVodeGetRootInfo(mem_, root_info_.data());
-    return root_bracket(t, root_info_);
-  }
   // An ODE has nothing to make consistent: CVODE starts afresh from the changed state.
   RestartOutcome reset(double t, bool) {
     const int flag = restart(t);
@@ -134,6 +116,14 @@ class Cvode {
     carried_ += counters();
     return CVodeReInit(mem_, t, y_);
   }
+  // Back to an earlier accepted point (a step that left a sign constraint), the next
+  // step no longer than h.
+  int roll_back(double t, const Eigen::VectorXd& y, const Eigen::VectorXd&, double h) {
+    y_.map() = y;
+    CVodeSetInitStep(mem_, h);
+    return restart(t);
+  }
+  Eigen::VectorXd derivative() const { return {}; }  // CVODE keeps no y' to restore
   // Attempted steps (accepted, and failed on the error test or in Newton), as --max-steps counts them.
   long steps() const {
     const Counters c = counters();
@@ -187,8 +177,6 @@ class Cvode {
   OdeModel& model_;
   Context ctx_;
   Vector y_, dky_;  // dky_: interpolated output
-  Vector constraints_{model_.problem.size(), ctx_};
-  std::vector<int> root_info_;
   LinearAlgebra la_;
   void* mem_ = nullptr;
   int max_order_ = 5;
@@ -204,6 +192,7 @@ SolverDescription CvodeSolver::describe() {
   d.capabilities.sparse = true;
   d.capabilities.order = 5;
   d.capabilities.events = true;
+  d.capabilities.event_sampling = true;
   d.capabilities.constraints = true;
   d.capabilities.keep_dense = true;
   d.capabilities.step_notification = true;

@@ -67,12 +67,6 @@ struct Model {
                                            Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(yp), n),
                                            Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(rr), n)));
   }
-  static int roots(double t, N_Vector yy, N_Vector yp, double* g, void* data) {
-    auto* m = static_cast<Model*>(data);
-    const Eigen::Index n = m->problem.size();
-    return to_sundials(m->problem.roots(t, Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(yy), n), N_VGetArrayPointer(yp),
-                                        Eigen::Map<Eigen::VectorXd>(g, static_cast<Eigen::Index>(m->problem.nroots()))));
-  }
   static int weights(N_Vector y, N_Vector w, void* data) {
     auto* m = static_cast<Model*>(data);
     return error_weights(m->request.rtol, m->request.atol, y, w);
@@ -129,21 +123,9 @@ class Ida {
     if (h0 > 0) check(IDASetInitStep(mem_, req.direction() * h0), "IDASetInitStep");
     if (req.hmax > 0) check(IDASetMaxStep(mem_, req.hmax), "IDASetMaxStep");
     if (req.hmin > 0) check(IDASetMinStep(mem_, req.hmin), "IDASetMinStep");
-    if (constraint_vector(model.problem, constraints_)) check(IDASetConstraints(mem_, constraints_), "IDASetConstraints");
-    if (const std::size_t m = model.problem.nroots(); m > 0) {
-      check(IDARootInit(mem_, static_cast<int>(m), &Model::roots), "IDARootInit");
-      std::vector<int> directions = root_directions(model.problem);
-      check(IDASetRootDirection(mem_, directions.data()), "IDASetRootDirection");
-      root_info_.resize(m);
-    }
   }
   ~Ida() { IDAFree(&mem_); }
 
-  int root_return() const { return IDA_ROOT_RETURN; }
-  RootBracket roots_found(double t) {
-    IDAGetRootInfo(mem_, root_info_.data());
-    return root_bracket(t, root_info_);
-  }
   // After an event changed y: the core's consistency service (the algebraic components
   // re-solved when the event asks, else checked), y' anew, then IDA starts afresh.
   RestartOutcome reset(double t, bool reinit) {
@@ -187,6 +169,15 @@ class Ida {
     carried_ += counters();
     return IDAReInit(mem_, t, yy_, yp_);
   }
+  // Back to an earlier accepted point (a step that left a sign constraint), the next
+  // step no longer than h.
+  int roll_back(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double h) {
+    yy_.map() = y;
+    yp_.map() = yp;
+    IDASetInitStep(mem_, h);
+    return restart(t);
+  }
+  Eigen::VectorXd derivative() { return yp_.map(); }
   long accepted_steps() const { return carried_.steps + counters().steps; }
   // Attempted steps (accepted, and failed on the error test or in Newton), as --max-steps counts them.
   long steps() const {
@@ -242,8 +233,6 @@ class Ida {
   Model& model_;
   Context ctx_;
   Vector yy_, yp_, id_, dky_;  // dky_: interpolated output
-  Vector constraints_{model_.problem.size(), ctx_};
-  std::vector<int> root_info_;
   LinearAlgebra la_;
   void* mem_ = nullptr;
   int max_order_ = 5;
@@ -268,6 +257,7 @@ SolverDescription IdaSolver::describe() {
   d.capabilities.sparse = true;
   d.capabilities.order = 5;
   d.capabilities.events = true;
+  d.capabilities.event_sampling = true;
   d.capabilities.constraints = true;
   d.capabilities.keep_dense = true;
   d.capabilities.step_notification = true;

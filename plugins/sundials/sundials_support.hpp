@@ -12,7 +12,9 @@
 #include <Eigen/Core>
 #include <cmath>
 #include <cstdlib>
+#include <daekit/numerics/constraint_guard.hpp>
 #include <daekit/numerics/driver.hpp>
+#include <daekit/numerics/step_end.hpp>
 #include <daekit/output_sink.hpp>
 #include <daekit/problem_view.hpp>
 #include <daekit/solve_request.hpp>
@@ -128,41 +130,9 @@ inline std::string last_message(const ErrorCapture& errors, const ProblemView& p
 // A model evaluation's result as SUNDIALS wants it: 0 ok, > 0 recoverable, < 0 fatal.
 inline int to_sundials(Eval e) { return e == Eval::ok ? 0 : e == Eval::recoverable ? 1 : -1; }
 
-// SUNDIALS' root directions (0 both, > 0 rising only, < 0 falling only) from the problem's.
-inline std::vector<int> root_directions(const ProblemView& problem) {
-  std::vector<int> d(problem.nroots());
-  for (std::size_t i = 0; i < d.size(); ++i) d[i] = problem.root_direction(i);
-  return d;
-}
-
-// The problem's sign constraints as SUNDIALS wants them (the same codes); false when none.
-inline bool constraint_vector(const ProblemView& problem, N_Vector c) {
-  const std::int8_t* codes = problem.constraints();
-  if (!codes) return false;
-  bool any = false;
-  double* v = N_VGetArrayPointer(c);
-  for (std::size_t i = 0; i < problem.n(); ++i) {
-    v[i] = codes[i];
-    any = any || codes[i] != 0;
-  }
-  return any;
-}
-
-// CVodeGetRootInfo / IDAGetRootInfo's answer (+1 rising, -1 falling, 0 not found) as a bracket.
-inline RootBracket root_bracket(double t, const std::vector<int>& info) {
-  RootBracket root;
-  root.t = t;
-  for (std::size_t i = 0; i < info.size(); ++i) {
-    if (info[i] == 0) continue;
-    root.fired.push_back(static_cast<std::int32_t>(i));
-    root.directions.push_back(static_cast<std::int8_t>(info[i] > 0 ? 1 : -1));
-  }
-  return root;
-}
-
 // The one-step loop over a SUNDIALS integrator. A Backend provides
 //   int step(double tout, double* t);   // one internal step (one-step mode), flag as SUNDIALS returns it
-//   bool interpolate(double t, Eigen::VectorXd& out);
+//   bool interpolate(double t, Eigen::VectorXd& out);  // on the last step
 //   Eigen::Map<Eigen::VectorXd> state();
 //   void set_stop_time(double t);
 //   int restart(double t);               // at a breakpoint: reinitialise from the current state
@@ -172,40 +142,48 @@ inline RootBracket root_bracket(double t, const std::vector<int>& info) {
 //   Status status_of(int flag) const;  std::string flag_name(int flag) const;
 //   std::string message() const;         // SUNDIALS' or the model's last message
 //   std::string model_failures() const;  // "" or the model's failed evaluations (ProblemView)
-//   int root_return() const;             // the flag meaning "stopped at a root" (SUNDIALS' root finder)
-//   RootBracket roots_found(double t);   // which functions fired there
 //   RestartOutcome reset(double t, bool reinit);  // after an event changed state(): consistent, reinitialised
 //   int dense_degree() const;            // a bound on the degree of interpolate's polynomial
-// With keep_dense, each return's interpolant from the previous return is kept (the same
-// that saveat reads), sampled as the core's driver does (numerics/dense_history.hpp).
-// Events: roots are found by SUNDIALS (CVodeRootInit / IDARootInit); time events are stop
-// times; what happens at each is the core's EventMonitor, as in every other family.
+//   Eigen::VectorXd derivative();        // y' at the last step's end (empty: none kept)
+//   int roll_back(double t, y, yp, double h);  // reinitialise at an earlier point, next step <= h
+// Sign constraints are the core's ConstraintGuard's, as in every family, not SUNDIALS'
+// (IDASetConstraints / CVodeSetConstraints project small violations onto the bound and
+// so add mass each step: Robertson at rtol = atol = 0.1 ended at y3 = 1.84): a step that
+// leaves a constraint is rolled back (the integrator restarted at its start, the next
+// step shorter), a small violation the budget covers is projected (a restart there).
+// After each step the core's StepEnd does what every family does (numerics/step_end.hpp):
+// root functions searched on the step's interpolant (CVodeGetDky / IDAGetDky) with the
+// same sampling as the core's families, so SUNDIALS' own root finder, which looks at step
+// ends only and stops at flat roots, is not used; time events are stop times; output.
+// The points at t0 were emitted by the caller.
 template <class Backend>
 SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink, long step_budget,
                            EventMonitor& events) {
   SolveOutcome out;
   const double dir = req.direction();
   double t = req.t0;
-  std::size_t next_save = 0, next_tstop = 0;
-  while (next_save < req.saveat.size() && req.saveat[next_save] == t) ++next_save;  // emitted by the caller
-  Eigen::VectorXd y_out(b.state().size());
+  std::size_t next_tstop = 0;
+  Eigen::VectorXd y_end = b.state();
+  StepEnd step_end(events.problem(), req, sink, events);
   auto stop_after = [&](double from) {
     while (next_tstop < req.tstops.size() && dir * (req.tstops[next_tstop] - from) <= 0.0) ++next_tstop;
     const double breakpoint = next_tstop < req.tstops.size() ? req.tstops[next_tstop] : req.tend;
     return dir * (events.next_time_event() - breakpoint) < 0.0 ? events.next_time_event() : breakpoint;
   };
-  if (events.active() && events.start(t, Eigen::VectorXd(b.state())) != Eval::ok) {
-    out.status = Status::evaluation_failure;
-    out.message = "evaluating the events at t0: " + b.message();
+  auto ended = [&](Status status, std::string message) {
+    out.status = status;
+    out.message = std::move(message);
     out.t_reached = t;
     return out;
-  }
+  };
+  if (!step_end.begin(t, y_end, &out, false)) return out;
   double stop = stop_after(t);
   b.set_stop_time(stop);
   const long first_steps = b.steps();
-  DenseHistory* const dense = sink.dense_history();
-  Eigen::MatrixXd dense_samples;
-  if (dense) dense->reset(static_cast<std::size_t>(y_out.size()));
+  ConstraintGuard constraints(events.problem(), req);
+  Eigen::VectorXd y_start = y_end, yp_start = b.derivative();
+  int constraint_rejections = 0;
+  constexpr int max_constraint_rejections = 50;
   while (dir * (req.tend - t) > 0.0) {
     if (b.steps() - first_steps >= step_budget) {
       std::ostringstream m;
@@ -216,138 +194,72 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
         m << "; " << model;
       else
         m << "; raise --max-steps or loosen the tolerances";
-      out.status = Status::too_many_steps;
-      out.message = m.str();
-      out.t_reached = t;
-      return out;
+      return ended(Status::too_many_steps, m.str());
     }
     const double t_previous = t;
     const int flag = b.step(req.tend, &t);
-    if (flag < 0) {
-      out.status = b.status_of(flag);
-      out.message = b.flag_name(flag) + " " + detail::where(t, b.current_step()) + ": " + b.message();
-      out.t_reached = t;
-      return out;
-    }
-    if (dense && t != t_previous) {
-      const int degree = b.dense_degree();
-      double failed_at = 0.0;
-      const bool kept = dense->sample(t_previous, t, degree, dense_samples, [&](int j, double ts, auto column) {
-        if (j == degree) {
-          column = b.state();
-        } else if (!b.interpolate(ts, y_out)) {
-          failed_at = ts;
-          return false;
-        } else {
-          column = y_out;
-        }
-        return true;
-      });
-      if (!kept) {
-        out.status = Status::internal_error;
-        out.message = "interpolation failed at t=" + std::to_string(failed_at) + ": " + b.message();
-        out.t_reached = t_previous;
-        return out;
-      }
-    }
-    while (req.output == OutputMode::saveat && next_save < req.saveat.size() &&
-           dir * (req.saveat[next_save] - t) <= 0.0) {
-      const double ts = req.saveat[next_save++];
-      if (ts == t)
-        y_out = b.state();
-      else if (!b.interpolate(ts, y_out)) {
-        out.status = Status::internal_error;
-        out.message = "interpolation failed at t=" + std::to_string(ts) + ": " + b.message();
-        out.t_reached = t;
-        return out;
-      }
-      if (!sink.emit(ts, y_out)) {
-        out.status = Status::stopped_by_observer;
-        out.t_reached = ts;
-        return out;
-      }
-    }
-    if (req.output == OutputMode::every_step && !sink.emit(t, b.state())) {
-      out.status = Status::stopped_by_observer;
-      out.t_reached = t;
-      return out;
-    }
-    const bool at_root = flag == b.root_return();
-    const bool at_time_event = flag == b.tstop_return() && t == events.next_time_event();
-    // A step that ended at no event is reported to a problem that asks (FMI's
-    // completedIntegratorStep): it may end the run or want an event here.
-    bool at_step_event = false;
-    if (!at_root && !at_time_event && t != t_previous && events.problem().wants_step_notification()) {
-      std::uint32_t asked = DK_EVENT_CONTINUE;
-      if (events.problem().step_completed(t, b.state(), &asked) != Eval::ok) {
-        out.status = Status::evaluation_failure;
-        out.message = "at t=" + std::to_string(t) + ": " + events.problem().last_message();
-        out.t_reached = t;
-        return out;
-      }
-      if (asked == DK_EVENT_STOP) {
-        out.status = Status::stopped_by_event;
-        out.message = "stopped by the model after the step to t=" + std::to_string(t);
-        if (req.output == OutputMode::end && !sink.emit(t, b.state())) out.status = Status::stopped_by_observer;
-        out.t_reached = t;
-        return out;
-      }
-      at_step_event = asked == DK_EVENT_HANDLE;
-    }
-    if (at_root || at_time_event || at_step_event) {
-      const RootBracket root = at_root ? b.roots_found(t) : RootBracket{};
-      y_out = b.state();
-      const std::uint32_t kind = at_root ? DK_EVENT_ROOT : at_time_event ? DK_EVENT_TIME : DK_EVENT_STEP;
-      const EventMonitor::Handled handled = events.handle(t, kind, at_root ? &root : nullptr, y_out);
-      if (handled.status != Status::success || handled.action == DK_EVENT_STOP) {
-        out.status = handled.status != Status::success ? handled.status : Status::stopped_by_event;
-        out.message = handled.status != Status::success ? handled.message : "stopped by an event at t=" + std::to_string(t);
-        if (handled.changed) b.state() = y_out;
-        if (out.status == Status::stopped_by_event && req.output == OutputMode::end && !sink.emit(t, b.state()))
-          out.status = Status::stopped_by_observer;
-        out.t_reached = t;
-        return out;
-      }
-      if (handled.changed) {
-        b.state() = y_out;
-        const RestartOutcome r = b.reset(t, handled.action == DK_EVENT_REINIT);
-        if (r.status != Status::success) {
-          out.status = r.status;
-          out.message = "after the event at t=" + std::to_string(t) + ": " + r.message;
-          out.t_reached = t;
-          return out;
-        }
-      }
-      if (handled.changed || at_time_event) {
-        if (events.start(t, Eigen::VectorXd(b.state())) != Eval::ok) {
-          out.status = Status::evaluation_failure;
-          out.message = "evaluating the events after the event at t=" + std::to_string(t) + ": " + b.message();
-          out.t_reached = t;
-          return out;
-        }
-        stop = stop_after(t);
+    if (flag < 0) return ended(b.status_of(flag), b.flag_name(flag) + " " + detail::where(t, b.current_step()) + ": " + b.message());
+    if (t == t_previous) continue;
+    y_end = b.state();
+    bool projected = false;
+    if (constraints.active()) {
+      double shrink = 1.0;
+      std::string why;
+      const auto verdict = constraints.check(y_start, y_end, &shrink, &why, false);
+      if (verdict == ConstraintGuard::Verdict::violated) {
+        ++events.problem().stats().nconstraint_fails;
+        const double h = t - t_previous;
+        if (++constraint_rejections > max_constraint_rejections)
+          return ended(Status::error_test_failures, detail::where(t_previous, h) + ": " + why + " (" +
+                                                        std::to_string(constraint_rejections) + " times in a row)");
+        t = t_previous;
+        const int r = b.roll_back(t, y_start, yp_start, shrink * h);
+        if (r < 0) return ended(b.status_of(r), b.flag_name(r) + " restarting at t=" + std::to_string(t) + ": " + b.message());
         b.set_stop_time(stop);
+        continue;
       }
-      // A step event that changed nothing at a breakpoint still restarts there (below).
-      if (!(at_step_event && !handled.changed && flag == b.tstop_return())) continue;
+      constraint_rejections = 0;
+      projected = verdict == ConstraintGuard::Verdict::projected;
     }
-    if (flag == b.tstop_return() && t != req.tend) {
+    const bool at_time_event = flag == b.tstop_return() && t == events.next_time_event();
+    auto y_at = [&](double ts, Eigen::VectorXd& v) { return b.interpolate(ts, v); };
+    StepEnd::Step step{t_previous, t, &y_end, y_at, b.dense_degree(), at_time_event};
+    bool reinit = false;
+    const StepEnd::Next next = step_end.after(step, &t, &reinit, &out);
+    if (next == StepEnd::Next::finish) return out;
+    if (next == StepEnd::Next::restart) {
+      b.state() = y_end;
+      const RestartOutcome r = b.reset(t, reinit);
+      if (r.status != Status::success) return ended(r.status, "after the event at t=" + std::to_string(t) + ": " + r.message);
+      if (!step_end.resume(t, y_end, &out)) return out;
+    }
+    y_start = y_end;
+    yp_start = b.derivative();
+    if (next != StepEnd::Next::go_on) {
+      stop = stop_after(t);
+      b.set_stop_time(stop);
+      // A step event that changed nothing at a breakpoint still restarts there (below).
+      if (next == StepEnd::Next::restart || at_time_event) continue;
+    }
+    const bool at_breakpoint = flag == b.tstop_return() && t != req.tend;
+    if (projected && !at_breakpoint) {
+      // The projected state becomes the integrator's: a restart there.
+      b.state() = y_end;
+      const int r = b.restart(t);
+      if (r < 0) return ended(b.status_of(r), b.flag_name(r) + " restarting at t=" + std::to_string(t) + ": " + b.message());
+      b.set_stop_time(stop);
+      continue;
+    }
+    if (projected) b.state() = y_end;  // the breakpoint's restart below takes it
+    if (at_breakpoint) {
       // A breakpoint: restart the multistep history there, as the test set's drivers do.
       stop = stop_after(t);
       const int r = b.restart(t);
-      if (r < 0) {
-        out.status = b.status_of(r);
-        out.message = b.flag_name(r) + " restarting at t=" + std::to_string(t) + ": " + b.message();
-        out.t_reached = t;
-        return out;
-      }
+      if (r < 0) return ended(b.status_of(r), b.flag_name(r) + " restarting at t=" + std::to_string(t) + ": " + b.message());
       b.set_stop_time(stop);
     }
   }
-  out.status = Status::success;
-  if (req.output == OutputMode::end && !sink.emit(t, b.state())) out.status = Status::stopped_by_observer;
-  out.t_reached = t;
-  return out;
+  return step_end.success(t, y_end);
 }
 
 }  // namespace daekit::plugins::sundials

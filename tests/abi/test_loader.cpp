@@ -190,3 +190,23 @@ TEST_CASE("plugins built against ABI 1.1 load and run beside 1.2 ones", "[abi][c
                           &out) == 0);
   CHECK(out.find("constraints not enforced") != std::string::npos);
 }
+
+TEST_CASE("a problem built against ABI 1.2 loads in the 1.3 host and its events are found", "[abi][compat]") {
+  const loader::Plugin* problem = test::registry().find("legacy_watched_decay");
+  REQUIRE(problem);
+  CHECK(problem->manifest.abi_minor == 2);
+  {
+    const loader::ProblemInstance instance(*problem, {});
+    // The 1.2 size: the 1.3 root time scales are not there to be read.
+    CHECK(DK_HAS_FIELD(&instance.info(), dk_problem_info, output_names));
+    CHECK(!DK_HAS_FIELD(&instance.info(), dk_problem_info, root_time_scale));
+  }
+  for (const char* name : {"rodas5p", "radau5", "bdf", "cvode", "ida"}) {
+    const auto r = test::run(test::spec_for("legacy_watched_decay", name, 1e-8));
+    INFO(name << ": " << r.message());
+    REQUIRE(r.status() == Status::success);
+    REQUIRE(r.events.size() == 1);
+    CHECK(std::abs(r.events[0].t - std::log(2.0)) < 1e-6);
+    CHECK(r.accuracy(1e-8, 1e-8).scd >= 6.0);
+  }
+}

@@ -31,16 +31,6 @@ std::string quiet(const std::string& args) {
   return s;
 }
 
-std::vector<std::string> event_solvers() {
-  std::vector<std::string> names;
-  for (const auto& plugin : daekit::test::registry().plugins()) {
-    if (plugin.manifest.kind != DK_KIND_SOLVER || plugin.file.parent_path() != daekit::test::plugin_dir()) continue;
-    daekit::loader::SolverInstance solver(plugin);
-    if (solver.info().flags & DK_SOLVER_EVENTS) names.push_back(plugin.manifest.name);
-  }
-  return names;
-}
-
 daekit::test::RunResult run_fmu(const std::string& file, const std::string& solver, double rtol,
                                 std::map<std::string, std::string> params = {}) {
   daekit::test::RunSpec spec = daekit::test::spec_for("fmu", solver, rtol, rtol);
@@ -73,7 +63,7 @@ double relative_gap(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
 
 TEST_CASE("van der Pol as an FMU (FMI 2.0 and 3.0) agrees with the native vdpol for every solver",
           "[fmu]") {
-  const auto solvers = event_solvers();
+  const auto solvers = daekit::test::event_solvers();
   REQUIRE(solvers.size() >= 16);
   for (const auto& solver : solvers) {
     // ros3p's order-1 estimate needs far more steps: a looser tolerance keeps it quick.
@@ -91,6 +81,34 @@ TEST_CASE("van der Pol as an FMU (FMI 2.0 and 3.0) agrees with the native vdpol 
   }
 }
 
+TEST_CASE("an FMU whose directional derivatives are wrong is found at run time: a warning, then differences",
+          "[fmu][derivatives]") {
+  // As the Reference FMU Roberts (FMI 3.0) whose derivatives say 0.04 where differences
+  // give 90.97: dy2'/dy2 off by 1e-3. Before the check, rodas5p took 3x the steps.
+  for (const char* solver : {"rodas5p", "radau5", "bdf", "cvode", "ida"}) {
+    INFO(solver);
+    const auto right = run_fmu(fmu("van_der_pol_fmi3"), solver, 1e-6);
+    const auto wrong = run_fmu(fmu("van_der_pol_wrong_jacobian_fmi3"), solver, 1e-6);
+    INFO(wrong.message());
+    REQUIRE(right.status() == daekit::Status::success);
+    REQUIRE(wrong.status() == daekit::Status::success);
+    CHECK(right.stats().nderivative_mismatches == 0);
+    CHECK(wrong.stats().nderivative_mismatches == 1);
+    CHECK(wrong.message().find("row 2, column 2") != std::string::npos);
+    CHECK(wrong.stats().jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE);
+    CHECK(relative_gap(wrong.y_end(), right.y_end()) < 1e-3);
+    CHECK(wrong.stats().steps <= 1.2 * static_cast<double>(right.stats().steps) + 5);
+  }
+  // The report says so too.
+  std::string out;
+  REQUIRE(run_command(quiet("run --problem fmu --param file=" + fmu("van_der_pol_wrong_jacobian_fmi3") +
+                            " --solver rodas5p --report json"),
+                      &out) == 0);
+  const auto j = nlohmann::json::parse(out);
+  CHECK(j["stats"]["nderivative_mismatches"] == 1);
+  CHECK(j["message"].get<std::string>().find("warning: the supplied Jacobian disagrees") != std::string::npos);
+}
+
 TEST_CASE("the bouncing ball as an FMU bounces at the closed-form times for every solver", "[fmu][events]") {
   // t_1 = T, t_(k+1) = t_k + 2 e^k T with T = sqrt(2 h0 / g): the bounces before t = 11.
   const double e = 0.8, fall = std::sqrt(2.0 * 10.0 / 9.81), tend = 11.0;
@@ -98,7 +116,7 @@ TEST_CASE("the bouncing ball as an FMU bounces at the closed-form times for ever
   for (int k = 1; exact.back() + 2.0 * std::pow(e, k) * fall < tend; ++k)
     exact.push_back(exact.back() + 2.0 * std::pow(e, k) * fall);
   REQUIRE(exact.size() == 9);
-  for (const auto& solver : event_solvers()) {
+  for (const auto& solver : daekit::test::event_solvers()) {
     const double rtol = solver == "ros3p" ? 1e-6 : 1e-9;
     for (const char* version : {"bouncing_ball_fmi2", "bouncing_ball_fmi3"}) {
       INFO(solver << " " << version);
@@ -117,7 +135,7 @@ TEST_CASE("the bouncing ball as an FMU bounces at the closed-form times for ever
 }
 
 TEST_CASE("the feed reactor FMU's time event and states agree with the native twin's closed form", "[fmu][events]") {
-  for (const auto& solver : event_solvers()) {
+  for (const auto& solver : daekit::test::event_solvers()) {
     INFO(solver);
     const double rtol = solver == "ros3p" ? 1e-5 : 1e-7;
     const auto native = daekit::test::run(daekit::test::spec_for("feed_reactor", solver, rtol, rtol));
@@ -138,7 +156,7 @@ TEST_CASE("the feed reactor FMU's time event and states agree with the native tw
 
 TEST_CASE("completedIntegratorStep's answers end the run or start an event", "[fmu][events]") {
   // terminateSimulation once c passes 0.5 (c = 1 - e^-t - b crosses it near t = 0.69).
-  for (const auto& solver : event_solvers()) {
+  for (const auto& solver : daekit::test::event_solvers()) {
     INFO(solver);
     const auto stopped = run_fmu(fmu("feed_reactor_fmi2"), solver, 1e-6, {{"stop_above", "0.5"}});
     CHECK(stopped.status() == daekit::Status::stopped_by_event);

@@ -49,18 +49,10 @@ void check_solves(const std::string& solver, const Exercise& exercise, const std
   CHECK(a.mescd >= 1.5);
 }
 
-std::vector<std::string> in_tree_solvers() {
-  std::vector<std::string> names;
-  for (const auto& p : registry().plugins())
-    if (p.manifest.kind == DK_KIND_SOLVER && p.file.parent_path() == std::filesystem::path(plugin_dir()))
-      names.push_back(p.manifest.name);
-  return names;
-}
-
 }  // namespace
 
 TEST_CASE("every solver solves a problem of the highest DAE index it claims", "[conformance][capabilities]") {
-  const auto solvers = in_tree_solvers();
+  const auto solvers = test::in_tree_solvers();
   REQUIRE(solvers.size() >= 16);
   for (const auto& name : solvers) {
     loader::SolverInstance solver(*registry().find(name));
@@ -73,7 +65,7 @@ TEST_CASE("every solver solves a problem of the highest DAE index it claims", "[
 TEST_CASE("every solver claiming state-dependent mass matrices or the residual form solves one",
           "[conformance][capabilities]") {
   int exercised = 0;
-  for (const auto& name : in_tree_solvers()) {
+  for (const auto& name : test::in_tree_solvers()) {
     loader::SolverInstance solver(*registry().find(name));
     if (solver.info().max_mass_kind >= DK_MASS_STATE_DEPENDENT) {
       check_solves(name, {"crank17", {}}, "state-dependent mass matrices");

@@ -12,17 +12,6 @@ using namespace daekit;
 
 namespace {
 
-// The in-tree solvers whose description claims events.
-std::vector<std::string> event_solvers() {
-  std::vector<std::string> names;
-  for (const auto& plugin : test::registry().plugins()) {
-    if (plugin.manifest.kind != DK_KIND_SOLVER || plugin.file.parent_path() != test::plugin_dir()) continue;
-    loader::SolverInstance solver(plugin);
-    if (solver.info().flags & DK_SOLVER_EVENTS) names.push_back(plugin.manifest.name);
-  }
-  return names;
-}
-
 // t_1 = T, t_(k+1) = t_k + 2 e^k T, T = sqrt(2H/g): the bouncing ball's defaults.
 std::vector<double> bounce_times(int count) {
   const double e = 0.8, fall = std::sqrt(2.0 * 10.0 / 9.81);
@@ -40,7 +29,7 @@ test::RunSpec spec(const std::string& problem, const std::string& solver, double
 
 TEST_CASE("every solver claiming events finds the bouncing ball's 20 bounces at their closed-form times",
           "[conformance][events]") {
-  const auto solvers = event_solvers();
+  const auto solvers = test::event_solvers();
   REQUIRE(solvers.size() >= 16);
   const std::vector<double> exact = bounce_times(20);
   for (const auto& solver : solvers) {
@@ -169,7 +158,7 @@ TEST_CASE("watching root functions: crossings, simultaneous and close roots, gra
 }
 
 TEST_CASE("time events: the solver lands on each and the reset takes effect", "[conformance][events]") {
-  for (const auto& solver : event_solvers()) {
+  for (const auto& solver : test::event_solvers()) {
     const double tol = solver == "ros3p" ? 1e-6 : 1e-9;
     const auto r = test::run(spec("kicked_decay", solver, tol));
     INFO(solver << ": " << r.message());
@@ -209,7 +198,7 @@ TEST_CASE("a problem with events is refused by a solver without them, and taken 
   CHECK(out.find("does not handle events") != std::string::npos);
   CHECK(out.find("1 root function") != std::string::npos);
   // Every in-tree solver that claims events takes it (each also solves it, above).
-  for (const auto& solver : event_solvers()) {
+  for (const auto& solver : test::event_solvers()) {
     const int ok = test::run_command(test::daekit_binary() + " run --problem bouncing_ball --rtol 1e-4 --solver " + solver, &out);
     INFO(solver << ": " << out);
     CHECK(ok == 0);

@@ -225,3 +225,20 @@ def test_the_gil_is_released_while_a_plugin_problem_is_solved():
     # Held, the GIL would let the other thread run only in the Python parts around the
     # solve (about 1% of its pace, measured); released, it runs beside the solver.
     assert during > 0.1 * pace * elapsed, (during, pace, elapsed)
+
+
+def test_event_samples_and_the_derivative_check_are_options():
+    # The bouncing ball's bounces with the default sampling and with the step ends only;
+    # a bad count is a UsageError.
+    sampled = daekit.solve("bouncing_ball", "rodas5p", rtol=1e-8, atol=1e-8)
+    ends_only = daekit.solve("bouncing_ball", "rodas5p", rtol=1e-8, atol=1e-8, event_samples=0)
+    assert sampled.status == ends_only.status == "success"
+    assert sampled.stats["nevents"] == ends_only.stats["nevents"] == 20
+    assert sampled.stats["nroot_evals"] > ends_only.stats["nroot_evals"]
+    with pytest.raises(daekit.UsageError):
+        daekit.solve("bouncing_ball", "rodas5p", event_samples=-1)
+    checked = daekit.solve("rober", "rodas5p", rtol=1e-8)
+    trusted = daekit.solve("rober", "rodas5p", rtol=1e-8, derivative_check=False)
+    assert checked.stats["nderivative_checks"] > 0 and checked.stats["nderivative_mismatches"] == 0
+    assert trusted.stats["nderivative_checks"] == 0
+    assert checked.y[-1] == pytest.approx(trusted.y[-1], rel=1e-12)

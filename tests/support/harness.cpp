@@ -23,6 +23,23 @@ const loader::Registry& registry() {
   return r;
 }
 
+std::vector<std::string> in_tree_solvers() {
+  std::vector<std::string> names;
+  for (const auto& plugin : registry().plugins())
+    if (plugin.manifest.kind == DK_KIND_SOLVER && plugin.file.parent_path() == plugin_dir())
+      names.push_back(plugin.manifest.name);
+  return names;
+}
+
+std::vector<std::string> event_solvers() {
+  std::vector<std::string> names;
+  for (const auto& name : in_tree_solvers()) {
+    loader::SolverInstance solver(*registry().find(name));
+    if (solver.info().flags & DK_SOLVER_EVENTS) names.push_back(name);
+  }
+  return names;
+}
+
 namespace {
 std::int32_t collect(void* env, double t, const double* y, std::size_t n) {
   auto* r = static_cast<RunResult*>(env);
@@ -34,6 +51,15 @@ std::int32_t collect(void* env, double t, const double* y, std::size_t n) {
 const loader::Plugin& find(const std::string& name) {
   const loader::Plugin* p = registry().find(name);
   if (!p) throw std::runtime_error("test needs plugin '" + name + "', which was not found");
+  return *p;
+}
+// A problem from a folder the shared registry leaves out (the broken models).
+const loader::Plugin& find_in(const std::string& dir, const std::string& name) {
+  static std::map<std::string, loader::Registry> registries;
+  auto [it, added] = registries.try_emplace(dir);
+  if (added) it->second.add_directory(dir);
+  const loader::Plugin* p = it->second.find(name);
+  if (!p) throw std::runtime_error("test needs plugin '" + name + "' in " + dir + ", which was not found");
   return *p;
 }
 }  // namespace
@@ -80,7 +106,8 @@ std::int32_t record_marked(void* env, double t, const double*, std::size_t, std:
 
 RunResult run(const RunSpec& spec) {
   RunResult out;
-  out.problem = std::make_shared<loader::ProblemInstance>(find(spec.problem), spec.params);
+  out.problem = std::make_shared<loader::ProblemInstance>(
+      spec.problem_dir.empty() ? find(spec.problem) : find_in(spec.problem_dir, spec.problem), spec.params);
   loader::SolverInstance solver(find(spec.solver));
   const dk_problem_info& info = out.problem->info();
   out.n = info.n;

@@ -22,9 +22,14 @@ std::string fmu_dir();  // the test FMUs (tests/fmu), broken ones in bad/
 
 // The build tree's plugins and the fixtures (the broken ones are refused, not loaded).
 const loader::Registry& registry();
+// The build tree's solvers (not the fixtures'), and those among them that claim events.
+std::vector<std::string> in_tree_solvers();
+std::vector<std::string> event_solvers();
 
 struct RunSpec {
   std::string problem;
+  std::string problem_dir;  // a folder of problem plugins the shared registry leaves out, or ""
+
   std::string solver = "rodas5p";
   double rtol = 1e-6;
   double atol = -1.0;  // < 0: the problem's atol scale times rtol (as the host), else rtol

@@ -1,4 +1,4 @@
-/* daekit plugin ABI, version 1.2 (docs/abi.md lists what each minor added).
+/* daekit plugin ABI, version 1.3 (docs/abi.md lists what each minor added).
  *
  * This is the only header that host and plugins must agree on byte for byte.
  * Only C types cross it: PODs, raw pointers, sizes and integers. No exception,
@@ -26,7 +26,7 @@ extern "C" {
 
 #define DK_ABI_MAGIC 0x4B444144u /* "DADK" in little-endian bytes */
 #define DK_ABI_MAJOR 1u
-#define DK_ABI_MINOR 2u
+#define DK_ABI_MINOR 3u
 
 /* Every manifest is exported (as a Boost.DLL alias) in this ELF section under the
  * name "daekit_v<MAJOR>_manifest_<plugin name>". */
@@ -170,6 +170,11 @@ typedef struct dk_problem_info {
   const int8_t* constraints;      /* n entries DK_CONSTRAINT_*, or NULL */
   size_t noutputs;                /* variables besides y the problem computes (outputs()) */
   const char* const* output_names; /* noutputs entries, none of them a component's name */
+  /* ABI 1.3: read only when struct_size covers them */
+  const double* root_time_scale;  /* nroots entries or NULL: tau_i > 0 promises that two sign
+                                     changes of g_i are never closer than tau_i in t, and solvers
+                                     then keep their samples of g_i closer than tau_i / 2
+                                     (0: nothing promised; the sampling alone) */
 } dk_problem_info;
 
 /* An event as the solver found it (ABI 1.2). */
@@ -273,6 +278,9 @@ typedef enum {
 #define DK_SOLVER_KEEP_DENSE (1u << 6)   /* dk_solver_vtbl.dense after a solve with keep_dense */
 #define DK_SOLVER_STEP_NOTIFICATION (1u << 7) /* calls step_completed after every accepted step of a
                                                  problem with DK_PROBLEM_STEP_NOTIFICATION */
+/* ABI 1.3 */
+#define DK_SOLVER_EVENT_SAMPLING (1u << 8) /* samples root functions inside every step (event_samples)
+                                              and bounds steps by root_time_scale */
 
 typedef struct dk_option_desc {
   const char* key;
@@ -331,7 +339,16 @@ typedef struct dk_solve_options {
   int64_t max_events;     /* status DK_STATUS_TOO_MANY_EVENTS beyond this many events; 0: 1000 */
   uint32_t keep_dense;    /* keep the dense output for dk_solver_vtbl.dense after the solve */
   const struct dk_event_sink* events; /* where events and the limits of resets go, or NULL */
+  /* ABI 1.3: read only when struct_size covers them */
+  int32_t event_samples;     /* interior points of each accepted step where the root functions are
+                                sampled: 0 the default (DK_DEFAULT_EVENT_SAMPLES), -1 none */
+  uint32_t derivative_check; /* DK_DERIVATIVE_CHECK_*: supplied derivatives compared with
+                                differences at run time */
 } dk_solve_options;
+#define DK_DEFAULT_EVENT_SAMPLES 10
+#define DK_DERIVATIVE_CHECK_DEFAULT 0u /* on */
+#define DK_DERIVATIVE_CHECK_ON 1u
+#define DK_DERIVATIVE_CHECK_OFF 2u
 
 typedef struct dk_stats {
   int64_t steps;    /* attempted steps */
@@ -357,6 +374,10 @@ typedef struct dk_stats {
   int64_t nevents;      /* events handled (on_event calls) */
   int64_t nroot_evals;  /* evaluations of the root functions */
   int64_t nconstraint_fails; /* steps rejected because they ended outside a sign constraint */
+  /* ABI 1.3 */
+  int64_t nroots_fired;          /* root functions that fired (several at one event count apart) */
+  int64_t nderivative_checks;    /* run-time comparisons of supplied derivatives with differences */
+  int64_t nderivative_mismatches; /* of which disagreed (the solver then used differences) */
 } dk_stats;
 
 typedef struct dk_result {
@@ -413,7 +434,7 @@ typedef int32_t (*dk_solver_entry_fn)(const dk_host* host, dk_solver* out, char*
 #define DK_HAS_FIELD(s, T, field) ((s)->struct_size >= offsetof(T, field) + sizeof(((const T*)0)->field))
 
 /* The smallest sizes a reader accepts: those of ABI 1.0/1.1 (each struct ends where the
-   1.2 fields begin). */
+   1.2 fields begin). Fields of 1.2 and 1.3 are tested with DK_HAS_FIELD. */
 #define DK_MIN_SIZE_PROBLEM_INFO offsetof(dk_problem_info, mass_storage)
 #define DK_MIN_SIZE_PROBLEM_VTBL offsetof(dk_problem_vtbl, mass_diagonal)
 #define DK_MIN_SIZE_SOLVER_VTBL offsetof(dk_solver_vtbl, dense)

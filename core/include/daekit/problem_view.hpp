@@ -62,6 +62,11 @@ class ProblemView {
   }
   bool root_terminal(std::size_t i) const { return info_->root_terminal && info_->root_terminal[i] != 0; }
   std::string root_name(std::size_t i) const;  // "2 (floor)" or "2", 1-based
+  // ABI 1.3: tau_i, the shortest time between sign changes of g_i the problem promises (0: none).
+  double root_time_scale(std::size_t i) const {
+    return DK_HAS_FIELD(info_, dk_problem_info, root_time_scale) && info_->root_time_scale ? info_->root_time_scale[i]
+                                                                                             : 0.0;
+  }
   bool roots_use_yp() const { return has_1_2_info() && (info_->flags & DK_PROBLEM_ROOTS_USE_YP); }
   bool has_time_events() const {
     return has_1_2_table() && (info_->flags & DK_PROBLEM_TIME_EVENTS) && p_.vtbl->next_time_event;
@@ -102,6 +107,10 @@ class ProblemView {
   std::int64_t failed_evaluations() const { return failed_; }
   // "" when no evaluation failed, else "the model failed N evaluations; the last: ...".
   std::string failure_summary() const;
+  // What a solver leaves for the report although the run goes on (a supplied Jacobian
+  // that disagreed with differences): "warning: ..." lines joined to the result's message.
+  void warn(const std::string& text) { warnings_ += (warnings_.empty() ? "warning: " : "; warning: ") + text; }
+  const std::string& warnings() const { return warnings_; }
 
  private:
   // A problem written against the raw C ABI may let a C++ exception escape. It must not
@@ -131,7 +140,7 @@ class ProblemView {
   dk_problem p_;
   const dk_problem_info* info_;
   Stats& stats_;
-  std::string message_;
+  std::string message_, warnings_;
   bool escaped_ = false;
   std::int64_t failed_ = 0;
 };

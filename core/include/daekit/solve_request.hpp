@@ -18,6 +18,9 @@ enum class OutputMode : std::uint32_t { end = DK_OUTPUT_END, every_step = DK_OUT
 enum class JacobianSource : std::uint32_t { automatic = DK_JACOBIAN_AUTO, analytic = DK_JACOBIAN_ANALYTIC, finite_difference = DK_JACOBIAN_FINITE_DIFFERENCE };
 enum class InitPolicy : std::uint32_t { check = DK_INIT_CHECK, fix_algebraic = DK_INIT_FIX_ALGEBRAIC, trust = DK_INIT_TRUST };
 
+// More interior samples than this per step are a mistake, not a guarantee.
+constexpr int max_event_samples = 100000;
+
 struct SolveRequest {
   double t0 = 0.0, tend = 1.0;
   Eigen::VectorXd y0, yp0;  // yp0 empty when not given
@@ -35,6 +38,9 @@ struct SolveRequest {
   // ABI 1.2
   std::int64_t max_events = 1000;  // too_many_events beyond this
   bool keep_dense = false;
+  // ABI 1.3
+  int event_samples = DK_DEFAULT_EVENT_SAMPLES;  // interior samples of g per accepted step (0: ends only)
+  bool check_derivatives = true;  // supplied derivatives compared with differences at run time
 
   double direction() const { return tend >= t0 ? 1.0 : -1.0; }
 

@@ -95,12 +95,15 @@ class Result:
 
 def solve(problem, solver, rtol=None, atol=None, params=None, saveat=None, tend=None, dense=False,
           every_step=True, solver_options=None, init="check", jacobian="auto", h0=0.0, hmin=0.0, hmax=0.0,
-          max_steps=100000, max_events=0, index_scaling=True, suppress_algebraic=False, output_vars=None):
+          max_steps=100000, max_events=0, index_scaling=True, suppress_algebraic=False, output_vars=None,
+          event_samples=None, derivative_check=True):
     """Solve a problem (a plugin's name or a daekit.Problem) with a solver plugin.
 
     Output: every accepted step (every_step=True), the end only (False), or the times in
     saveat; output_vars names variables (components or the problem's outputs, as
-    `daekit run --output-vars`) recorded at every point. Options as `daekit run` takes them
+    `daekit run --output-vars`) recorded at every point. event_samples: interior points of
+    each step where root functions are sampled (None: the default, 10; 0: none);
+    derivative_check=False trusts a supplied Jacobian. Options as `daekit run` takes them
     (docs/cli.md); solver_options are the
     plugin's own (daekit.info(solver)["options"]). Bad settings raise UsageError; what the
     solver meets is the result's status. An exception raised by a Python callback is
@@ -120,6 +123,11 @@ def solve(problem, solver, rtol=None, atol=None, params=None, saveat=None, tend=
         o.tend = float(tend)
     o.h0, o.hmin, o.hmax = float(h0), float(hmin), float(hmax)
     o.max_steps, o.max_events = int(max_steps), int(max_events)
+    if event_samples is not None:
+        if int(event_samples) != event_samples or event_samples < 0:
+            raise UsageError("event_samples must be a whole number >= 0")
+        o.event_samples = int(event_samples)
+    o.derivative_check = bool(derivative_check)
     o.solver_options = {str(k): _option_text(v) for k, v in (solver_options or {}).items()}
     o.init, o.jacobian = str(init), str(jacobian)
     o.index_scaling, o.suppress_algebraic = bool(index_scaling), bool(suppress_algebraic)

@@ -245,6 +245,10 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
   o.max_events = s.max_events;
   o.keep_dense = s.dense ? 1u : 0u;
   o.events = nullptr;
+  if (s.event_samples < -1 || s.event_samples > max_event_samples)
+    throw UsageError("--event-samples must lie in 0.." + std::to_string(max_event_samples));
+  o.event_samples = s.event_samples < 0 ? 0 : s.event_samples == 0 ? -1 : s.event_samples;
+  o.derivative_check = s.derivative_check ? DK_DERIVATIVE_CHECK_ON : DK_DERIVATIVE_CHECK_OFF;
   variables_ = resolve_variables(problem, s.output_vars);
 
   // The same checks the solver makes, so the message names the option.

@@ -55,10 +55,17 @@ Solution solve(const ProblemHandle& problem, const SolverHandle& solver, const S
   s.rtol = prepared.rtol();
   s.atol = prepared.atols();
   s.atol_text = prepared.atol_text();
-  if (want_reference && s.success() && !s.t.empty() && s.t.back() == o.tend) {
+  if (want_reference && s.status == Status::success && !s.t.empty() && s.t.back() == o.tend) {
     s.accuracy = api::final_accuracy(p, prepared, o.tend, s.point(s.t.size() - 1), &s.reference_used);
-    if (s.accuracy) s.reference_source = info.reference_source ? info.reference_source : "";
+  } else if (s.status == Status::stopped_by_event && api::has_reference_at_time(p, s.t_reached)) {
+    // A terminal event ends the run before tend: scored where it ended, against the exact
+    // solution there, from the last point at that time (an output point, else the event's).
+    const double* y_end = nullptr;
+    if (!s.t.empty() && s.t.back() == s.t_reached) y_end = s.point(s.t.size() - 1);
+    else if (!s.marked_t.empty() && s.marked_t.back() == s.t_reached) y_end = s.marked_y.data() + (s.marked_t.size() - 1) * s.n;
+    if (y_end) s.accuracy = api::final_accuracy(p, prepared, s.t_reached, y_end, &s.reference_used);
   }
+  if (s.accuracy) s.reference_source = info.reference_source ? info.reference_source : "";
   if (reference_time_added && !s.t.empty() && s.t.back() == run_tend) {
     s.t.pop_back();
     s.y.resize(s.y.size() - s.n);

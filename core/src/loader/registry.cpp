@@ -331,6 +331,11 @@ std::string invalid_fields_1_2(const dk_problem_info* info) {
     for (std::size_t k = 0; k < info->noutputs; ++k)
       if (!info->output_names[k]) return "output_names[" + std::to_string(k) + "] is NULL";
   }
+  if (DK_HAS_FIELD(info, dk_problem_info, root_time_scale))
+    for (std::size_t i = 0; info->root_time_scale && i < info->nroots; ++i)
+      if (!(info->root_time_scale[i] >= 0.0) || !std::isfinite(info->root_time_scale[i]))
+        return "root_time_scale[" + std::to_string(i) + "] = " + std::to_string(info->root_time_scale[i]) +
+               " (finite and >= 0 expected)";
   return "";
 }
 

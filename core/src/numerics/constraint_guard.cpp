@@ -42,25 +42,21 @@ constexpr double min_shrink = 0.1, max_shrink = 0.9;
 ConstraintGuard::ConstraintGuard(const ProblemView& problem, const SolveRequest& request)
     : problem_(problem),
       request_(request),
-      codes_(constrained_components(problem.info()) > 0 ? problem.constraints() : nullptr) {}
+      codes_(constrained_components(problem.info()) > 0 ? problem.constraints() : nullptr) {
+  if (codes_) projected_.setZero(problem.size());
+}
 
 ConstraintGuard::Verdict ConstraintGuard::check(const Eigen::VectorXd& y_start, Eigen::VectorXd& y_end, double* shrink,
-                                                std::string* why) const {
+                                                std::string* why, bool project_rounding) {
   if (!codes_) return Verdict::satisfied;
-  bool projected = false, violated = false;
+  bool violated = false;
   double fraction = 1.0;
   Eigen::Index worst = -1;
+  // First the verdict, so a rejected step charges nothing to the budget.
   for (Eigen::Index i = 0; i < y_end.size(); ++i) {
-    const std::int8_t code = codes_[i];
-    const double v = violation(code, y_end[i]);
+    const double v = violation(codes_[i], y_end[i]);
     if (!(v > 0.0) && !std::isnan(y_end[i])) continue;
-    const double tolerance = request_.atol[i] + request_.rtol[i] * std::abs(y_start[i]);
-    const bool strict = code == 2 || code == -2;
-    if (!strict && v <= tolerance) {
-      y_end[i] = 0.0;
-      projected = true;
-      continue;
-    }
+    if (projectable(i, v, y_start[i], y_end[i])) continue;
     violated = true;
     // Where the straight line from the start reaches the bound, as a fraction of the step.
     const double span = std::abs(y_start[i] - y_end[i]);
@@ -70,13 +66,38 @@ ConstraintGuard::Verdict ConstraintGuard::check(const Eigen::VectorXd& y_start, 
       worst = i;
     }
   }
-  if (!violated) return projected ? Verdict::projected : Verdict::satisfied;
-  *shrink = std::clamp(0.9 * fraction, min_shrink, max_shrink);
-  std::ostringstream m;
-  m << "the step ended outside the constraint of component " << problem_.component(worst) << " "
-    << meaning(codes_[worst]) << " (value " << y_end[worst] << ")";
-  *why = m.str();
-  return Verdict::violated;
+  if (violated) {
+    *shrink = std::clamp(0.9 * fraction, min_shrink, max_shrink);
+    std::ostringstream m;
+    m << "the step ended outside the constraint of component " << problem_.component(worst) << " "
+      << meaning(codes_[worst]) << " (value " << y_end[worst] << ")";
+    if (std::abs(y_end[worst]) <= request_.atol[worst] + request_.rtol[worst] * std::abs(y_start[worst]))
+      m << "; the projections onto its bound have used up its tolerance " << request_.atol[worst];
+    *why = m.str();
+    return Verdict::violated;
+  }
+  bool projected = false;
+  for (Eigen::Index i = 0; i < y_end.size(); ++i) {
+    const double v = violation(codes_[i], y_end[i]);
+    if (!(v > 0.0)) continue;
+    const bool charged = v > rounding(y_start[i], y_end[i]);
+    if (!charged && !project_rounding) continue;
+    if (charged) projected_[i] += v;
+    y_end[i] = 0.0;
+    projected = true;
+  }
+  return projected ? Verdict::projected : Verdict::satisfied;
+}
+
+double ConstraintGuard::rounding(double start, double end) {
+  return 16.0 * std::numeric_limits<double>::epsilon() * (std::abs(start) + std::abs(end - start));
+}
+
+bool ConstraintGuard::projectable(Eigen::Index i, double v, double start, double end) const {
+  const std::int8_t code = codes_[i];
+  if (code == 2 || code == -2 || std::isnan(end)) return false;  // strict: never projected
+  if (v > request_.atol[i] + request_.rtol[i] * std::abs(start)) return false;
+  return v <= rounding(start, end) || projected_[i] + v <= request_.atol[i];
 }
 
 bool ConstraintGuard::satisfied(const Eigen::VectorXd& y, std::string* why) const {

@@ -1,5 +1,6 @@
 #include "daekit/numerics/event_monitor.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -12,6 +13,9 @@ std::vector<std::int8_t> directions_of(const ProblemView& problem) {
   for (std::size_t i = 0; i < d.size(); ++i) d[i] = static_cast<std::int8_t>(problem.root_direction(i));
   return d;
 }
+
+// Successive parabolas tried at most per turning point (each one evaluation of g).
+constexpr int max_turn_looks = 6;
 
 std::string at(double t) {
   std::ostringstream m;
@@ -29,7 +33,7 @@ EventMonitor::EventMonitor(ProblemView& problem, const SolveRequest& request, Ou
       finder_(directions_of(problem)),
       next_time_(request.direction() * std::numeric_limits<double>::infinity()) {
   const auto m = static_cast<Eigen::Index>(nroots_);
-  for (auto* g : {&g_left_, &g_right_, &g_root_}) g->setZero(m);
+  for (auto* g : {&g_left_, &g_right_, &g_root_, &g_piece_left_, &g_piece_right_, &g_probe_}) g->setZero(m);
   y_scratch_.setZero(problem.size());
   y_before_.setZero(problem.size());
 }
@@ -51,6 +55,12 @@ Eval EventMonitor::start(double t, const Eigen::VectorXd& y) {
   return Eval::ok;
 }
 
+bool EventMonitor::at_tend(double t) const {
+  const double span = std::abs(request_.tend - request_.t0);
+  const double scale = std::max({std::abs(request_.t0), std::abs(request_.tend), span});
+  return std::abs(t - request_.tend) <= 1000.0 * std::numeric_limits<double>::epsilon() * scale;
+}
+
 Eval EventMonitor::find(double t_from, double t_to, const Eigen::VectorXd& y_to, const Interpolant& y_at,
                         RootBracket* root, bool* found) {
   *found = false;
@@ -64,7 +74,40 @@ Eval EventMonitor::find(double t_from, double t_to, const Eigen::VectorXd& y_to,
     y_at(t, y_scratch_);
     return roots_at(t, y_scratch_, out);
   };
-  if (const Eval e = finder_.search(g, t_from, t_to, g_left_, g_right_, root, found); e != Eval::ok) return e;
+  // All samples first, then the pieces between them in turn, so the earliest crossing is
+  // found first and each piece has its neighbours at hand.
+  const int pieces = request_.event_samples + 1;
+  const auto m = static_cast<Eigen::Index>(nroots_);
+  times_.resize(static_cast<std::size_t>(pieces) + 1);
+  samples_.resize(m, pieces + 1);
+  times_[0] = t_from;
+  samples_.col(0) = g_left_;
+  for (int j = 1; j < pieces; ++j) {
+    times_[static_cast<std::size_t>(j)] = t_from + (t_to - t_from) * (static_cast<double>(j) / pieces);
+    if (const Eval e = g(times_[static_cast<std::size_t>(j)], g_probe_); e != Eval::ok) return e;
+    samples_.col(j) = g_probe_;
+  }
+  times_[static_cast<std::size_t>(pieces)] = t_to;
+  samples_.col(pieces) = g_right_;
+  for (int j = 0; j < pieces && !*found; ++j) {
+    const double a = times_[static_cast<std::size_t>(j)], b = times_[static_cast<std::size_t>(j) + 1];
+    g_piece_left_ = samples_.col(j);
+    g_piece_right_ = samples_.col(j + 1);
+    double probe = 0.0;
+    Eigen::Index turning = -1;
+    if (!turning_point(j, pieces, &probe, &turning)) {
+      if (const Eval e = finder_.search(g, a, b, g_piece_left_, g_piece_right_, root, found); e != Eval::ok) return e;
+      continue;
+    }
+    // A function may turn back inside the piece: the halves at its turning point, found
+    // by successive parabolas through the piece's ends and the last look.
+    if (const Eval e = look_at_turn(g, a, b, turning, &probe); e != Eval::ok) return e;
+    if (const Eval e = finder_.search(g, a, probe, g_piece_left_, g_probe_, root, found); e != Eval::ok) return e;
+    if (!*found)
+      if (const Eval e = finder_.search(g, probe, b, g_probe_, g_piece_right_, root, found); e != Eval::ok) return e;
+  }
+  // A root at tend is not an event: the run ends there with the state before it.
+  if (*found && at_tend(root->t)) *found = false;
   if (*found) {
     // The values where it was found start the search of the rest of the step.
     if (root->t == t_to) {
@@ -79,10 +122,79 @@ Eval EventMonitor::find(double t_from, double t_to, const Eigen::VectorXd& y_to,
   return Eval::ok;
 }
 
+bool EventMonitor::turning_point(int j, int pieces, double* probe, Eigen::Index* function) const {
+  const double a = times_[static_cast<std::size_t>(j)], b = times_[static_cast<std::size_t>(j) + 1];
+  bool any = false;
+  // The parabolas through the piece's samples and a neighbour on either side.
+  for (const int first : {j - 1, j}) {
+    if (first < 0 || first + 2 > pieces) continue;
+    const double x0 = times_[static_cast<std::size_t>(first)], x1 = times_[static_cast<std::size_t>(first) + 1],
+                 x2 = times_[static_cast<std::size_t>(first) + 2];
+    for (Eigen::Index i = 0; i < samples_.rows(); ++i) {
+      const double ga = samples_(i, j), gb = samples_(i, j + 1);
+      if (ga == 0.0 || (ga > 0.0) != (gb > 0.0)) continue;  // a sign change is the search's anyway
+      const double y0 = samples_(i, first), y1 = samples_(i, first + 1), y2 = samples_(i, first + 2);
+      const double d01 = (y1 - y0) / (x1 - x0), d12 = (y2 - y1) / (x2 - x1), d012 = (d12 - d01) / (x2 - x0);
+      if (d012 == 0.0 || !std::isfinite(d012)) continue;
+      const double vertex = 0.5 * (x0 + x1) - d01 / (2.0 * d012);
+      if (!((vertex - a) * (b - vertex) > 0.0)) continue;  // not strictly inside the piece
+      const double value = y0 + d01 * (vertex - x0) + d012 * (vertex - x0) * (vertex - x1);
+      if ((value > 0.0) == (ga > 0.0) && value != 0.0) continue;  // turns without reaching zero
+      // The earliest turning point over all functions.
+      if (!any || (vertex - *probe) * (b - a) < 0.0) {
+        *probe = vertex;
+        *function = i;
+      }
+      any = true;
+    }
+  }
+  return any;
+}
+
+template <class G>
+Eval EventMonitor::look_at_turn(G& g, double a, double b, Eigen::Index i, double* probe) {
+  // Three points around the turn: the piece's ends and the look; each new parabola's vertex
+  // replaces the point on its side, until g_i has the other sign there or the looks stop
+  // moving (a turn that does not reach zero).
+  double xl = a, xr = b, yl = g_piece_left_[i], yr = g_piece_right_[i];
+  const double sign = yl > 0.0 ? 1.0 : -1.0;
+  for (int look = 0; look < max_turn_looks; ++look) {
+    if (const Eval e = g(*probe, g_probe_); e != Eval::ok) return e;
+    const double xm = *probe, ym = g_probe_[i];
+    if (sign * ym <= 0.0) return Eval::ok;
+    const double d01 = (ym - yl) / (xm - xl), d12 = (yr - ym) / (xr - xm), d012 = (d12 - d01) / (xr - xl);
+    if (d012 == 0.0 || !std::isfinite(d012)) return Eval::ok;
+    const double vertex = 0.5 * (xl + xm) - d01 / (2.0 * d012);
+    const double value = yl + d01 * (vertex - xl) + d012 * (vertex - xl) * (vertex - xm);
+    if (!((vertex - xl) * (xr - vertex) > 0.0) || sign * value > 0.0) return Eval::ok;
+    if (std::abs(vertex - xm) <= RootFinder::time_tolerance(a, b)) return Eval::ok;
+    if ((vertex - xm) * (xr - xl) > 0.0) {
+      xl = xm;
+      yl = ym;
+    } else {
+      xr = xm;
+      yr = ym;
+    }
+    *probe = vertex;
+  }
+  return g(*probe, g_probe_);
+}
+
+void EventMonitor::continue_after_event(const RootBracket& root) {
+  g_left_ = g_root_;
+  // A function that fired and is exactly zero where it was found has crossed: it starts
+  // the rest of the step on its new side, so it can cross back inside the step (a flat
+  // root's pair). Zero at the left end would otherwise mean "not crossed".
+  for (std::size_t k = 0; k < root.fired.size(); ++k)
+    if (g_left_[root.fired[k]] == 0.0)
+      g_left_[root.fired[k]] = root.directions[k] * std::numeric_limits<double>::denorm_min();
+}
+
 EventMonitor::Handled EventMonitor::handle(double t, std::uint32_t kind, const RootBracket* root,
                                            Eigen::VectorXd& y) {
   Handled out;
   Stats& stats = problem_.stats();
+  if (root) stats.nroots_fired += static_cast<std::int64_t>(root->fired.size());
   if (++stats.nevents > request_.max_events) {
     std::ostringstream m;
     m << "more than " << request_.max_events << " events " << at(t)

@@ -36,25 +36,24 @@ void IterationMatrix::setup(ProblemView& problem, const SolveRequest& request, c
   delta_.resize(n);
   rtol_ = request.rtol;
   atol_ = request.atol;
-  // Differences in a declared pattern: one evaluation per colour, not per column. The
-  // pattern is the sparse Jacobian's own, or, for a dense Jacobian, kept beside it.
-  const bool coloured = !analytic_ && (problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN) &&
-                        request.extra_bool("fd_colouring", true);
-  auto colour = [&](const Eigen::SparseMatrix<double>& pattern) {
-    colouring_ = coloured ? colour_columns(static_cast<std::size_t>(n), pattern.outerIndexPtr(), pattern.innerIndexPtr())
-                          : ColumnColouring{};
-  };
+  colouring_allowed_ = request.extra_bool("fd_colouring", true);
+  check_ = analytic_ && request.check_derivatives;
+  if (check_) {
+    derivative_check_.setup(problem, request);
+    y_check_.resize(n);
+    f_check_.resize(n);
+  }
+  colouring_ = ColumnColouring{};
   pattern_.resize(0, 0);
   if (!sparse_) {
-    if (coloured) pattern_ = problem.sparsity_pattern();
-    colour(pattern_);
     jac_.setZero(n, n);
     w_.setZero(n, n);
+    if (!analytic_) use_differences();
     return;
   }
   // W's pattern: the Jacobian's, the mass matrix's and the diagonal.
   jac_sparse_ = problem.sparsity_pattern();
-  colour(jac_sparse_);
+  if (!analytic_) use_differences();
   std::vector<Eigen::Triplet<double>> entries;
   for (Eigen::Index j = 0; j < n; ++j) {
     entries.emplace_back(j, j, 0.0);
@@ -89,10 +88,49 @@ void IterationMatrix::setup(ProblemView& problem, const SolveRequest& request, c
   // only assembles W here and never pays for an analysis it does not use.
 }
 
+void IterationMatrix::use_differences() {
+  analytic_ = false;
+  problem_->stats().jacobian_used = DK_JACOBIAN_FINITE_DIFFERENCE;
+  // Differences in a declared pattern: one evaluation per colour, not per column. The
+  // pattern is the sparse Jacobian's own, or, for a dense Jacobian, kept beside it.
+  if (!colouring_allowed_ || !(problem_->info().flags & DK_PROBLEM_SPARSE_JACOBIAN)) return;
+  if (!sparse_) pattern_ = problem_->sparsity_pattern();
+  const Eigen::SparseMatrix<double>& pattern = sparse_ ? jac_sparse_ : pattern_;
+  colouring_ = colour_columns(static_cast<std::size_t>(problem_->size()), pattern.outerIndexPtr(),
+                              pattern.innerIndexPtr());
+}
+
 Eval IterationMatrix::evaluate_jacobian(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0) {
   ++problem_->stats().njac;
-  if (analytic_) return sparse_ ? problem_->jacobian_sparse(t, y, jac_sparse_) : problem_->jacobian(t, y, jac_);
+  if (analytic_) {
+    const Eval e = sparse_ ? problem_->jacobian_sparse(t, y, jac_sparse_) : problem_->jacobian(t, y, jac_);
+    if (e != Eval::ok || !check_ || !derivative_check_.due()) return e;
+    return check_supplied(t, y);
+  }
   return sparse_ ? finite_difference_sparse(t, y, f0) : finite_difference_dense(t, y, f0);
+}
+
+Eval IterationMatrix::check_supplied(double t, Eigen::Ref<const Eigen::VectorXd> y) {
+  y_check_ = y;
+  bool agrees = true;
+  const auto product = [&](const Eigen::VectorXd& d, Eigen::VectorXd& out) { apply_jacobian(d, out); };
+  const auto abs_product = [&](const Eigen::VectorXd& v, Eigen::VectorXd& out) {
+    if (sparse_)
+      out = jac_sparse_.cwiseAbs() * v;
+    else
+      out.noalias() = jac_.cwiseAbs() * v;
+  };
+  const auto entry = [&](Eigen::Index i, Eigen::Index j) { return sparse_ ? jac_sparse_.coeff(i, j) : jac_(i, j); };
+  if (const Eval e = derivative_check_.compare(t, y_check_, product, abs_product, entry, &agrees);
+      e != Eval::ok || agrees)
+    return e;
+  problem_->warn(derivative_check_.finding() + "; the solver used differences from there on (daekit check shows "
+                 "every entry; --derivative-check off trusts the supplied one)");
+  check_ = false;
+  use_differences();
+  // Differences need f at the point (the caller's f0 may not be there for an analytic Jacobian).
+  if (const Eval e = problem_->rhs(t, y_check_, f_check_); e != Eval::ok) return e;
+  return sparse_ ? finite_difference_sparse(t, y_check_, f_check_) : finite_difference_dense(t, y_check_, f_check_);
 }
 
 template <class Store>

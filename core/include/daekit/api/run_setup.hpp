@@ -25,6 +25,10 @@ struct RunSettings {
   std::vector<double> saveat;
   std::int64_t max_events = 0;  // 0: the solver's default (1000)
   bool dense = false;  // the solver keeps its dense output: y(t) at any t after the solve
+  // Interior points of each step where the root functions are sampled (docs/events.md):
+  // -1 the solver's default (DK_DEFAULT_EVENT_SAMPLES), 0 none (the step's ends only).
+  int event_samples = -1;
+  bool derivative_check = true;  // compare supplied Jacobians with differences at run time
   // Variables recorded at every output point (--output-vars): names of components of y or
   // of the problem's outputs (an FMU's outputs and locals), in the order wanted.
   std::vector<std::string> output_vars;

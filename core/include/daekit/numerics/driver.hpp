@@ -33,6 +33,7 @@
 #include "daekit/numerics/constraint_guard.hpp"
 #include "daekit/numerics/controller.hpp"
 #include "daekit/numerics/event_monitor.hpp"
+#include "daekit/numerics/step_end.hpp"
 #include "daekit/output_sink.hpp"
 #include "daekit/problem_view.hpp"
 #include "daekit/solve_request.hpp"
@@ -70,12 +71,6 @@ inline bool evaluate_step_end(ProblemView& problem, double t, const Eigen::Vecto
   return false;
 }
 
-struct SolveOutcome {
-  Status status = Status::internal_error;
-  std::string message;
-  double t_reached = std::numeric_limits<double>::quiet_NaN();
-};
-
 // After an event changed the state the method starts afresh at (t, y) (RestartOutcome,
 // reinitialise_after_event: numerics/consistency.hpp) and proposes its first step.
 using Restart = std::function<RestartOutcome(double t, Eigen::VectorXd& y, bool reinit)>;
@@ -106,17 +101,15 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
   double t = req.t0;
   // A user's hmin is a floor for the first step too; rejections below it end the run.
   double h = dir * std::max(std::min(std::abs(h_start), req.hmax), req.hmin);
-  std::size_t next_save = 0, next_tstop = 0;
+  std::size_t next_tstop = 0;
   int rejections_in_row = 0, failures_in_row = 0;
   bool last_rejected = false;
   std::string last_reason = "the error test failed";
   SolveOutcome out;
-  Eigen::VectorXd y_out(y.size()), y_end(y.size());
-  const ConstraintGuard constraints(problem, req);
+  Eigen::VectorXd y_end(y.size());
+  ConstraintGuard constraints(problem, req);
   EventMonitor events(problem, req, sink);
-  DenseHistory* const dense = sink.dense_history();
-  Eigen::MatrixXd dense_samples;
-  if (dense) dense->reset(static_cast<std::size_t>(y.size()));
+  StepEnd step_end(problem, req, sink, events);
 
   auto finish = [&](Status s, std::string msg) {
     out.status = s;
@@ -126,16 +119,15 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
     stats.order_last = stepper.order();
     return out;
   };
+  // The run ends as StepEnd said, at the state it left in y_end.
+  auto finish_at_step_end = [&](const SolveOutcome& ended) {
+    t = ended.t_reached;
+    y = y_end;
+    return finish(ended.status, ended.message);
+  };
 
   if (std::string why; !constraints.satisfied(y, &why)) return finish(Status::invalid_input, why);
-  if (events.active() && events.start(t, y) != Eval::ok)
-    return finish(Status::evaluation_failure, "evaluating the events at t0: " + problem.last_message());
-  if (req.output == OutputMode::every_step && !sink.emit(t, y))
-    return finish(Status::stopped_by_observer, "stopped by the observer at t0");
-  while (req.output == OutputMode::saveat && next_save < req.saveat.size() && req.saveat[next_save] == t) {
-    if (!sink.emit(t, y)) return finish(Status::stopped_by_observer, "stopped by the observer at t0");
-    ++next_save;
-  }
+  if (SolveOutcome ended; !step_end.begin(t, y, &ended)) return finish(ended.status, ended.message);
 
   while (dir * (req.tend - t) > 0.0) {
     if (stats.steps >= req.max_steps) {
@@ -238,124 +230,29 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
     stepper.accept();
     if (verdict == ConstraintGuard::Verdict::projected) stepper.projected(y_end);
     const double t_old = t;
-    double t_new = landing ? stop : t + h;
-    const double t_step_end = t_new;
+    const double t_new = landing ? stop : t + h;
     auto y_at = [&](double ts, Eigen::VectorXd& v) {
-      if (ts == t_new) v = y_end;
-      else stepper.interpolate((ts - t_old) / (t_new - t_old), v);
-    };
-    // Requested output times up to t_limit (inclusive), from this step's dense output.
-    auto emit_saved_until = [&](double t_limit) {
-      while (req.output == OutputMode::saveat && next_save < req.saveat.size() &&
-             dir * (req.saveat[next_save] - t_limit) <= 0.0) {
-        const double ts = req.saveat[next_save++];
-        y_at(ts, y_out);
-        if (!sink.emit(ts, y_out)) {
-          t = ts;
-          y = y_out;
-          return false;
-        }
-      }
+      stepper.interpolate((ts - t_old) / (t_new - t_old), v);
       return true;
     };
-
-    // Events inside the step: each root in turn. One that leaves the state as it was is
-    // reported and the step goes on; one that changes it (or stops) ends the step there.
-    bool cut = false;
-    EventMonitor::Handled handled;
-    // The event protocol at (te, y_out): false when the run ends there (t and y are left
-    // at the event for finish()).
-    auto handle_event = [&](double te, std::uint32_t kind, const RootBracket* root) {
-      handled = events.handle(te, kind, root, y_out);
-      if (handled.status == Status::success) return true;
-      t = te;
-      y = y_out;
-      return false;
-    };
-    double t_search = t_old;
-    while (events.active() && !cut) {
-      RootBracket root;
-      bool found = false;
-      if (events.find(t_search, t_new, y_end, y_at, &root, &found) != Eval::ok)
-        return finish(Status::evaluation_failure, "evaluating the events " + detail::where(t_new, h) + ": " +
-                                                      problem.last_message());
-      if (!found) break;
-      if (!emit_saved_until(root.t)) return finish(Status::stopped_by_observer, "stopped by the observer");
-      y_at(root.t, y_out);
-      if (!handle_event(root.t, DK_EVENT_ROOT, &root)) return finish(handled.status, handled.message);
-      if (handled.changed || handled.action == DK_EVENT_STOP) {
-        cut = true;
-        t_new = root.t;
-        y_end = y_out;
-      } else {
-        events.continue_after_event();
-        t_search = root.t;
-      }
-    }
-    if (!cut && landing && time_event_next) {
-      if (!emit_saved_until(t_new)) return finish(Status::stopped_by_observer, "stopped by the observer");
-      y_out = y_end;
-      if (!handle_event(t_new, DK_EVENT_TIME, nullptr)) return finish(handled.status, handled.message);
-      cut = true;  // the time event is behind us: ask for the next one
-      y_end = y_out;
-    }
-    // A step no event cut short is reported to a problem that asks (FMI's
-    // completedIntegratorStep): it may end the run or want an event here.
-    if (!cut && problem.wants_step_notification()) {
-      std::uint32_t asked = DK_EVENT_CONTINUE;
-      if (problem.step_completed(t_new, y_end, &asked) != Eval::ok)
-        return finish(Status::evaluation_failure, detail::where(t_new, h) + ": " + problem.last_message());
-      if (asked == DK_EVENT_STOP) {
-        cut = true;
-        handled = EventMonitor::Handled{};
-        handled.action = DK_EVENT_STOP;
-      } else if (asked == DK_EVENT_HANDLE) {
-        if (!emit_saved_until(t_new)) return finish(Status::stopped_by_observer, "stopped by the observer");
-        y_out = y_end;
-        if (!handle_event(t_new, DK_EVENT_STEP, nullptr)) return finish(handled.status, handled.message);
-        cut = true;
-        y_end = y_out;
-      }
-    }
-
-    if (!emit_saved_until(t_new)) return finish(Status::stopped_by_observer, "stopped by the observer");
-    if constexpr (requires { stepper.dense_degree(); }) {
-      // The step's polynomial up to where the step ended (an event may have cut it); its end
-      // value is the state before any event changed it.
-      if (dense) {
-        const int degree = stepper.dense_degree();
-        dense->sample(t_old, t_new, degree, dense_samples, [&](int j, double ts, auto column) {
-          if (j == degree && !cut) {
-            column = y_end;
-          } else {
-            stepper.interpolate((ts - t_old) / (t_step_end - t_old), y_out);
-            column = y_out;
-          }
-          return true;
-        });
-      }
-    }
+    int degree = -1;
+    if constexpr (requires { stepper.dense_degree(); }) degree = stepper.dense_degree();
+    StepEnd::Step step{t_old, t_new, &y_end, y_at, degree, landing && time_event_next};
+    bool reinit = false;
+    SolveOutcome ended;
+    const StepEnd::Next next = step_end.after(step, &t, &reinit, &ended);
+    if (next == StepEnd::Next::finish) return finish_at_step_end(ended);
     y = y_end;
-    t = t_new;
-    if (req.output == OutputMode::every_step && !sink.emit(t, y))
-      return finish(Status::stopped_by_observer, "stopped by the observer");
 
     const double h_used = h;
-    if (cut) {
-      if (handled.action == DK_EVENT_STOP) {
-        if (req.output == OutputMode::end && !sink.emit(t, y))
-          return finish(Status::stopped_by_observer, "stopped by the observer");
-        return finish(Status::stopped_by_event, "stopped by an event at t=" + std::to_string(t));
-      }
-      if (handled.changed) {
-        if (!restart) return finish(Status::internal_error, "this solver cannot restart after an event");
-        const RestartOutcome r = restart(t, y, handled.action == DK_EVENT_REINIT);
-        if (r.status != Status::success) return finish(r.status, "after the event " + detail::where(t, h) + ": " + r.message);
-        h = r.h > 0.0 ? dir * std::min(r.h, req.hmax) : dir * std::abs(h_used);
-      }
-      if (events.start(t, y) != Eval::ok)
-        return finish(Status::evaluation_failure, "evaluating the events after the event " + detail::where(t, h) +
-                                                      ": " + problem.last_message());
+    if (next == StepEnd::Next::restart) {
+      if (!restart) return finish(Status::internal_error, "this solver cannot restart after an event");
+      const RestartOutcome r = restart(t, y, reinit);
+      if (r.status != Status::success) return finish(r.status, "after the event " + detail::where(t, h) + ": " + r.message);
+      h = r.h > 0.0 ? dir * std::min(r.h, req.hmax) : dir * std::abs(h_used);
+      if (!step_end.resume(t, y, &ended)) return finish(ended.status, ended.message);
+    }
+    if (next != StepEnd::Next::go_on) {
       last_rejected = false;
       continue;
     }
@@ -372,9 +269,8 @@ SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& r
     if constexpr (requires { stepper.restarted_at_stop(); }) restarted = stepper.restarted_at_stop();
     if (landing && t != req.tend && !restarted) h = dir * std::max(std::abs(h), std::abs(h_used));
   }
-  if (req.output == OutputMode::end && !sink.emit(t, y))
-    return finish(Status::stopped_by_observer, "stopped by the observer");
-  return finish(Status::success, "");
+  const SolveOutcome ended = step_end.success(t, y);
+  return finish(ended.status, ended.message);
 }
 
 }  // namespace daekit

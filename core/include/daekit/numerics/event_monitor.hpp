@@ -33,8 +33,14 @@ class EventMonitor {
   double next_time_event() const { return next_time_; }
 
   // The earliest root in (t_from, t_to] of the step that ends at (t_to, y_to), y between
-  // given by `y_at`. On found: *root says when and which. The next search of the same step
-  // starts from root->t.
+  // given by `y_at`. g is sampled at the request's event_samples interior points, equally
+  // spaced, and each piece searched in turn, so crossings that come in pairs inside a step
+  // are found unless both fall between two neighbouring samples (docs/events.md); where
+  // the parabola through a piece's samples and a neighbour turns back across zero inside
+  // the piece (a flat root: a pair close together), g is looked at there too. A root
+  // within a few hundred ulps of tend is not one: an event at tend is not handled, as a
+  // time event at tend is not. On found: *root says when and which. The next search of
+  // the same step starts from root->t.
   Eval find(double t_from, double t_to, const Eigen::VectorXd& y_to, const Interpolant& y_at, RootBracket* root,
             bool* found);
 
@@ -51,17 +57,27 @@ class EventMonitor {
 
   // After the step continued past an event without a change: the values at the event
   // are the left end of the rest of the step.
-  void continue_after_event() { g_left_ = g_root_; }
+  void continue_after_event(const RootBracket& root);
 
  private:
   Eval roots_at(double t, const Eigen::VectorXd& y, Eigen::VectorXd& g);
+  // Whether t is tend, up to the rounding of event times accumulated on the way there.
+  bool at_tend(double t) const;
+  // Where a function that keeps its sign over piece j of the samples may turn back across
+  // zero (the turning point of a parabola through its samples), the earliest; false: none.
+  bool turning_point(int j, int pieces, double* probe, Eigen::Index* function) const;
+  // Refines *probe towards where function i turns in (a, b), ending with g there in g_probe_.
+  template <class G>
+  Eval look_at_turn(G& g, double a, double b, Eigen::Index i, double* probe);
 
   ProblemView& problem_;
   const SolveRequest& request_;
   OutputSink& sink_;
   std::size_t nroots_;
   RootFinder finder_;
-  Eigen::VectorXd g_left_, g_right_, g_root_, y_scratch_, yp_none_, y_before_;
+  Eigen::VectorXd g_left_, g_right_, g_root_, g_piece_left_, g_piece_right_, g_probe_, y_scratch_, yp_none_, y_before_;
+  std::vector<double> times_;  // of the samples of the step being searched
+  Eigen::MatrixXd samples_;    // g at times_, a column each
   double next_time_;
 };
 

@@ -12,6 +12,7 @@
 
 #include "daekit/numerics/column_colouring.hpp"
 #include "daekit/numerics/dense_lu.hpp"
+#include "daekit/numerics/derivative_check.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/numerics/sparse_lu.hpp"
 #include "daekit/solve_request.hpp"
@@ -40,7 +41,10 @@ class IterationMatrix {
   // Colours of the pattern when differences use one (0: one evaluation per column).
   int difference_colours() const { return colouring_.colours; }
 
-  // df/dy at (t, y); f0 = f(t, y) is needed for finite differences.
+  // df/dy at (t, y); f0 = f(t, y) is needed for finite differences. A supplied Jacobian is
+  // compared with differences now and then (DerivativeCheck, unless the request turned
+  // it off); one that disagrees is replaced by differences for the rest of the solve, with
+  // a warning in the result.
   Eval evaluate_jacobian(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0);
   // W = alpha M - J and its factorisation; false when singular.
   bool factor(double alpha);
@@ -64,6 +68,11 @@ class IterationMatrix {
   const Eigen::SparseMatrix<double>& sparse_jacobian() const { return jac_sparse_; }
 
  private:
+  // The supplied Jacobian just evaluated at (t, y), checked; on a disagreement the switch
+  // to differences, evaluated there.
+  Eval check_supplied(double t, Eigen::Ref<const Eigen::VectorXd> y);
+  // From here on df/dy by differences (coloured in the declared pattern where allowed).
+  void use_differences();
   Eval finite_difference_dense(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0);
   Eval finite_difference_sparse(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0);
   // f at y + delta e_j for each column j, handed to store(j, delta) with the result in f_work_.
@@ -89,6 +98,10 @@ class IterationMatrix {
   ColumnColouring colouring_;            // of the declared pattern, for coloured differences
   Eigen::SparseMatrix<double> pattern_;  // that pattern, for a dense Jacobian's differences only
   Eigen::VectorXd rtol_, atol_;  // scales for finite-difference increments
+  bool colouring_allowed_ = true;  // option fd_colouring
+  bool check_ = false;             // compare the supplied Jacobian with differences
+  DerivativeCheck derivative_check_;
+  Eigen::VectorXd y_check_, f_check_;
 };
 
 }  // namespace daekit

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <boost/dll/alias.hpp>
+#include <cmath>
 #include <cstring>
 #include <exception>
 #include <map>
@@ -88,6 +89,9 @@ class ProblemAdapter {
       root_directions_.push_back(static_cast<std::int8_t>(r.direction));
       root_terminal_.push_back(r.terminal ? 1 : 0);
       root_names_.push_back(r.name.c_str());
+      if (!(r.time_scale >= 0.0) || !std::isfinite(r.time_scale))
+        throw std::invalid_argument("root function '" + r.name + "': time_scale must be finite and >= 0");
+      root_time_scales_.push_back(r.time_scale);
     }
 
     index_ = in.index.empty() ? std::vector<std::uint8_t>(n, 1) : in.index;
@@ -155,6 +159,8 @@ class ProblemAdapter {
     info_.root_direction = in.roots.empty() ? nullptr : root_directions_.data();
     info_.root_terminal = in.roots.empty() ? nullptr : root_terminal_.data();
     info_.root_names = in.roots.empty() ? nullptr : root_names_.data();
+    const bool any_scale = std::any_of(root_time_scales_.begin(), root_time_scales_.end(), [](double s) { return s > 0.0; });
+    info_.root_time_scale = any_scale ? root_time_scales_.data() : nullptr;
     info_.constraints = in.constraints.empty() ? nullptr : in.constraints.data();
     if (in.time_events) info_.flags |= DK_PROBLEM_TIME_EVENTS;
     if (in.step_notification) info_.flags |= DK_PROBLEM_STEP_NOTIFICATION;
@@ -285,6 +291,7 @@ class ProblemAdapter {
   std::vector<const char*> names_, root_names_, output_names_;
   std::vector<std::int8_t> root_directions_;
   std::vector<std::uint8_t> root_terminal_;
+  std::vector<double> root_time_scales_;
   std::vector<dk_param_desc> cdescs_;
   std::vector<std::string> values_;
   std::vector<const char*> cvalues_;

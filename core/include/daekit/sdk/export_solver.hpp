@@ -40,7 +40,8 @@ class SolverAdapter {
                   (c.banded ? DK_SOLVER_BANDED : 0u) | (c.events ? DK_SOLVER_EVENTS : 0u) |
                   (c.constraints ? DK_SOLVER_CONSTRAINTS : 0u) | (c.keep_dense ? DK_SOLVER_KEEP_DENSE : 0u) |
                   (c.mass_storage ? DK_SOLVER_MASS_STORAGE : 0u) |
-                  (c.step_notification ? DK_SOLVER_STEP_NOTIFICATION : 0u);
+                  (c.step_notification ? DK_SOLVER_STEP_NOTIFICATION : 0u) |
+                  (c.event_sampling ? DK_SOLVER_EVENT_SAMPLING : 0u);
     info_.order = c.order;
     info_.noptions = coptions_.size();
     info_.options = coptions_.empty() ? nullptr : coptions_.data();
@@ -142,6 +143,8 @@ struct SolverTrampolines {
     if (request.keep_dense && (a.info().flags & DK_SOLVER_KEEP_DENSE)) output.keep_dense_in(&a.dense());
     SolveOutcome result = a.impl().solve(view, request, output);
     stats.nfailed_eval = view.failed_evaluations();
+    if (!view.warnings().empty())
+      result.message = result.message.empty() ? view.warnings() : result.message + "; " + view.warnings();
     return result;
   }
 };

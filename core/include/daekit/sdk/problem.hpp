@@ -85,6 +85,10 @@ struct ProblemInfo {
     std::string name;
     int direction = DK_ROOT_BOTH;  // DK_ROOT_RISING: - to +, DK_ROOT_FALLING: + to -
     bool terminal = false;         // the integration ends at this event
+    // ABI 1.3: the shortest time between two sign changes of g this problem can have
+    // (half the period of sin(2 pi t / T)); solvers then sample g at least twice as
+    // densely. 0: nothing promised (the solver's interior sampling alone, docs/events.md).
+    double time_scale = 0.0;
   };
   std::vector<Root> roots;
   bool time_events = false;  // next_time_event() names times of events

@@ -56,6 +56,9 @@ struct Capabilities {
   // step_completed after every accepted step of a problem that asks for it (FMI's
   // completedIntegratorStep); the shared driver and SUNDIALS loop do it.
   bool step_notification = false;
+  // ABI 1.3: root functions sampled inside every step and steps bounded by their time
+  // scales (numerics/step_end.hpp does both for the shared driver and SUNDIALS loop).
+  bool event_sampling = false;
 };
 
 struct SolverDescription {

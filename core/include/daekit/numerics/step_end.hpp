@@ -1,0 +1,84 @@
+// What happens after a step was accepted, the same for every family: the events inside
+// the step (root functions searched on its dense output, the time event it landed on),
+// the notification of a problem that asks after every step (FMI's
+// completedIntegratorStep), output at requested times, every step and into the kept
+// dense output, and how the integration goes on. The core's driver (numerics/driver.hpp)
+// and the SUNDIALS adapters' one-step loop call it, so an event, a stop or an output
+// point means the same in each: the loops keep only what is theirs (step-size control,
+// breakpoints, restarting their method).
+#pragma once
+
+#include <Eigen/Core>
+#include <cstddef>
+#include <limits>
+#include <string>
+
+#include "daekit/numerics/event_monitor.hpp"
+#include "daekit/numerics/function_ref.hpp"
+#include "daekit/output_sink.hpp"
+#include "daekit/problem_view.hpp"
+#include "daekit/solve_request.hpp"
+#include "daekit/status.hpp"
+
+namespace daekit {
+
+struct SolveOutcome {
+  Status status = Status::internal_error;
+  std::string message;
+  double t_reached = std::numeric_limits<double>::quiet_NaN();
+};
+
+class StepEnd {
+ public:
+  // y(t) anywhere on the accepted step; false when the stepper cannot say (the run then
+  // ends with internal_error).
+  using Interpolant = FunctionRef<bool(double t, Eigen::VectorXd& y)>;
+
+  StepEnd(ProblemView& problem, const SolveRequest& request, OutputSink& sink, EventMonitor& events);
+
+  // At t0: the root functions' values, and the points requested there (unless the caller
+  // emitted them). false: the run ends as *out says.
+  bool begin(double t0, const Eigen::VectorXd& y0, SolveOutcome* out, bool emit_points_at_t0 = true);
+
+  struct Step {
+    double t_old = 0.0, t_new = 0.0;
+    Eigen::VectorXd* y_end = nullptr;  // the end; on return the state the run goes on from
+    Interpolant y_at;                  // on [t_old, t_new]
+    int dense_degree = -1;             // the dense polynomial's degree; < 0: none kept
+    bool landed_on_time_event = false; // t_new is the time event the monitor named
+  };
+  enum class Next {
+    go_on,          // nothing happened: the method continues from its own step end
+    event_at_end,   // an event at t_new left the state as it was (its time event, a
+                    // step event): go on from there, the events restarted
+    restart,        // an event changed the state at *t: restart the method there, then resume()
+    finish          // the run ends as *out says
+  };
+  // *t: where the run is after the step (the step's end, or where an event cut it);
+  // *reinit: with restart, whether the event asked for the DAE's re-initialisation.
+  Next after(Step& step, double* t, bool* reinit, SolveOutcome* out);
+
+  // After the method restarted at (t, y): the root functions' values there, the next time
+  // event. false: the run ends as *out says.
+  bool resume(double t, const Eigen::VectorXd& y, SolveOutcome* out);
+
+  // The end of a run that reached tend: the final point in output mode end.
+  SolveOutcome success(double t, const Eigen::VectorXd& y);
+
+ private:
+  bool emit_saved_until(double t_limit, const Interpolant& y_at, double* t_stopped);
+  Next finish(SolveOutcome* out, Status status, std::string message, double t);
+  Next handle(double t, std::uint32_t kind, const RootBracket* root, SolveOutcome* out);
+
+  ProblemView& problem_;
+  const SolveRequest& req_;
+  OutputSink& sink_;
+  EventMonitor& events_;
+  DenseHistory* const dense_;
+  std::size_t next_save_ = 0;
+  Eigen::VectorXd y_out_, y_piece_;
+  Eigen::MatrixXd dense_samples_;
+  EventMonitor::Handled handled_;
+};
+
+}  // namespace daekit

@@ -1,0 +1,200 @@
+#include "daekit/numerics/step_end.hpp"
+
+#include <limits>
+#include <sstream>
+
+namespace daekit {
+
+namespace {
+std::string at(double t, double h) {
+  std::ostringstream m;
+  m.precision(6);
+  m << "at t=" << t << ", h=" << h;
+  return m.str();
+}
+std::string at(double t) {
+  std::ostringstream m;
+  m.precision(10);
+  m << "at t=" << t;
+  return m.str();
+}
+}  // namespace
+
+StepEnd::StepEnd(ProblemView& problem, const SolveRequest& request, OutputSink& sink, EventMonitor& events)
+    : problem_(problem), req_(request), sink_(sink), events_(events), dense_(sink.dense_history()) {
+  y_out_.setZero(problem.size());
+  y_piece_.setZero(problem.size());
+  if (dense_) dense_->reset(static_cast<std::size_t>(problem.size()));
+}
+
+StepEnd::Next StepEnd::finish(SolveOutcome* out, Status status, std::string message, double t) {
+  out->status = status;
+  out->message = std::move(message);
+  out->t_reached = t;
+  return Next::finish;
+}
+
+bool StepEnd::begin(double t0, const Eigen::VectorXd& y0, SolveOutcome* out, bool emit_points_at_t0) {
+  if (events_.active() && events_.start(t0, y0) != Eval::ok) {
+    finish(out, Status::evaluation_failure, "evaluating the events at t0: " + problem_.last_message(), t0);
+    return false;
+  }
+  bool go_on = !emit_points_at_t0 || req_.output != OutputMode::every_step || sink_.emit(t0, y0);
+  while (go_on && req_.output == OutputMode::saveat && next_save_ < req_.saveat.size() &&
+         req_.saveat[next_save_] == t0) {
+    go_on = !emit_points_at_t0 || sink_.emit(t0, y0);
+    ++next_save_;
+  }
+  if (!go_on) finish(out, Status::stopped_by_observer, "stopped by the observer at t0", t0);
+  return go_on;
+}
+
+bool StepEnd::emit_saved_until(double t_limit, const Interpolant& y_at, double* t_stopped) {
+  const double dir = req_.direction();
+  while (req_.output == OutputMode::saveat && next_save_ < req_.saveat.size() &&
+         dir * (req_.saveat[next_save_] - t_limit) <= 0.0) {
+    const double ts = req_.saveat[next_save_++];
+    if (!y_at(ts, y_out_) || !sink_.emit(ts, y_out_)) {
+      *t_stopped = ts;
+      return false;
+    }
+  }
+  return true;
+}
+
+StepEnd::Next StepEnd::after(Step& s, double* t, bool* reinit, SolveOutcome* out) {
+  Eigen::VectorXd& y_end = *s.y_end;
+  const double h = s.t_new - s.t_old;
+  y_piece_ = y_end;  // the step's own end, before any event changes it
+  bool interpolation_failed = false;
+  double failed_at = s.t_new;
+  // The step's dense output, exact at its end.
+  const auto y_at = [&](double ts, Eigen::VectorXd& v) {
+    if (ts == s.t_new) {
+      v = y_piece_;
+      return true;
+    }
+    if (s.y_at(ts, v)) return true;
+    interpolation_failed = true;
+    failed_at = ts;
+    return false;
+  };
+  const auto y_at_or_nan = [&](double ts, Eigen::VectorXd& v) {
+    if (!y_at(ts, v)) v.setConstant(std::numeric_limits<double>::quiet_NaN());
+  };
+  // The run ends before the step's end: the observer stopped at a requested point (y_out_
+  // is its value), or the step's dense output could not be evaluated.
+  const auto stopped_early = [&](double ts) {
+    if (interpolation_failed)
+      return finish(out, Status::internal_error, "interpolation failed " + at(failed_at) + ": " + problem_.last_message(),
+                    s.t_new);
+    y_end = y_out_;
+    return finish(out, Status::stopped_by_observer, "stopped by the observer", ts);
+  };
+  // The event protocol at (te, y_out_); false when the run ends there.
+  const auto handle = [&](double te, std::uint32_t kind, const RootBracket* root) {
+    handled_ = events_.handle(te, kind, root, y_out_);
+    if (handled_.status == Status::success) return true;
+    y_end = y_out_;
+    finish(out, handled_.status, handled_.message, te);
+    return false;
+  };
+
+  double t_end = s.t_new, t_stopped = 0.0;
+  bool cut = false, stopped_by_model = false;
+  handled_ = EventMonitor::Handled{};
+  // Events inside the step, each root in turn. One that leaves the state as it was is
+  // reported and the step goes on; one that changes it (or stops) ends the step there.
+  double t_search = s.t_old;
+  while (events_.active() && !cut) {
+    RootBracket root;
+    bool found = false;
+    if (events_.find(t_search, s.t_new, y_piece_, y_at_or_nan, &root, &found) != Eval::ok)
+      return finish(out, Status::evaluation_failure,
+                    "evaluating the events " + at(s.t_new, h) + ": " + problem_.last_message(), s.t_new);
+    if (interpolation_failed) return stopped_early(s.t_new);
+    if (!found) break;
+    if (!emit_saved_until(root.t, y_at, &t_stopped)) return stopped_early(t_stopped);
+    y_at(root.t, y_out_);
+    if (!handle(root.t, DK_EVENT_ROOT, &root)) return Next::finish;
+    if (handled_.changed || handled_.action == DK_EVENT_STOP) {
+      cut = true;
+      t_end = root.t;
+      y_end = y_out_;
+    } else {
+      events_.continue_after_event(root);
+      t_search = root.t;
+    }
+  }
+  if (!cut && s.landed_on_time_event) {
+    if (!emit_saved_until(s.t_new, y_at, &t_stopped)) return stopped_early(t_stopped);
+    y_out_ = y_end;
+    if (!handle(s.t_new, DK_EVENT_TIME, nullptr)) return Next::finish;
+    cut = true;  // the time event is behind us: ask for the next one
+    y_end = y_out_;
+  }
+  // A step no event cut short is reported to a problem that asks (FMI's
+  // completedIntegratorStep): it may end the run or want an event here.
+  if (!cut && problem_.wants_step_notification()) {
+    std::uint32_t asked = DK_EVENT_CONTINUE;
+    if (problem_.step_completed(s.t_new, y_end, &asked) != Eval::ok)
+      return finish(out, Status::evaluation_failure, at(s.t_new, h) + ": " + problem_.last_message(), s.t_new);
+    if (asked == DK_EVENT_STOP) {
+      cut = stopped_by_model = true;
+      handled_.action = DK_EVENT_STOP;
+    } else if (asked == DK_EVENT_HANDLE) {
+      if (!emit_saved_until(s.t_new, y_at, &t_stopped)) return stopped_early(t_stopped);
+      y_out_ = y_end;
+      if (!handle(s.t_new, DK_EVENT_STEP, nullptr)) return Next::finish;
+      cut = true;
+      y_end = y_out_;
+    }
+  }
+
+  if (!emit_saved_until(t_end, y_at, &t_stopped)) return stopped_early(t_stopped);
+  // The step's polynomial up to where the step ended (an event may have cut it); its end
+  // value is the state before any event changed it.
+  if (dense_ && s.dense_degree >= 0 &&
+      !dense_->sample(s.t_old, t_end, s.dense_degree, dense_samples_,
+                      [&](int, double ts, auto column) {
+                        if (!y_at(ts, y_out_)) return false;
+                        column = y_out_;
+                        return true;
+                      }))
+    return stopped_early(s.t_new);
+  *t = t_end;
+  if (req_.output == OutputMode::every_step && !sink_.emit(t_end, y_end))
+    return finish(out, Status::stopped_by_observer, "stopped by the observer", t_end);
+  if (!cut) return Next::go_on;
+  if (handled_.action == DK_EVENT_STOP) {
+    if (req_.output == OutputMode::end && !sink_.emit(t_end, y_end))
+      return finish(out, Status::stopped_by_observer, "stopped by the observer", t_end);
+    return finish(out, Status::stopped_by_event,
+                  (stopped_by_model ? "stopped by the model after the step to t=" : "stopped by an event at t=") +
+                      std::to_string(t_end),
+                  t_end);
+  }
+  if (handled_.changed) {
+    *reinit = handled_.action == DK_EVENT_REINIT;
+    return Next::restart;
+  }
+  return resume(t_end, y_end, out) ? Next::event_at_end : Next::finish;
+}
+
+bool StepEnd::resume(double t, const Eigen::VectorXd& y, SolveOutcome* out) {
+  if (events_.start(t, y) == Eval::ok) return true;
+  finish(out, Status::evaluation_failure, "evaluating the events after the event " + at(t) + ": " + problem_.last_message(),
+         t);
+  return false;
+}
+
+SolveOutcome StepEnd::success(double t, const Eigen::VectorXd& y) {
+  SolveOutcome out;
+  if (req_.output == OutputMode::end && !sink_.emit(t, y))
+    finish(&out, Status::stopped_by_observer, "stopped by the observer", t);
+  else
+    finish(&out, Status::success, "", t);
+  return out;
+}
+
+}  // namespace daekit
