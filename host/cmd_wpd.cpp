@@ -54,6 +54,17 @@ std::vector<double> parse_tolerances(const std::string& spec) {
   return tols;
 }
 
+// What the solver says of a setup's options in a solve of one step: "" when it takes
+// them, else why not (its message for invalid_input).
+std::string refused_setup(const loader::ProblemInstance& problem, const loader::SolverInstance& solver,
+                          api::RunSettings settings) {
+  settings.max_steps = 1;
+  const PreparedRun run(problem, solver, settings);
+  Trajectory trajectory;
+  const dk_result r = solve_checked(problem, solver, run.options(), trajectory, false);
+  return r.status == DK_STATUS_INVALID_INPUT ? std::string(r.message) : "";
+}
+
 }  // namespace
 
 int command_wpd(int argc, char** argv) {
@@ -118,6 +129,8 @@ int command_wpd(int argc, char** argv) {
   if (vm.count("reference-tol") && !(reference_tol > 0 && reference_tol < 1))
     throw UsageError("--reference-tol must lie in (0, 1)");
   if (init != "check" && init != "fix" && init != "trust") throw UsageError("--init must be check, fix or trust");
+  if (vm.count("target-scd") && !(std::isfinite(target_scd) && target_scd > 0))
+    throw UsageError("--target-scd must be a positive finite number of digits");
 
   loader::Registry registry = discover_plugins(plugins);
   const auto solver_list = split_list(solvers, ',');
@@ -174,6 +187,7 @@ int command_wpd(int argc, char** argv) {
   const ChildOutcome surveyed = run_in_child(
       [&] {
         nlohmann::json out;
+        std::set<std::string> probed;
         try {
           for (const auto& p : points) {
             loader::ProblemInstance pi(*registry.find(p.problem), p.params);
@@ -184,6 +198,13 @@ int command_wpd(int argc, char** argv) {
             } else {
               PreparedRun check(pi, si, p.settings);
               out["points"].push_back({{"atol", check.atol_at(0)}});
+              // A setup whose options the solver refuses as a whole (min_stages above
+              // start_stages) is refused here, once, not run to invalid_input at every point.
+              if (probed.insert(p.setup).second)
+                if (const std::string refusal = refused_setup(pi, si, p.settings); !refusal.empty()) {
+                  out = {{"error", "--setup " + p.setup + " (" + p.solver + "): " + refusal}};
+                  return out.dump();
+                }
             }
             const auto& i = pi.info();
             out["problems"][p.instance] = {
@@ -363,7 +384,11 @@ int command_wpd(int argc, char** argv) {
               << " points finished and are written to " << out_dir << "; run the same command with --resume to finish\n";
     return 130;
   }
-  std::cout << "daekit wpd: " << results.size() << " points (" << failed << " failed) written to " << out_dir << "\n";
+  if (drawn)
+    std::cout << "daekit wpd: " << results.size() << " points (" << failed << " failed) written to " << out_dir << "\n";
+  else
+    std::cerr << "daekit wpd: " << results.size() << " points (" << failed << " failed) written to " << out_dir
+              << ", but not every diagram (above)\n";
   if (wpd::wants(measures, wpd::Measure::final_relative)) wpd::print_summary(std::cout, results, info);
   // The results are written; a diagram that could not be drawn still fails the command.
   return drawn ? 0 : 1;

@@ -1,5 +1,7 @@
 #include "report.hpp"
 
+#include "checked_file.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -271,30 +273,7 @@ void write_trajectory_with_events(const std::string& file, const std::vector<std
 
 void write_trajectory(const std::string& file, const std::vector<std::string>& names, const std::vector<double>& t,
                       const std::vector<double>& y) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  // Devices and pipes are written in place; regular files through a temporary beside them.
-  const bool in_place = fs::exists(file, ec) && !fs::is_regular_file(file, ec);
-  const std::string target = in_place ? file : file + ".tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream out(target);
-    if (!out) throw UsageError("cannot write " + file + ": " + std::strerror(errno));
-    write_points(out, file, names, t, y);
-    out.flush();
-    if (!out) {
-      const std::string reason = std::strerror(errno);
-      out.close();
-      if (!in_place) fs::remove(target, ec);
-      throw UsageError("writing " + file + " failed: " + reason);
-    }
-  }
-  if (!in_place) {
-    fs::rename(target, file, ec);
-    if (ec) {
-      fs::remove(target, ec);
-      throw UsageError("cannot replace " + file + ": " + ec.message());
-    }
-  }
+  write_file_checked(file, [&](std::ostream& out) { write_points(out, file, names, t, y); });
 }
 
 }  // namespace daekit::host

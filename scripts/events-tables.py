@@ -4,8 +4,11 @@
      per solver and tolerance (rtol = atol);
   2. cost of watching: steps, Jacobians, LUs and root evaluations of the watched
      oscillator with and without its root function (same tolerance);
-  3. thermostat (stiff switch): worst absolute event-time error per solver, SUNDIALS'
-     root finder (cvode, ida) beside the core's.
+  3. thermostat (stiff switch): worst absolute event-time error per solver (every family
+     on the core's root finder, cvode and ida on their interpolants);
+  4. root functions faster than the solution (the fast_roots fixture: y' = -0.1 y watched
+     by sin(2 pi f t) y on [0, 10]): crossings found with the step ends only (0 samples),
+     the default sampling, and declared time scales, against the closed form's count.
 usage: python3 scripts/events-tables.py [build-dir]"""
 import json, math, os, platform, subprocess, sys
 
@@ -81,6 +84,19 @@ def main():
         scd = j.get("scd")
         print(f"| {s} | {len(ev)} | {worst:.1e} | {scd if scd is None else round(scd, 2)} | "
               f"{j.get('stats', {}).get('steps')} ({j.get('status')}) |")
+
+    print("\n| solver | f = 1 at 1e-4, of 19: 0 samples / default / time scale | f = 3 at 1e-4, of 59 | f = 1 and 3 at 1e-8, of 78 |")
+    print("|---|---|---|---|")
+    for s in names:
+        cells = []
+        for f, tol in (("1", "1e-4"), ("3", "1e-4"), ("1,3", "1e-8")):
+            counts = []
+            for extra in (["--event-samples", "0"], [], ["--param", "time_scales=true"]):
+                j = run("--plugin", fixtures, "--problem", "fast_roots", "--param", "frequencies=" + f, "--solver", s,
+                        "--rtol", tol, "--atol", tol, *extra)
+                counts.append(str(j.get("nroots_fired")) if j.get("status") == "success" else j.get("status"))
+            cells.append(" / ".join(counts))
+        print(f"| {s} | " + " | ".join(cells) + " |")
 
 
 main()

@@ -5,7 +5,7 @@ A refactoring that moves code but must not change behaviour (docs/architecture.m
 plugins) is checked by running this before and after and comparing the files: every counter,
 the status and the accuracy must be identical, bit for bit.
 
-  scripts/step-counts.py run  [--daekit build/bin/daekit] [--rtol 1e-4,1e-7] [--jobs 2] OUT.csv
+  scripts/step-counts.py run  [--daekit build/bin/daekit] [--rtol 1e-4,1e-7] [--jobs 2] [--args "..."] OUT.csv
   scripts/step-counts.py diff BEFORE.csv AFTER.csv
 
 A run that exceeds --timeout seconds is recorded as `timeout` and left out of the comparison
@@ -28,10 +28,10 @@ RESULT_KEYS = ["status", "t", "scd", "mescd", "max_abs_error", "max_rel_error"]
 SKIPPED_PROBLEMS = {"fmu"}
 
 
-def run_one(daekit, problem, solver, rtol, timeout):
+def run_one(daekit, problem, solver, rtol, timeout, extra):
     row = {"problem": problem, "solver": solver, "rtol": rtol}
     command = [daekit, "run", "--problem", problem, "--solver", solver, "--rtol", rtol,
-               "--report", "json"]
+               "--report", "json"] + extra
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -54,7 +54,7 @@ def command_run(args):
     solvers = args.solvers.split(",") if args.solvers else listed_names(args.daekit, "solvers")
     tasks = [(p, s, r) for p in problems for s in solvers for r in args.rtol.split(",")]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        rows = list(pool.map(lambda t: run_one(args.daekit, *t, args.timeout), tasks))
+        rows = list(pool.map(lambda t: run_one(args.daekit, *t, args.timeout, args.args.split()), tasks))
     with open(args.out, "w", newline="") as f:
         writer = csv.DictWriter(f, ["problem", "solver", "rtol"] + RESULT_KEYS + STAT_KEYS)
         writer.writeheader()
@@ -97,6 +97,7 @@ def main():
     run.add_argument("--solvers", default="")
     run.add_argument("--jobs", type=int, default=2)
     run.add_argument("--timeout", type=float, default=60)
+    run.add_argument("--args", default="", help="more `daekit run` arguments (a setting the other build lacks)")
     diff = sub.add_parser("diff")
     diff.add_argument("before")
     diff.add_argument("after")

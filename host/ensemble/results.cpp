@@ -1,4 +1,5 @@
 #include "results.hpp"
+#include "../checked_file.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -83,8 +84,7 @@ json summary(const std::vector<MemberResult>& members, const StudyInfo& info) {
   return out;
 }
 
-void write_members_csv(const std::string& file, const std::vector<MemberResult>& members, const StudyInfo& info) {
-  std::ofstream out(file);
+static void member_rows(std::ostream& out, const std::vector<MemberResult>& members, const StudyInfo& info) {
   out << "member,grid_point,sample,status";
   for (const auto& k : info.varied) out << "," << csv_field(k);
   // An output named like a varied parameter or a fixed column (an FMU's parameter is
@@ -107,8 +107,12 @@ void write_members_csv(const std::string& file, const std::vector<MemberResult>&
       out << "," << (m.stats.contains(s) ? m.stats[s].dump() : "");
     out << "," << number(m.wall_s) << "," << csv_field(m.host) << "," << csv_field(m.message) << "\n";
   }
-  if (!out) throw std::runtime_error("cannot write " + file);
 }
+
+void write_members_csv(const std::string& file, const std::vector<MemberResult>& members, const StudyInfo& info) {
+  write_file_checked(file, [&](std::ostream& out) { member_rows(out, members, info); });
+}
+
 
 void write_results_json(const std::string& file, const std::vector<MemberResult>& members, const StudyInfo& info,
                         const json& summary) {
@@ -128,9 +132,8 @@ void write_results_json(const std::string& file, const std::vector<MemberResult>
   meta["solver"] = info.solver;
   meta["command_line"] = info.command_line;
   meta["date"] = now_utc();
-  std::ofstream out(file);
-  out << json{{"meta", meta}, {"members", rows}, {"summary", summary}}.dump(2) << "\n";
-  if (!out) throw std::runtime_error("cannot write " + file);
+  const std::string text = json{{"meta", meta}, {"members", rows}, {"summary", summary}}.dump(2);
+  write_file_checked(file, [&](std::ostream& o) { o << text << "\n"; });
 }
 
 void print_summary(std::ostream& out, const json& summary, const StudyInfo& info) {

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 
 #include "../cli.hpp"
 
@@ -127,13 +129,23 @@ FolderLock::~FolderLock() {
 
 Journal::Journal(const std::filesystem::path& dir, bool resume) : file_(dir / file_name) {
   if (resume) {
-    std::ifstream in(file_);
-    for (std::string line; std::getline(in, line);) {
+    std::ifstream in(file_, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // A last line without its newline was cut short by a kill: it is cut off, so the next
+    // line starts on a line of its own (its point runs again).
+    const std::size_t complete = text.empty() || text.back() == '\n' ? text.size() : text.rfind('\n') + 1;
+    if (complete < text.size()) {
+      std::error_code ec;
+      std::filesystem::resize_file(file_, complete, ec);
+      if (ec) throw UsageError("cannot repair " + file_.string() + " (its last line was cut short): " + ec.message());
+    }
+    std::istringstream lines(text.substr(0, complete));
+    for (std::string line; std::getline(lines, line);) {
       try {
         const json j = json::parse(line);
         earlier_[j.at("key").get<std::string>()] = j.at("row");
       } catch (const std::exception&) {
-        // a line cut short by a kill: that point runs again
+        // a line that is not one of ours (edited by hand): its point runs again
       }
     }
   }

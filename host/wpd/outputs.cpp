@@ -22,6 +22,7 @@
 #include <sstream>
 
 #include "../build_info.hpp"
+#include "../checked_file.hpp"
 #include "../file_digest.hpp"
 #include "../records.hpp"
 #include "journal.hpp"
@@ -92,6 +93,24 @@ std::string series_style(int k) {
   return style.str();
 }
 
+// The image of script X.gp (X.svg, X.png) that is not complete: an SVG without its
+// closing tag, a PNG without its IEND chunk. "" when both are whole.
+std::string incomplete_image(const std::string& dir, const std::string& script) {
+  const std::string base = (fs::path(dir) / script.substr(0, script.size() - 3)).string();
+  auto tail = [](const std::string& file, std::size_t count) {
+    std::ifstream in(file, std::ios::binary | std::ios::ate);
+    const auto size = static_cast<std::size_t>(std::max<std::streamoff>(in.tellg(), 0));
+    std::string bytes(std::min(size, count), '\0');
+    in.seekg(static_cast<std::streamoff>(size - bytes.size()));
+    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    return bytes;
+  };
+  if (tail(base + ".svg", 64).find("</svg>") == std::string::npos) return base + ".svg";
+  if (const std::string end = tail(base + ".png", 8); end.size() < 8 || end.compare(0, 4, "IEND") != 0)
+    return base + ".png";
+  return "";
+}
+
 std::string svg_and_png(const std::string& base, const std::string& plot) {
   return "set terminal svg size 1000,700 dynamic enhanced font \"sans,12\" background rgb \"white\"\n"
          "set output \"" + base + ".svg\"\n" + plot +
@@ -139,8 +158,7 @@ std::map<std::string, double> times_to_reach(const std::vector<PointResult>& row
   return time_to;
 }
 
-void write_csv(const std::string& file, const std::vector<PointResult>& rows) {
-  std::ofstream out(file);
+static void csv_rows(std::ostream& out, const std::vector<PointResult>& rows) {
   out << "problem,solver,rtol,atol,status,message,runs,wall_median_s,wall_min_s,wall_max_s,steps,accepted,rejected,"
          "nfev,nfev_jac,njac,nlu,nsolve,nnewton,scd,mescd,final_error,l2,setup,host,final_mean,l2_steps,linf_steps,"
          "L2_dense,Linf_dense,instance\n";
@@ -157,6 +175,11 @@ void write_csv(const std::string& file, const std::vector<PointResult>& rows) {
         << number(r.linf_dense) << "," << csv_field(r.point.instance) << "\n";
   }
 }
+
+void write_csv(const std::string& file, const std::vector<PointResult>& rows) {
+  write_file_checked(file, [&](std::ostream& out) { csv_rows(out, rows); });
+}
+
 
 void write_json(const std::string& file, const std::vector<PointResult>& rows, const SweepInfo& info,
                 const loader::Registry& registry) {
@@ -201,7 +224,8 @@ void write_json(const std::string& file, const std::vector<PointResult>& rows, c
   for (const auto& r : rows)
     if (r.status != "interrupted") out_rows.push_back(row_to_json(r));
   meta["complete"] = out_rows.size() == rows.size();
-  std::ofstream(file) << json{{"meta", meta}, {"rows", out_rows}}.dump(2) << "\n";
+  const std::string text = json{{"meta", meta}, {"rows", out_rows}}.dump(2);
+  write_file_checked(file, [&](std::ostream& out) { out << text << "\n"; });
 }
 
 bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, const SweepInfo& info,
@@ -216,7 +240,7 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
     for (const Measure metric : info.measures)
       for (const char* work : {"time", "nfev"}) {
         const std::string base = problem + "-" + diagram_tag(metric) + (std::string(work) == "nfev" ? "-nfev" : "");
-        std::ofstream data(fs::path(dir) / (base + ".dat"));
+        std::ostringstream data;
         std::ostringstream plot;
         bool first = true, any_valid = false;
         int index = 0, off_axis = 0;
@@ -280,9 +304,10 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
           ++index;
           first = false;
         }
+        write_file_checked((fs::path(dir) / (base + ".dat")).string(), [&](std::ostream& o) { o << data.str(); });
         const std::string xlabel = axis_label(metric);
         const std::string ylabel = std::string(work) == "nfev" ? "f evaluations" : "time (s, median)";
-        std::ofstream gp(fs::path(dir) / (base + ".gp"));
+        std::ostringstream gp;
         // Below the plot, in columns: the data keep the width however many series there are.
         gp << "set logscale xy\nset grid\nset key outside below center horizontal maxrows 4\n"
            << "set format x \"10^{%L}\"\n"
@@ -296,6 +321,7 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
            << (off_axis ? "set xrange [*:1]\n" : "")
            << (any_valid ? "" : "set xrange [1e-12:1]\nset yrange [1e-4:10]\nset label 1 \"no successful run\" at graph 0.4, 0.5\n")
                << svg_and_png(base, plot.str());
+        write_file_checked((fs::path(dir) / (base + ".gp")).string(), [&](std::ostream& o) { o << gp.str(); });
         scripts.push_back(base + ".gp");
         if (metric == info.measures.front() && std::string(work) == "time")
           panels.push_back({problem, plot.str(), xlabel, off_axis > 0, !any_valid});
@@ -320,6 +346,10 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
     const fs::path messages = fs::path(dir) / (s + ".log");
     if (run_gnuplot(dir, s, messages) != 0) {
       log << "daekit wpd: gnuplot failed on " << (fs::path(dir) / s).string() << " (see " << s << ".log)\n";
+      ok = false;
+    } else if (const std::string incomplete = incomplete_image(dir, s); !incomplete.empty()) {
+      // gnuplot says nothing when its output is cut short (a full disk).
+      log << "daekit wpd: gnuplot wrote an incomplete " << incomplete << " (a full disk?)\n";
       ok = false;
     } else if (std::error_code ec; fs::is_empty(messages, ec) && !ec) {
       fs::remove(messages, ec);  // keep the log only when gnuplot had something to say

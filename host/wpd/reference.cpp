@@ -1,4 +1,5 @@
 #include "reference.hpp"
+#include "../checked_file.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -128,8 +129,8 @@ Trajectory reference_trajectory(const loader::Registry& registry, const Referenc
   trajectory.t = j.at("t").get<std::vector<double>>();
   trajectory.y = j.at("y").get<std::vector<double>>();
   std::filesystem::create_directories(cache_dir);
-  std::ofstream out(file);
-  out << nlohmann::json{{"key", key.str()}, {"t", trajectory.t}, {"y", trajectory.y}}.dump() << "\n";
+  const std::string text = nlohmann::json{{"key", key.str()}, {"t", trajectory.t}, {"y", trajectory.y}}.dump();
+  write_file_checked(file, [&](std::ostream& o) { o << text << "\n"; });
   *from_cache = false;
   return trajectory;
 }

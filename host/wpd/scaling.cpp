@@ -1,4 +1,5 @@
 #include "scaling.hpp"
+#include "../checked_file.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -44,7 +45,7 @@ std::vector<std::string> write_scaling(const std::string& dir, const std::vector
     for (const auto& v : sweep.values) numeric = numeric && !std::isnan(positive_number(v));
 
     const std::string base = sweep.problem + "-scaling";
-    std::ofstream csv(fs::path(dir) / (base + ".csv"));
+    std::ostringstream csv;
     csv << sweep.key;
     for (const auto& setup : info.setups) csv << "," << setup;
     csv << "\n" << std::setprecision(6);
@@ -58,8 +59,10 @@ std::vector<std::string> write_scaling(const std::string& dir, const std::vector
       csv << "\n";
     }
 
+    write_file_checked((fs::path(dir) / (base + ".csv")).string(), [&](std::ostream& o) { o << csv.str(); });
+
     // One block per setup: x (the value, or its position when values are not numbers), time.
-    std::ofstream data(fs::path(dir) / (base + ".dat"));
+    std::ostringstream data;
     std::ostringstream plot;
     for (std::size_t s = 0; s < info.setups.size(); ++s) {
       data << "# " << info.setups[s] << "\n";
@@ -76,7 +79,8 @@ std::vector<std::string> write_scaling(const std::string& dir, const std::vector
            << " using 1:2 with linespoints pointsize 1.3 linewidth 2 " << series_style(static_cast<int>(s))
            << " title \"" << gnuplot_string(info.setups[s]) << "\" noenhanced";
     }
-    std::ofstream gp(fs::path(dir) / (base + ".gp"));
+    write_file_checked((fs::path(dir) / (base + ".dat")).string(), [&](std::ostream& o) { o << data.str(); });
+    std::ostringstream gp;
     gp << "set logscale y\nset grid\nset key outside below center horizontal maxrows 4\n";
     if (numeric) {
       gp << "set logscale x\n";
@@ -92,6 +96,7 @@ std::vector<std::string> write_scaling(const std::string& dir, const std::vector
        << "set title \"" << gnuplot_string(sweep.problem) << ": cost against " << gnuplot_string(sweep.key) << ", tol "
        << gnuplot_string(info.tolerances) << "\\n" << gnuplot_string(subtitle) << "\" noenhanced\n"
        << svg_and_png(base, plot.str());
+    write_file_checked((fs::path(dir) / (base + ".gp")).string(), [&](std::ostream& o) { o << gp.str(); });
     scripts.push_back(base + ".gp");
   }
   return scripts;

@@ -1,4 +1,5 @@
 #include "summary_figure.hpp"
+#include "../checked_file.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -34,7 +35,7 @@ std::string write_summary_figure(const std::string& dir, const std::vector<Panel
   }
   figure << "unset multiplot\n";
   const std::string base = "summary";
-  std::ofstream gp(std::filesystem::path(dir) / (base + ".gp"));
+  std::ostringstream gp;
   gp << "set terminal svg size " << width << "," << height
      << " dynamic enhanced font \"sans,11\" background rgb \"white\"\n"
      << "set output \"" << base << ".svg\"\n"
@@ -42,6 +43,7 @@ std::string write_summary_figure(const std::string& dir, const std::vector<Panel
      << " enhanced font \"sans,10\" background rgb \"white\"\n"
      << "set output \"" << base << ".png\"\n"
      << figure.str();
+  write_file_checked((std::filesystem::path(dir) / (base + ".gp")).string(), [&](std::ostream& o) { o << gp.str(); });
   return base + ".gp";
 }
 

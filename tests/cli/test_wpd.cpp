@@ -237,6 +237,66 @@ TEST_CASE("a sweep's results are not overwritten by accident, and --resume runs 
   fs::remove_all(out);
 }
 
+TEST_CASE("setups and options are validated before the sweep starts: refused with the reason, nothing run",
+          "[cli][wpd][bad-input]") {
+  const fs::path out = fresh_dir("invalid-setup");
+  std::string text;
+  // Each option valid alone, the set not: radauiia starts at 3 stages, below min_stages 5.
+  CHECK(run_command(wpd("--problem rober --tols 1e-4:1e-5 --setup r9=radauiia:min_stages=5 --out " + out.string()),
+                    &text) == 2);
+  CHECK_THAT(text, Catch::Contains("--setup r9 (radauiia)") && Catch::Contains("min_stages"));
+  CHECK(!fs::exists(out / "results.jsonl"));
+  for (const char* bad : {"nan", "-1", "inf"}) {
+    CHECK(run_command(wpd(std::string("--problem rober --tols 1e-4 --solvers rodas5p --target-scd ") + bad +
+                          " --out " + out.string()),
+                      &text) == 2);
+    CHECK_THAT(text, Catch::Contains("--target-scd"));
+  }
+  fs::remove_all(out);
+}
+
+TEST_CASE("a results.jsonl whose last line was cut short is repaired before --resume appends", "[cli][wpd][resume]") {
+  const fs::path out = fresh_dir("torn");
+  const std::string base = "--problem rober --tols 1e-4:1e-5 --solvers rodas5p --out " + out.string();
+  std::string text;
+  REQUIRE(run_command(wpd(base), &text) == 0);
+  // A kill in the middle of the second line: the first line whole, half of the second.
+  const std::vector<std::string> whole = lines(out / "results.jsonl");
+  REQUIRE(whole.size() == 2);
+  {
+    std::ofstream torn(out / "results.jsonl", std::ios::trunc);
+    torn << whole[0] << "\n" << whole[1].substr(0, whole[1].size() / 2);
+  }
+  REQUIRE(run_command(wpd(base + " --resume"), &text) == 0);
+  // The torn point ran again onto a line of its own: two lines, each one JSON object.
+  const std::vector<std::string> repaired = lines(out / "results.jsonl");
+  REQUIRE(repaired.size() == 2);
+  for (const auto& line : repaired) CHECK_NOTHROW(nlohmann::json::parse(line));
+  // And the next resume finds both: nothing runs again.
+  REQUIRE(run_command(wpd(base + " --resume"), &text) == 0);
+  CHECK(lines(out / "results.jsonl").size() == 2);
+  fs::remove_all(out);
+}
+
+TEST_CASE("a sweep whose files cannot be written fails, naming the file, never '0 failed' with empty files",
+          "[cli][wpd]") {
+  // A file-size limit (EFBIG once reached, SIGXFSZ ignored) stands for a full disk: at 2 KiB
+  // results.json cannot be written, at 6 KiB the diagrams are cut short.
+  for (const char* limit : {"2", "6"}) {
+    const fs::path out = fresh_dir(std::string("full") + limit);
+    std::string text;
+    const int code = run_command(std::string("bash -c 'ulimit -f ") + limit + "; trap \"\" XFSZ; " +
+                                     wpd("--problem rober --tols 1e-4 --solvers rodas5p --out " + out.string()) + "'",
+                                 &text);
+    INFO(limit << " KiB: " << text);
+    CHECK(code != 0);
+    CHECK_THAT(text, Catch::Contains(out.string()) &&
+                         (Catch::Contains("failed") || Catch::Contains("cannot write") || Catch::Contains("incomplete")));
+    CHECK_THAT(text, !Catch::Contains("(0 failed) written to " + out.string() + "\n"));
+    fs::remove_all(out);
+  }
+}
+
 TEST_CASE("an interrupted sweep keeps its finished points, locks its folder while it runs, and resumes",
           "[cli][wpd][resume][signals]") {
   const fs::path out = fresh_dir("interrupted");

@@ -58,7 +58,9 @@ bool DerivativeCheck::due() {
   ++jacobians_;
   const bool after_event = problem_->stats().nevents != events_seen_;
   events_seen_ = problem_->stats().nevents;
-  return after_event || (jacobians_ & (jacobians_ - 1)) == 0;  // 1, 2, 4, 8, ...
+  // 1, 4, 16, 64, ...: a power of two with its one bit at an even place.
+  const bool power_of_four = (jacobians_ & (jacobians_ - 1)) == 0 && (jacobians_ & 0x5555555555555555ll) != 0;
+  return after_event || power_of_four;
 }
 
 Eval DerivativeCheck::difference(double t, const Eigen::VectorXd& y, Eigen::Index first, Eigen::Index last,

@@ -5,7 +5,7 @@
 // who never ran `check` would otherwise get silently: a run that converges slowly or to
 // the wrong answer because its Newton or Rosenbrock matrices are wrong.
 //
-// When: at the 1st, 2nd, 4th, 8th ... Jacobian of a solve (so a Jacobian wrong only in
+// When: at the 1st, 4th, 16th, 64th ... Jacobian of a solve (so a Jacobian wrong only in
 // some region is met there too, at a cost that grows with the logarithm of the count) and
 // at the first after each event (a mode switch may change the equations). Cost: two
 // evaluations of f per check (central differences, exact for quadratic models). On a

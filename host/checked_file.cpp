@@ -1,0 +1,40 @@
+#include "checked_file.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "cli.hpp"
+
+namespace daekit::host {
+
+void write_file_checked(const std::string& file, const std::function<void(std::ostream&)>& fill) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const bool in_place = fs::exists(file, ec) && !fs::is_regular_file(file, ec);
+  const std::string target = in_place ? file : file + ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream out(target);
+    if (!out) throw UsageError("cannot write " + file + ": " + std::strerror(errno));
+    fill(out);
+    out.flush();
+    const int error = errno;
+    if (out) out.close();
+    if (!out) {
+      if (!in_place) fs::remove(target, ec);
+      throw UsageError("writing " + file + " failed: " + std::strerror(error != 0 ? error : EIO));
+    }
+  }
+  if (!in_place) {
+    fs::rename(target, file, ec);
+    if (ec) {
+      fs::remove(target, ec);
+      throw UsageError("cannot replace " + file + ": " + ec.message());
+    }
+  }
+}
+
+}  // namespace daekit::host
