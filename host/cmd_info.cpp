@@ -1,6 +1,7 @@
 #include <daekit/numerics/column_colouring.hpp>
 #include <daekit/solve_request.hpp>
 #include <daekit/status.hpp>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -176,15 +177,19 @@ int command_info(int argc, char** argv) {
   PluginOptions plugins;
   std::string name;
   std::vector<std::string> params;
+  double timeout = 60;
   po::options_description desc("daekit info options");
   desc.add_options()("help,h", "show this help")("name", po::value(&name), "solver or problem name")(
-      "param", po::value(&params)->composing(), "problem parameter key=value (repeatable)");
+      "param", po::value(&params)->composing(), "problem parameter key=value (repeatable)")(
+      "timeout", po::value(&timeout),
+      "seconds the plugin may take to load and describe itself (default 60); then it is killed");
   add_plugin_options(desc, plugins);
   po::positional_options_description pos;
   pos.add("name", 1);
   po::variables_map vm;
   if (!parse_command_line(argc, argv, desc, &pos, vm, "usage: daekit info NAME [--param key=value]")) return 0;
   if (name.empty()) throw UsageError("which plugin? usage: daekit info NAME");
+  if (!(timeout > 0) || !std::isfinite(timeout)) throw UsageError("--timeout must be a positive number of seconds");
   loader::Registry registry = discover_plugins(plugins);
   const loader::Plugin* p = nullptr;
   try {
@@ -213,10 +218,10 @@ int command_info(int argc, char** argv) {
           return 0;
         }));
       },
-      0);
+      timeout);
   if (end.finished() && end.exit_code == 0 && !end.payload.empty()) return std::stoi(end.payload);
   throw UsageError(std::string(loader::kind_name(p->manifest.kind)) + " '" + name + "' (" + p->file.string() + ") " +
-                   end.describe(0) + " while it was loaded and described");
+                   end.describe(timeout) + " while it was loaded and described");
 }
 
 }  // namespace daekit::host

@@ -124,8 +124,19 @@ Eval PythonProblem::reference_at(double t, Vector yref) {
   if (spec_.exact.is_none()) return Eval::not_provided;
   py::gil_scoped_acquire gil;
   try {
-    auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(spec_.exact(t));
-    if (!a || static_cast<std::size_t>(a.size()) != spec_.n) return fail("exact(t) must return n values");
+    const py::object answer = spec_.exact(t);
+    auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(answer);
+    if (!a || a.ndim() != 1 || static_cast<std::size_t>(a.size()) != spec_.n) {
+      // A wrong shape is the caller's error, raised from solve() as ValueError: never a
+      // run that passes without its score.
+      const std::string message = "exact(t) must return " + std::to_string(spec_.n) + " values (a 1-D array), not " +
+                                  std::string(py::str(py::repr(answer))).substr(0, 80);
+      if (!error_) {
+        PyErr_SetString(PyExc_ValueError, message.c_str());
+        error_ = std::make_unique<py::error_already_set>();
+      }
+      return fail(message);
+    }
     std::copy(a.data(), a.data() + spec_.n, yref.data());
     return Eval::ok;
   } catch (py::error_already_set& e) {

@@ -41,6 +41,24 @@ TEST_CASE("check, info, list --verbose and run report a plugin that aborts when 
   CHECK_THAT(out, Catch::Contains("\"status\": \"crashed\"") && Catch::Contains("\"signal\": 6"));
 }
 
+TEST_CASE("every command that loads plugin code is bounded: a plugin that hangs when loaded is ended",
+          "[cli][isolation]") {
+  const std::string hang_dir = fixture("hang_at_load");
+  std::string out;
+  const auto start = std::chrono::steady_clock::now();
+  CHECK(run_command(daekit_cmd("info hang_at_load --timeout 2 --plugin-path " + hang_dir), &out) == 2);
+  CHECK_THAT(out, Catch::Contains("hang_at_load") && Catch::Contains("2 s"));
+  CHECK(run_command(daekit_cmd("info hang_at_load --timeout 0 --plugin-path " + hang_dir), &out) == 2);
+  CHECK_THAT(out, Catch::Contains("--timeout"));
+  CHECK(run_command(daekit_cmd("check --timeout 2 " + hang_dir + "/fixture_hang_at_load.so"), &out) == 1);
+  CHECK(run_command(daekit_cmd("run --problem hang_at_load --solver rodas5p --timeout 2 --plugin-path " + hang_dir),
+                    &out) != 0);
+  // Commands that do not use it never run its code.
+  CHECK(run_command(daekit_cmd("list --plugin-path " + hang_dir), &out) == 0);
+  CHECK(run_command(daekit_cmd("info rodas5p --plugin-path " + hang_dir), &out) == 0);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(40));
+}
+
 TEST_CASE("a model that segfaults ends an isolated run with status crashed and exit 1", "[cli][isolation]") {
   std::string out;
   CHECK(run_command(daekit_cmd("run --problem segfault_model --solver rodas5p --plugin-path " + hostile_dir), &out) == 1);

@@ -242,3 +242,18 @@ def test_event_samples_and_the_derivative_check_are_options():
     assert checked.stats["nderivative_checks"] > 0 and checked.stats["nderivative_mismatches"] == 0
     assert trusted.stats["nderivative_checks"] == 0
     assert checked.y[-1] == pytest.approx(trusted.y[-1], rel=1e-12)
+
+
+def test_shapes_are_checked_never_flattened():
+    decay = daekit.Problem(1, lambda t, y: -y, [1.0], (0.0, 1.0), exact=lambda t: np.array([math.exp(-t)]))
+    with pytest.raises(ValueError, match="saveat"):
+        daekit.solve(decay, "rodas5p", saveat=[[0.1, 0.2], [0.3, 0.4]])
+    assert daekit.solve(decay, "rodas5p", saveat=0.5).t.tolist() == [0.5]  # one time is a 1-D sequence of one
+    with pytest.raises(ValueError, match="y0"):
+        daekit.Problem(2, lambda t, y: -y, [[1.0], [2.0]], (0.0, 1.0))
+    # exact() of the wrong length: a ValueError from solve, never a success with scd None.
+    wrong = daekit.Problem(1, lambda t, y: -y, [1.0], (0.0, 1.0), exact=lambda t: np.array([1.0, 2.0]))
+    with pytest.raises(ValueError, match="exact"):
+        daekit.solve(wrong, "rodas5p")
+    right = daekit.solve(decay, "rodas5p", rtol=1e-8, atol=1e-8)
+    assert right.scd is not None and right.scd > 6

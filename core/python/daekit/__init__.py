@@ -23,6 +23,14 @@ from ._daekit import UsageError, info, problems, skipped, solvers
 __all__ = ["Problem", "Result", "UsageError", "info", "plot_wpd", "problems", "skipped", "solve", "solvers", "wpd"]
 
 
+def _vector(values, what):
+    """A 1-D list of floats; a nested or 2-D input is refused rather than flattened."""
+    a = np.asarray(values, dtype=float)
+    if a.ndim != 1:
+        raise UsageError(f"{what} must be a 1-D sequence of numbers, not an array of shape {a.shape}")
+    return a.tolist()
+
+
 class Problem:
     """A problem written in Python, M y' = f(t, y), solvable by every solver plugin.
 
@@ -38,8 +46,7 @@ class Problem:
         t0, tend = (float(v) for v in t_span)
         self._handle = _daekit._python_problem(
             str(name), int(n), rhs, jac, mass, exact,
-            np.asarray(y0, dtype=float).ravel().tolist(),
-            [] if yp0 is None else np.asarray(yp0, dtype=float).ravel().tolist(),
+            _vector(y0, "y0"), [] if yp0 is None else _vector(yp0, "yp0"),
             t0, tend,
             [] if differential is None else [int(bool(d)) for d in differential],
             [] if index is None else [int(k) for k in index])
@@ -136,7 +143,7 @@ def solve(problem, solver, rtol=None, atol=None, params=None, saveat=None, tend=
     if output_vars is not None:
         o.output_vars = [str(v) for v in ([output_vars] if isinstance(output_vars, str) else output_vars)]
     if saveat is not None:
-        times = np.asarray(saveat, dtype=float).ravel()
+        times = np.asarray(_vector(np.atleast_1d(np.asarray(saveat, dtype=float)), "saveat"))
         if times.size == 0:
             raise UsageError("saveat gives no time")
         o.saveat = times.tolist()
