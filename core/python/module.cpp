@@ -2,6 +2,9 @@
 // the library's registry, solve and Solution, and problems written in Python.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+
+#include <atomic>
+#include <csignal>
 #include <pybind11/stl.h>
 
 #include <cmath>
@@ -111,16 +114,60 @@ py::dict plugin_info(const std::string& name) {
   return d;
 }
 
+// Ctrl-C during a native solve. Python's own SIGINT handler only notes the signal for the
+// interpreter, which sees it when the solve returns; while a solve runs in the main
+// thread, this handler raises the solve's interrupt flag too (the solve ends at its next
+// model evaluation) and the signal is handed back to Python afterwards, whose handler
+// then runs as it would have (KeyboardInterrupt by default).
+std::atomic<bool> sigint_during_solve{false};
+extern "C" void note_sigint(int) { sigint_during_solve.store(true); }
+
+class SigintDuringSolve {
+ public:
+  SigintDuringSolve() : active_(PyGILState_Check() && is_main_thread()) {
+    if (!active_) return;
+    sigint_during_solve.store(false);
+    struct sigaction ours {};
+    ours.sa_handler = &note_sigint;
+    sigemptyset(&ours.sa_mask);
+    active_ = sigaction(SIGINT, &ours, &previous_) == 0;
+  }
+  ~SigintDuringSolve() {
+    if (active_) sigaction(SIGINT, &previous_, nullptr);
+  }
+  SigintDuringSolve(const SigintDuringSolve&) = delete;
+  SigintDuringSolve& operator=(const SigintDuringSolve&) = delete;
+  const std::atomic<bool>* flag() const { return active_ ? &sigint_during_solve : nullptr; }
+  // After the solve (GIL held): the signal to Python, and its handler's exception raised.
+  void hand_over() const {
+    if (!active_ || !sigint_during_solve.load()) return;
+    PyErr_SetInterruptEx(SIGINT);
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  }
+
+ private:
+  static bool is_main_thread() {
+    const py::module_ threading = py::module_::import("threading");
+    return threading.attr("main_thread")().is(threading.attr("current_thread")());
+  }
+  bool active_;
+  struct sigaction previous_ {};
+};
+
 std::shared_ptr<Solution> run_solve(const PyProblemHandle& problem, const std::string& solver_name,
                                     const SolveOptions& options) {
   const SolverHandle solver = registry().solver(solver_name);
   std::shared_ptr<Solution> s;
+  SigintDuringSolve sigint;
+  SolveOptions watched = options;
+  watched.interrupt = sigint.flag();
   {
     py::gil_scoped_release released;  // Python callbacks take the GIL back for themselves
-    s = std::make_shared<Solution>(solve(problem.handle, solver, options));
+    s = std::make_shared<Solution>(solve(problem.handle, solver, watched));
   }
   if (problem.python)
     if (auto error = problem.python->take_error()) throw std::move(*error);  // the callback's own exception
+  sigint.hand_over();
   return s;
 }
 

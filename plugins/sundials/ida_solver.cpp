@@ -155,7 +155,9 @@ class Ida {
   void consistent_ic() { IDAGetConsistentIC(mem_, yy_, yp_); }
 
   // Backend for one_step_loop.
-  int step(double tout, double* t) { return IDASolve(mem_, tout, t, yy_, yp_, IDA_ONE_STEP); }
+  int step(double tout, double* t) { return last_flag_ = IDASolve(mem_, tout, t, yy_, yp_, IDA_ONE_STEP); }
+  // The model said stop (a fatal evaluation, an interrupt): no other first step helps.
+  bool model_gave_up() const { return last_flag_ == IDA_RES_FAIL; }
   // IDAGetDky's polynomial has the degree of the order used, at most max_order.
   int dense_degree() const { return max_order_ + 1; }
   bool interpolate(double t, Eigen::VectorXd& out) {
@@ -236,6 +238,7 @@ class Ida {
   LinearAlgebra la_;
   void* mem_ = nullptr;
   int max_order_ = 5;
+  int last_flag_ = IDA_SUCCESS;
   bool suppress_ = false;
 };
 
@@ -441,7 +444,8 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
     out = one_step_loop(ida, req, sink, static_cast<long>(req.max_steps - stats.steps), events);
     ida.add_stats(stats);
     used_h0 = h0s[attempt];
-    const bool failed_at_start = !is_success(out.status) && ida.accepted_steps() == 0;
+    // A fatal model failure (or an interrupt) is not the first step's size: no retry.
+    const bool failed_at_start = !is_success(out.status) && !ida.model_gave_up() && ida.accepted_steps() == 0;
     if (!failed_at_start || attempt + 1 == h0s.size()) break;
     std::ostringstream m;
     m << (used_h0 == 0 ? std::string("IDA's own first step") : "h0=" + std::to_string(used_h0))

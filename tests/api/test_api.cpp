@@ -3,6 +3,7 @@
 // variables besides y recorded at the points, and failures of the program's own model as
 // statuses.
 #include <catch2/catch.hpp>
+#include <atomic>
 #include <cmath>
 #include <daekit/daekit.hpp>
 #include <limits>
@@ -272,4 +273,22 @@ TEST_CASE("variables that are unknown, repeated or cannot be computed are refuse
   CHECK(s.status_name() == "evaluation_failure");
   CHECK_THAT(s.message, Catch::Contains("the output model gave up at t > 0.3"));
   CHECK(s.t.back() <= 0.3);
+}
+
+TEST_CASE("a solve ends at its next model evaluation once its interrupt flag is raised, in every family") {
+  for (const char* solver : {"rodas5p", "radau5", "bdf", "ida", "cvode"}) {
+    INFO(solver);
+    std::atomic<bool> interrupt{false};
+    daekit::SolveOptions options;
+    options.rtol = 1e-6;
+    options.interrupt = &interrupt;
+    // Not raised: the same run as without the flag.
+    const daekit::Solution plain = daekit::solve(registry().problem("rober"), registry().solver(solver), options);
+    REQUIRE(plain.status_name() == "success");
+    interrupt = true;
+    const daekit::Solution stopped = daekit::solve(registry().problem("rober"), registry().solver(solver), options);
+    CHECK(stopped.status_name() == "evaluation_failure");
+    CHECK(stopped.message.find("interrupted") != std::string::npos);
+    CHECK(stopped.stats.steps <= 1);
+  }
 }

@@ -257,3 +257,25 @@ def test_shapes_are_checked_never_flattened():
         daekit.solve(wrong, "rodas5p")
     right = daekit.solve(decay, "rodas5p", rtol=1e-8, atol=1e-8)
     assert right.scd is not None and right.scd > 6
+
+
+def test_ctrl_c_stops_a_native_solve_promptly_and_the_module_stays_usable():
+    # A solve of minutes (the brusselator at 1e-11), Ctrl-C after one second: the
+    # KeyboardInterrupt comes within a step, and the next solve runs as usual.
+    import subprocess
+    import sys
+    script = (
+        "import daekit, os, signal, threading, time\n"
+        "threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()\n"
+        "start = time.time()\n"
+        "try:\n"
+        "    daekit.solve('brusselator', 'rodas5p', params={'N': 60}, rtol=1e-11, atol=1e-11, every_step=False)\n"
+        "    print('not interrupted')\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted after', time.time() - start)\n"
+        "print(daekit.solve('rober', 'rodas5p').status)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ))
+    assert "interrupted after" in done.stdout, done.stdout + done.stderr
+    assert float(done.stdout.split("interrupted after")[1].split()[0]) < 10.0
+    assert done.stdout.strip().endswith("success")

@@ -1,5 +1,7 @@
 #include "daekit/api/run_setup.hpp"
 
+#include "daekit/api/interruptible_problem.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -261,7 +263,7 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
 
 dk_result solve_checked(const loader::ProblemInstance& problem, const loader::SolverInstance& solver,
                         const dk_solve_options& options, Trajectory& trajectory, bool with_events,
-                        const std::vector<VariableColumn>* variables) {
+                        const std::vector<VariableColumn>* variables, const std::atomic<bool>* interrupt) {
   trajectory = Trajectory{};
   trajectory.n = problem.info().n;
   dk_result result{};
@@ -285,7 +287,12 @@ dk_result solve_checked(const loader::ProblemInstance& problem, const loader::So
   const dk_event_sink event_sink = recorder ? recorder->event_sink() : collect_events_into(trajectory);
   dk_solve_options o = options;
   o.events = with_events ? &event_sink : nullptr;
-  solver.solve(problem, o, sink, result);
+  if (interrupt) {
+    const InterruptibleProblem watched(problem.handle(), interrupt);
+    solver.solve(watched.handle(), o, sink, result);
+  } else {
+    solver.solve(problem, o, sink, result);
+  }
   if (recorder && !recorder->error().empty()) {
     // The solver stopped because the sink said so; the run failed on the model.
     result.status = DK_STATUS_EVALUATION_FAILURE;

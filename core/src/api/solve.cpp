@@ -42,7 +42,8 @@ Solution solve(const ProblemHandle& problem, const SolverHandle& solver, const S
   const api::PreparedRun prepared(p, *instance, settings);
 
   Solution s;
-  const dk_result result = api::solve_checked(p, *instance, prepared.options(), s, true, &prepared.variables());
+  const dk_result result =
+      api::solve_checked(p, *instance, prepared.options(), s, true, &prepared.variables(), settings.interrupt);
   const dk_solve_options& o = prepared.options();
   s.status = static_cast<Status>(result.status);
   s.message = result.message;

@@ -561,9 +561,14 @@ bool SolverInstance::dense(double t, double* y) const {
 
 std::int32_t SolverInstance::solve(const ProblemInstance& problem, const dk_solve_options& options,
                                    const dk_output_sink& sink, dk_result& result) const {
+  return solve(problem.handle(), options, sink, result);
+}
+
+std::int32_t SolverInstance::solve(const dk_problem& problem, const dk_solve_options& options,
+                                   const dk_output_sink& sink, dk_result& result) const {
   result.struct_size = sizeof(dk_result);
   try {
-    return solver_.vtbl->solve(solver_.self, &problem.handle(), &options, &sink, &result);
+    return solver_.vtbl->solve(solver_.self, &problem, &options, &sink, &result);
   } catch (...) {
     result.status = DK_STATUS_INTERNAL_ERROR;
     std::snprintf(result.message, sizeof result.message, "solver '%s' (%s) let an exception escape its solve function",

@@ -6,6 +6,7 @@
 
 #include <daekit/loader/registry.hpp>
 #include <daekit/scoring.hpp>
+#include <atomic>
 #include <map>
 #include <optional>
 #include <string>
@@ -29,6 +30,9 @@ struct RunSettings {
   // -1 the solver's default (DK_DEFAULT_EVENT_SAMPLES), 0 none (the step's ends only).
   int event_samples = -1;
   bool derivative_check = true;  // compare supplied Jacobians with differences at run time
+  // Once *interrupt is true the solve ends at its next model evaluation, with
+  // evaluation_failure "interrupted" (api/interruptible_problem.hpp); nullptr: never.
+  const std::atomic<bool>* interrupt = nullptr;
   // Variables recorded at every output point (--output-vars): names of components of y or
   // of the problem's outputs (an FMU's outputs and locals), in the order wanted.
   std::vector<std::string> output_vars;
@@ -81,9 +85,11 @@ class PreparedRun;
 // problem resets its mode there), so repeated solves of one PreparedRun are alike.
 // With `variables`, they are recorded at every point; a problem that cannot compute them
 // there ends the run with evaluation_failure, naming the variable and the time.
+// With `interrupt`, the solve ends at the next model evaluation after it turns true.
 dk_result solve_checked(const loader::ProblemInstance& problem, const loader::SolverInstance& solver,
                         const dk_solve_options& options, Trajectory& trajectory, bool with_events = true,
-                        const std::vector<VariableColumn>* variables = nullptr);
+                        const std::vector<VariableColumn>* variables = nullptr,
+                        const std::atomic<bool>* interrupt = nullptr);
 
 class PreparedRun {
  public:

@@ -155,6 +155,9 @@ class SolverInstance {
   const Plugin& plugin() const { return plugin_; }
   std::int32_t solve(const ProblemInstance& problem, const dk_solve_options& options, const dk_output_sink& sink,
                      dk_result& result) const;
+  // The same with a problem seen through a wrapper of the caller's (api::InterruptibleProblem).
+  std::int32_t solve(const dk_problem& problem, const dk_solve_options& options, const dk_output_sink& sink,
+                     dk_result& result) const;
   // ABI 1.2: whether the solver keeps its dense output when asked (DK_SOLVER_KEEP_DENSE).
   bool keeps_dense() const;
   // y(t) from the last solve's kept dense output; false outside its span or when none was kept.
