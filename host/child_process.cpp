@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
+#include <filesystem>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -110,11 +112,31 @@ ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
   return *this;
 }
 
+void remove_temporaries_of(pid_t pid) noexcept {
+  namespace fs = std::filesystem;
+  const char* tmp = std::getenv("TMPDIR");
+  const fs::path dir = tmp && *tmp ? fs::path(tmp) : fs::path("/tmp");
+  std::string mark = "-";  // appended: gcc 12's -Wrestrict misfires on "-" + string
+  mark += std::to_string(pid);
+  mark += '-';
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    // daekit-<what>-<pid>-<random>: the pid is the third field exactly.
+    if (name.rfind("daekit-", 0) != 0) continue;
+    const std::size_t second = name.find('-', 7);
+    if (second == std::string::npos || name.compare(second, mark.size(), mark) != 0) continue;
+    std::error_code ignored;
+    fs::remove_all(it->path(), ignored);
+  }
+}
+
 void ChildProcess::release() noexcept {
   if (pid_ > 0) {
     ::kill(pid_, SIGKILL);
     int status = 0;
     ::waitpid(pid_, &status, 0);
+    remove_temporaries_of(pid_);
     pid_ = -1;
   }
   if (fd_ >= 0) ::close(fd_);
@@ -135,6 +157,7 @@ bool ChildProcess::read_available() {
 ChildOutcome ChildProcess::finish(bool kill_it) {
   ChildOutcome out;
   int status = 0;
+  const pid_t child_pid = pid_;
   if (!kill_it && has_deadline_) {
     // The pipe closed, but a child that closed it on purpose may still run: the deadline
     // holds until it has exited. A child that closed it by exiting is reaped within a
@@ -160,6 +183,7 @@ ChildOutcome ChildProcess::finish(bool kill_it) {
   if (pid_ > 0)
     while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
     }
+  remove_temporaries_of(child_pid);
   pid_ = -1;
   ::close(fd_);
   fd_ = -1;

@@ -12,6 +12,12 @@
 
 namespace daekit::host {
 
+// Plugins name their temporary folders TMPDIR/daekit-<what>-<pid>-<random> (the FMU
+// problem's unpacked archives): what a child left there when it ended (crashed, killed
+// at its time limit, gone by exit() without its cleanup) is removed by the parent that
+// forked it, here, whenever a child is reaped.
+void remove_temporaries_of(pid_t pid) noexcept;
+
 struct ChildOutcome {
   enum class End { finished, crashed, timed_out };
   End end = End::finished;

@@ -269,6 +269,52 @@ TEST_CASE("bad FMUs: each a clear message and a non-zero exit, nothing left behi
   fs::remove_all(tmp);
 }
 
+TEST_CASE("zip bombs and oversized FMUs are refused before a byte is written; the limit is documented and "
+          "overridable", "[fmu][bad-input]") {
+  const fs::path tmp = fs::temp_directory_path() / ("daekit-fmu-bomb-" + std::to_string(::getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  const std::string env = "TMPDIR=" + tmp.string() + " ";
+  std::string out;
+  CHECK(run_command(env + daekit_cmd("run --problem fmu --solver radau5 --param file=" + bad_fmu("zip_bomb")), &out) != 0);
+  CHECK_THAT(out, Catch::Contains("zeros.bin") && Catch::Contains("zip bomb"));
+  CHECK(run_command(env + "DAEKIT_FMU_MAX_UNPACKED_MB=2 " +
+                        daekit_cmd("run --problem fmu --solver radau5 --param file=" + bad_fmu("large")),
+                    &out) != 0);
+  CHECK_THAT(out, Catch::Contains("more than 2 MiB") && Catch::Contains("DAEKIT_FMU_MAX_UNPACKED_MB"));
+  CHECK(run_command(env + daekit_cmd("run --problem fmu --solver radau5 --param file=" + bad_fmu("large")), &out) == 0);
+  CHECK(run_command(env + "DAEKIT_FMU_MAX_UNPACKED_MB=lots " +
+                        daekit_cmd("run --problem fmu --solver radau5 --param file=" + bad_fmu("large")),
+                    &out) != 0);
+  CHECK_THAT(out, Catch::Contains("DAEKIT_FMU_MAX_UNPACKED_MB='lots'"));
+  CHECK(fs::is_empty(tmp));
+  fs::remove_all(tmp);
+}
+
+TEST_CASE("an FMU's unpacked folder never outlives its process: killed at its time limit, crashed, or gone",
+          "[fmu][isolation]") {
+  const fs::path tmp = fs::temp_directory_path() / ("daekit-fmu-orphans-" + std::to_string(::getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  const std::string env = "TMPDIR=" + tmp.string() + " ";
+  // A run killed at its time limit: the parent removes what the child unpacked.
+  std::string out;
+  CHECK(run_command(env + daekit_cmd("run --problem fmu --solver rodas5p --rtol 1e-12 --tend 1e9 --timeout 1 "
+                                     "--param file=" + fmu("van_der_pol_fmi2")),
+                    &out) != 0);
+  CHECK_THAT(out, Catch::Contains("timeout"));
+  CHECK(fs::is_empty(tmp));
+  // One left by a process that is gone (a crash in --in-process, a power cut): the next
+  // unpacking removes it; a live process's folder (ours, pid 1's) is left alone.
+  fs::create_directories(tmp / "daekit-fmu-2147483646-abcdef" / "binaries");
+  fs::create_directories(tmp / "daekit-fmu-1-abcdef");
+  REQUIRE(run_command(env + daekit_cmd("run --problem fmu --solver radau5 --param file=" + fmu("bouncing_ball_fmi3")),
+                      &out) == 0);
+  CHECK_FALSE(fs::exists(tmp / "daekit-fmu-2147483646-abcdef"));
+  CHECK(fs::exists(tmp / "daekit-fmu-1-abcdef"));
+  fs::remove_all(tmp);
+}
+
 TEST_CASE("daekit info fmu explains its parameters; with a file it describes the model", "[fmu]") {
   std::string out;
   CHECK(run_command(daekit_cmd("info fmu"), &out) != 0);

@@ -14,6 +14,9 @@ modelDescription.xml:
   array_state.fmu      an FMI 3.0 description whose state is an array
   missing_function.fmu an FMI 3.0 description over the FMI 2.0 binary (no fmi3 functions)
   not_loading.fmu      a "binary" that is a text file
+  zip_bomb.fmu         a good FMU plus a resource of 64 MiB of zeros (compressed 1000 times)
+  large.fmu            a good FMU plus 3 MiB of incompressible resources (refused below the
+                       limit DAEKIT_FMU_MAX_UNPACKED_MB, taken at the default)
 
 Usage: make_bad_fmus.py OUT_DIR BINARY DESCRIPTION
 """
@@ -22,8 +25,8 @@ import sys
 import zipfile
 
 
-def pack(path, entries):
-    with zipfile.ZipFile(path, "w") as z:
+def pack(path, entries, compression=zipfile.ZIP_STORED):
+    with zipfile.ZipFile(path, "w", compression) as z:
         for name, data in entries:
             z.writestr(name, data)
 
@@ -36,6 +39,11 @@ def main():
     identifier = os.path.splitext(os.path.basename(binary_path))[0]
     so = f"binaries/linux64/{identifier}.so"
 
+    pack(os.path.join(out, "zip_bomb.fmu"),
+         [("modelDescription.xml", description), (so, binary), ("resources/zeros.bin", bytes(64 << 20))],
+         zipfile.ZIP_DEFLATED)
+    pack(os.path.join(out, "large.fmu"),
+         [("modelDescription.xml", description), (so, binary), ("resources/noise.bin", os.urandom(3 << 20))])
     with open(os.path.join(out, "not_a_zip.fmu"), "w") as f:
         f.write("this is not a zip archive\n")
     pack(os.path.join(out, "no_description.fmu"), [(so, binary)])
