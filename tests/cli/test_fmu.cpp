@@ -299,7 +299,7 @@ TEST_CASE("an FMU's unpacked folder never outlives its process: killed at its ti
   const std::string env = "TMPDIR=" + tmp.string() + " ";
   // A run killed at its time limit: the parent removes what the child unpacked.
   std::string out;
-  CHECK(run_command(env + daekit_cmd("run --problem fmu --solver rodas5p --rtol 1e-12 --tend 1e9 --timeout 1 "
+  CHECK(run_command(env + daekit_cmd("run --problem fmu --solver rodas5p --rtol 1e-12 --tend 1e9 --max-steps 1000000000 --timeout 1 "
                                      "--param file=" + fmu("van_der_pol_fmi2")),
                     &out) != 0);
   CHECK_THAT(out, Catch::Contains("timeout"));
