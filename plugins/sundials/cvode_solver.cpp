@@ -123,7 +123,7 @@ class Cvode {
     CVodeSetInitStep(mem_, h);
     return restart(t);
   }
-  Eigen::VectorXd derivative() const { return {}; }  // CVODE keeps no y' to restore
+  void copy_derivative(Eigen::VectorXd& out) const { out.resize(0); }  // CVODE keeps no y' to restore
   // Attempted steps (accepted, and failed on the error test or in Newton), as --max-steps counts them.
   long steps() const {
     const Counters c = counters();

@@ -179,7 +179,7 @@ class Ida {
     IDASetInitStep(mem_, h);
     return restart(t);
   }
-  Eigen::VectorXd derivative() { return yp_.map(); }
+  void copy_derivative(Eigen::VectorXd& out) { out = yp_.map(); }
   long accepted_steps() const { return carried_.steps + counters().steps; }
   // Attempted steps (accepted, and failed on the error test or in Newton), as --max-steps counts them.
   long steps() const {

@@ -144,7 +144,7 @@ inline int to_sundials(Eval e) { return e == Eval::ok ? 0 : e == Eval::recoverab
 //   std::string model_failures() const;  // "" or the model's failed evaluations (ProblemView)
 //   RestartOutcome reset(double t, bool reinit);  // after an event changed state(): consistent, reinitialised
 //   int dense_degree() const;            // a bound on the degree of interpolate's polynomial
-//   Eigen::VectorXd derivative();        // y' at the last step's end (empty: none kept)
+//   void copy_derivative(Eigen::VectorXd& out);  // y' at the last step's end (empty: none kept)
 //   int roll_back(double t, y, yp, double h);  // reinitialise at an earlier point, next step <= h
 // Sign constraints are the core's ConstraintGuard's, as in every family, not SUNDIALS'
 // (IDASetConstraints / CVodeSetConstraints project small violations onto the bound and
@@ -181,7 +181,8 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
   b.set_stop_time(stop);
   const long first_steps = b.steps();
   ConstraintGuard constraints(events.problem(), req);
-  Eigen::VectorXd y_start = y_end, yp_start = b.derivative();
+  Eigen::VectorXd y_start = y_end, yp_start;
+  b.copy_derivative(yp_start);
   int constraint_rejections = 0;
   constexpr int max_constraint_rejections = 50;
   while (dir * (req.tend - t) > 0.0) {
@@ -234,7 +235,7 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
       if (!step_end.resume(t, y_end, &out)) return out;
     }
     y_start = y_end;
-    yp_start = b.derivative();
+    b.copy_derivative(yp_start);
     if (next != StepEnd::Next::go_on) {
       stop = stop_after(t);
       b.set_stop_time(stop);
