@@ -2,7 +2,9 @@
 
 #include <pugixml.hpp>
 
+#include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -32,18 +34,38 @@ Variable::Type type_of(const std::string& element) {
   return Variable::Type::other;
 }
 
+// Event indicators beyond this many are a broken description (each is evaluated per step),
+// as the host holds problems' root functions (core/src/loader/registry.cpp).
+constexpr unsigned long long max_event_indicators = 1ull << 20;
+
 struct Reader {
   std::string file;
   ModelDescription md;
 
   [[noreturn]] void fail(const std::string& what) const { throw std::runtime_error(file + ": " + what); }
 
+  // An unsigned integer attribute as the standard types it (xs:unsignedInt, or a count),
+  // read before anything is sized by it: digits only, at most `max`; else refused,
+  // naming the attribute and its text. `fallback` when the attribute is absent.
+  unsigned long long whole_number(const pugi::xml_node& node, const char* name, unsigned long long max,
+                                  unsigned long long fallback, const std::string& where) const {
+    const pugi::xml_attribute a = node.attribute(name);
+    if (!a) return fallback;
+    const std::string text = a.value();
+    const bool digits = !text.empty() && text.size() <= 20 && text.find_first_not_of("0123456789") == std::string::npos;
+    const unsigned long long value = digits ? std::strtoull(text.c_str(), nullptr, 10) : 0;
+    if (!digits || value > max || (text.size() == 20 && text > "18446744073709551615"))
+      fail(where + ": " + name + "=\"" + text + "\" is not a whole number from 0 to " + std::to_string(max));
+    return value;
+  }
+
   Variable common(const pugi::xml_node& v) const {
     Variable out;
     out.name = v.attribute("name").value();
     if (out.name.empty()) fail("a model variable has no name");
     if (!v.attribute("valueReference")) fail("variable '" + out.name + "' has no valueReference");
-    out.value_reference = static_cast<std::uint32_t>(v.attribute("valueReference").as_ullong());
+    out.value_reference =
+        static_cast<std::uint32_t>(whole_number(v, "valueReference", 0xFFFFFFFFull, 0, "variable '" + out.name + "'"));
     out.causality = v.attribute("causality") ? v.attribute("causality").value() : "local";
     out.variability = v.attribute("variability") ? v.attribute("variability").value() : "";
     out.initial = v.attribute("initial").value();
@@ -55,7 +77,7 @@ struct Reader {
   // `derivative` attribute (1-based variable indices), ModelStructure/Derivatives/Unknown.
   void read_fmi2(const pugi::xml_node& root) {
     md.token = root.attribute("guid").value();
-    md.event_indicators = root.attribute("numberOfEventIndicators").as_ullong(0);
+    md.event_indicators = whole_number(root, "numberOfEventIndicators", max_event_indicators, 0, "fmiModelDescription");
     std::vector<long> derivative_of;  // per variable: 1-based index of its state, or 0
     for (const auto& sv : root.child("ModelVariables").children("ScalarVariable")) {
       Variable v = common(sv);
@@ -67,20 +89,23 @@ struct Reader {
         v.has_start = true;
         v.start = typed.attribute("start").value();
       }
-      derivative_of.push_back(typed.attribute("derivative").as_llong(0));
+      derivative_of.push_back(static_cast<long>(
+          whole_number(typed, "derivative", std::numeric_limits<std::uint32_t>::max(), 0, "variable '" + v.name + "'")));
       md.variables.push_back(std::move(v));
     }
     std::map<std::size_t, std::size_t> state_position;  // variable index -> state position
     const pugi::xml_node derivatives = root.child("ModelStructure").child("Derivatives");
     std::vector<pugi::xml_node> unknowns;
     for (const auto& u : derivatives.children("Unknown")) {
-      const long index = u.attribute("index").as_llong(0);
-      if (index < 1 || static_cast<std::size_t>(index) > md.variables.size())
+      const auto index = static_cast<long>(
+          whole_number(u, "index", md.variables.size(), 0, "ModelStructure/Derivatives/Unknown"));
+      if (index < 1)
         fail("ModelStructure/Derivatives names variable " + std::to_string(index) + ", which does not exist");
       const long state = derivative_of[static_cast<std::size_t>(index - 1)];
       if (state < 1 || static_cast<std::size_t>(state) > md.variables.size())
         fail("the derivative '" + md.variables[static_cast<std::size_t>(index - 1)].name +
              "' does not name its state (attribute derivative)");
+      check_state(static_cast<std::size_t>(state - 1), static_cast<std::size_t>(index - 1), state_position);
       state_position[static_cast<std::size_t>(state - 1)] = md.states.size();
       md.states.push_back(static_cast<std::size_t>(state - 1));
       md.derivatives.push_back(static_cast<std::size_t>(index - 1));
@@ -88,6 +113,17 @@ struct Reader {
     }
     read_dependencies(unknowns, [&](unsigned long index) { return state_position.find(index - 1); },
                       state_position.end());
+  }
+
+  // FMI's rules for a derivative's state: not the derivative itself, and the state of one
+  // derivative only (`states` maps the states taken so far, by variable index).
+  template <class Map>
+  void check_state(std::size_t state, std::size_t derivative, const Map& states) const {
+    if (state == derivative)
+      fail("the derivative '" + md.variables[derivative].name + "' names itself as its state (attribute derivative)");
+    if (const auto it = states.find(state); it != states.end())
+      fail("the state '" + md.variables[state].name + "' is listed twice (the state of derivative " +
+           std::to_string(it->second + 1) + " and of '" + md.variables[derivative].name + "')");
   }
 
   // Each derivative's `dependencies` (FMI 2.0: 1-based variable indices, 3.0: value
@@ -126,16 +162,21 @@ struct Reader {
         v.type = Variable::Type::other;
         v.is_array = true;
       }
-      derivative_of.push_back(node.attribute("derivative") ? node.attribute("derivative").as_llong(-1) : -1);
+      derivative_of.push_back(node.attribute("derivative")
+                                  ? static_cast<long long>(whole_number(node, "derivative", 0xFFFFFFFFull, 0,
+                                                                        "variable '" + v.name + "'"))
+                                  : -1);
       if (!by_reference.emplace(v.value_reference, md.variables.size()).second)
         fail("two variables share the valueReference " + std::to_string(v.value_reference));
       md.variables.push_back(std::move(v));
     }
     const pugi::xml_node structure = root.child("ModelStructure");
     std::map<std::uint32_t, std::size_t> state_position;  // value reference -> state position
+    std::map<std::size_t, std::size_t> taken;             // variable index -> state position
     std::vector<pugi::xml_node> unknowns;
     for (const auto& d : structure.children("ContinuousStateDerivative")) {
-      const auto it = by_reference.find(static_cast<std::uint32_t>(d.attribute("valueReference").as_ullong()));
+      const auto it = by_reference.find(static_cast<std::uint32_t>(
+          whole_number(d, "valueReference", 0xFFFFFFFFull, 0, "ModelStructure/ContinuousStateDerivative")));
       if (it == by_reference.end()) fail("ContinuousStateDerivative names an unknown valueReference");
       const long long state_ref = derivative_of[it->second];
       const auto state = by_reference.find(static_cast<std::uint32_t>(state_ref));
@@ -144,6 +185,8 @@ struct Reader {
       if (md.variables[state->second].is_array || md.variables[it->second].is_array)
         fail("the state '" + md.variables[state->second].name +
              "' is an array (Dimension): FMUs with array states are not supported yet");
+      check_state(state->second, it->second, taken);
+      taken[state->second] = md.states.size();
       state_position[static_cast<std::uint32_t>(state_ref)] = md.states.size();
       md.states.push_back(state->second);
       md.derivatives.push_back(it->second);

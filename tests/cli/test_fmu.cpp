@@ -249,6 +249,11 @@ TEST_CASE("bad FMUs: each a clear message and a non-zero exit, nothing left behi
       {bad_fmu("array_state"), "the state 'x' is an array"},
       {bad_fmu("missing_function"), "does not export fmi3InstantiateModelExchange"},
       {bad_fmu("not_loading"), "does not load"},
+      {bad_fmu("many_indicators"), "numberOfEventIndicators=\"1000000000000\" is not a whole number from 0 to"},
+      {bad_fmu("negative_indicators"), "numberOfEventIndicators=\"-1\" is not a whole number"},
+      {bad_fmu("negative_reference"), "variable 'eps': valueReference=\"-1\" is not a whole number"},
+      {bad_fmu("own_state"), "the derivative 'der(y1)' names itself as its state"},
+      {bad_fmu("state_twice"), "the state 'y1' is listed twice"},
   };
   for (const auto& [file, expected] : cases) {
     INFO(file);

@@ -14,6 +14,11 @@ modelDescription.xml:
   array_state.fmu      an FMI 3.0 description whose state is an array
   missing_function.fmu an FMI 3.0 description over the FMI 2.0 binary (no fmi3 functions)
   not_loading.fmu      a "binary" that is a text file
+  many_indicators.fmu  numberOfEventIndicators="1000000000000"
+  negative_indicators.fmu numberOfEventIndicators="-1"
+  negative_reference.fmu  a valueReference of -1
+  own_state.fmu        a derivative that names itself as its state
+  state_twice.fmu      two derivatives of one state
   zip_bomb.fmu         a good FMU plus a resource of 64 MiB of zeros (compressed 1000 times)
   large.fmu            a good FMU plus 3 MiB of incompressible resources (refused below the
                        limit DAEKIT_FMU_MAX_UNPACKED_MB, taken at the default)
@@ -39,6 +44,15 @@ def main():
     identifier = os.path.splitext(os.path.basename(binary_path))[0]
     so = f"binaries/linux64/{identifier}.so"
 
+    # Declared counts and references the standard's rules forbid (FMI 2.0).
+    for name, old, new in [
+            ("many_indicators", 'numberOfEventIndicators="0"', 'numberOfEventIndicators="1000000000000"'),
+            ("negative_indicators", 'numberOfEventIndicators="0"', 'numberOfEventIndicators="-1"'),
+            ("negative_reference", 'name="eps" valueReference="4"', 'name="eps" valueReference="-1"'),
+            ("own_state", '<Real derivative="1"/>', '<Real derivative="3"/>'),
+            ("state_twice", '<Real derivative="2"/>', '<Real derivative="1"/>')]:
+        assert old in description, name
+        pack(os.path.join(out, name + ".fmu"), [("modelDescription.xml", description.replace(old, new)), (so, binary)])
     pack(os.path.join(out, "zip_bomb.fmu"),
          [("modelDescription.xml", description), (so, binary), ("resources/zeros.bin", bytes(64 << 20))],
          zipfile.ZIP_DEFLATED)
