@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -317,6 +318,38 @@ TEST_CASE("an FMU's unpacked folder never outlives its process: killed at its ti
                       &out) == 0);
   CHECK_FALSE(fs::exists(tmp / "daekit-fmu-2147483646-abcdef"));
   CHECK(fs::exists(tmp / "daekit-fmu-1-abcdef"));
+  fs::remove_all(tmp);
+}
+
+TEST_CASE("seeded random FMUs (hostile descriptions, damaged archives): an answer, never a crash, hang or leftover",
+          "[fmu][bad-input][fuzz]") {
+  const char* env_seed = std::getenv("DAEKIT_FUZZ_SEED");
+  const unsigned seed = env_seed ? static_cast<unsigned>(std::strtoul(env_seed, nullptr, 10)) : 20261204u;
+  const fs::path tmp = fs::temp_directory_path() / ("daekit-fmu-fuzz-" + std::to_string(::getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp / "inner");
+  const std::string source = DAEKIT_SOURCE_DIR;
+  std::string out;
+  REQUIRE(run_command("python3 " + source + "/tests/fmu/fuzz_fmus.py " + std::to_string(seed) + " 40 " +
+                          (tmp / "fmus").string() + " " + fmu("van_der_pol_fmi2"),
+                      &out) == 0);
+  const std::string env = "TMPDIR=" + (tmp / "inner").string() + " ";
+  int answered = 0;
+  for (const auto& entry : fs::directory_iterator(tmp / "fmus")) {
+    const std::string file = entry.path().string();
+    INFO("seed " << seed << ", " << file);
+    for (const std::string& command : {"info fmu --timeout 20 --param file=" + file,
+                                      "run --problem fmu --solver radau5 --timeout 20 --param file=" + file}) {
+      const int code = run_command(env + daekit_cmd(command), &out);
+      INFO(command << ": " << out.substr(0, 400));
+      CHECK(code >= 0);
+      CHECK(code < 3);  // 0 an answer, 1 a failed run, 2 a refusal: never a signal (>= 128)
+      CHECK_THAT(out, !Catch::Contains("status     crashed") && !Catch::Contains("status     timeout"));
+      ++answered;
+    }
+  }
+  CHECK(answered == 80);
+  CHECK(fs::is_empty(tmp / "inner"));
   fs::remove_all(tmp);
 }
 

@@ -63,7 +63,7 @@ class CommandFuzzer {
         "--saveat", "--output", "--report", "--jacobian", "--init", "--timeout", "--plugin", "--plugin-path",
         "--tols", "--runs", "--error", "--jobs", "--atol-scale", "--reference-tol", "--reference-solver",
         "--target-scd", "--problem", "--solver", "--solvers", "--param-grid", "--param-random", "--samples",
-        "--seed", "--outputs", "--coordinator-jobs", "--silence-limit"};
+        "--seed", "--outputs", "--coordinator-jobs", "--silence-limit", "--event-samples", "--derivative-check"};
     static const std::vector<std::string> switches = {"--every-step", "--no-index-scaling", "--suppress-algebraic",
                                                       "--isolate", "--help", "--verbose", "--resume", "--overwrite",
                                                       "-h", "--", "-", "--bogus"};
