@@ -181,8 +181,14 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
   b.set_stop_time(stop);
   const long first_steps = b.steps();
   ConstraintGuard constraints(events.problem(), req);
-  Eigen::VectorXd y_start = y_end, yp_start;
-  b.copy_derivative(yp_start);
+  // The last accepted point, to roll back to: kept only where constraints are watched.
+  Eigen::VectorXd y_start, yp_start;
+  if (constraints.active()) {
+    if (constraints.active()) {
+      y_start = y_end;
+      b.copy_derivative(yp_start);
+    }
+  }
   int constraint_rejections = 0;
   constexpr int max_constraint_rejections = 50;
   while (dir * (req.tend - t) > 0.0) {
@@ -234,8 +240,10 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
       if (r.status != Status::success) return ended(r.status, "after the event at t=" + std::to_string(t) + ": " + r.message);
       if (!step_end.resume(t, y_end, &out)) return out;
     }
-    y_start = y_end;
-    b.copy_derivative(yp_start);
+    if (constraints.active()) {
+      y_start = y_end;
+      b.copy_derivative(yp_start);
+    }
     if (next != StepEnd::Next::go_on) {
       stop = stop_after(t);
       b.set_stop_time(stop);

@@ -1,17 +1,14 @@
 #include "daekit/numerics/step_end.hpp"
 
+#include "daekit/numerics/driver.hpp"
+
 #include <limits>
 #include <sstream>
 
 namespace daekit {
 
 namespace {
-std::string at(double t, double h) {
-  std::ostringstream m;
-  m.precision(6);
-  m << "at t=" << t << ", h=" << h;
-  return m.str();
-}
+using detail::where;  // "at t=..., h=...", as the driver's messages say it
 std::string at(double t) {
   std::ostringstream m;
   m.precision(10);
@@ -65,13 +62,18 @@ bool StepEnd::emit_saved_until(double t_limit, const Interpolant& y_at, double* 
 StepEnd::Next StepEnd::after(Step& s, double* t, bool* reinit, SolveOutcome* out) {
   Eigen::VectorXd& y_end = *s.y_end;
   const double h = s.t_new - s.t_old;
-  y_piece_ = y_end;  // the step's own end, before any event changes it
+  // The step's own end, kept apart only where an event or the model may change y_end.
+  const Eigen::VectorXd* step_end_value = &y_end;
+  if (events_.active() || problem_.wants_step_notification()) {
+    y_piece_ = y_end;
+    step_end_value = &y_piece_;
+  }
   bool interpolation_failed = false;
   double failed_at = s.t_new;
   // The step's dense output, exact at its end.
   const auto y_at = [&](double ts, Eigen::VectorXd& v) {
     if (ts == s.t_new) {
-      v = y_piece_;
+      v = *step_end_value;
       return true;
     }
     if (s.y_at(ts, v)) return true;
@@ -109,9 +111,9 @@ StepEnd::Next StepEnd::after(Step& s, double* t, bool* reinit, SolveOutcome* out
   while (events_.active() && !cut) {
     RootBracket root;
     bool found = false;
-    if (events_.find(t_search, s.t_new, y_piece_, y_at_or_nan, &root, &found) != Eval::ok)
+    if (events_.find(t_search, s.t_new, *step_end_value, y_at_or_nan, &root, &found) != Eval::ok)
       return finish(out, Status::evaluation_failure,
-                    "evaluating the events " + at(s.t_new, h) + ": " + problem_.last_message(), s.t_new);
+                    "evaluating the events " + where(s.t_new, h) + ": " + problem_.last_message(), s.t_new);
     if (interpolation_failed) return stopped_early(s.t_new);
     if (!found) break;
     if (!emit_saved_until(root.t, y_at, &t_stopped)) return stopped_early(t_stopped);
@@ -138,7 +140,7 @@ StepEnd::Next StepEnd::after(Step& s, double* t, bool* reinit, SolveOutcome* out
   if (!cut && problem_.wants_step_notification()) {
     std::uint32_t asked = DK_EVENT_CONTINUE;
     if (problem_.step_completed(s.t_new, y_end, &asked) != Eval::ok)
-      return finish(out, Status::evaluation_failure, at(s.t_new, h) + ": " + problem_.last_message(), s.t_new);
+      return finish(out, Status::evaluation_failure, where(s.t_new, h) + ": " + problem_.last_message(), s.t_new);
     if (asked == DK_EVENT_STOP) {
       cut = stopped_by_model = true;
       handled_.action = DK_EVENT_STOP;
