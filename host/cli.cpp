@@ -1,5 +1,7 @@
 #include "cli.hpp"
 
+#include "farm/task_farm.hpp"
+
 #include <cmath>
 
 #include <daekit/sdk/problem.hpp>
@@ -70,14 +72,17 @@ void add_farm_options(po::options_description& desc, FarmSettings& s, const char
       ("under MPI: " + w + " rank 0 runs itself besides handing them out (default: --jobs; 0: it only hands them out)")
           .c_str())(
       "silence-limit", po::value(&s.silence_limit_s),
-      "under MPI: seconds a rank with runs may stay silent before it is given up and its runs recorded as lost "
-      "(default 60)");
+      ("under MPI: seconds a rank may stay silent before the others give it up (a worker's runs are recorded "
+       "as lost; a worker that lost rank 0 stops) (default " +
+       std::to_string(static_cast<int>(farm::default_silence_limit_s)) + ")")
+          .c_str());
 }
 
 void check_farm_options(FarmSettings& s, const po::variables_map& vm) {
   if (s.jobs < 1) throw UsageError("--jobs must be at least 1");
   if (vm.count("coordinator-jobs") && s.coordinator_jobs < 0) throw UsageError("--coordinator-jobs must be 0 or more");
   if (!vm.count("coordinator-jobs")) s.coordinator_jobs = s.jobs;
+  if (!vm.count("silence-limit")) s.silence_limit_s = farm::default_silence_limit_s;
   if (!(s.silence_limit_s >= 1) || !std::isfinite(s.silence_limit_s))
     throw UsageError("--silence-limit must be a finite number of seconds >= 1");
 }

@@ -30,11 +30,11 @@ std::vector<std::string> split_list(const std::string& s, char sep);
 struct FarmSettings {
   int jobs = 1;
   int coordinator_jobs = -1;  // -1 until checked: then --jobs unless given
-  double silence_limit_s = 60;
+  double silence_limit_s = 0;  // 0 until checked: then the farm's default unless given
 };
 // what: "points" or "members", for the help text.
 void add_farm_options(po::options_description& desc, FarmSettings& s, const char* what);
-// UsageError for a bad value; fills in coordinator_jobs.
+// UsageError for a bad value; fills in coordinator_jobs and silence_limit_s.
 void check_farm_options(FarmSettings& s, const po::variables_map& vm);
 
 // "k=v" strings into a map; a UsageError names the bad one.

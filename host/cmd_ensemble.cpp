@@ -68,6 +68,7 @@ int command_ensemble(int argc, char** argv) {
   if (randoms.empty() && vm.count("samples")) throw UsageError("--samples needs a --param-random to draw");
   if (samples == 0) samples = 1;
   check_farm_options(farm_settings, vm);
+  if (auto* launch = farm::current_launch()) farm::announce_coordinator(*launch, farm_settings.silence_limit_s);
   if (!(timeout >= 0) || !std::isfinite(timeout)) throw UsageError("--timeout-per-run must be a finite number >= 0");
   for (const char* o : {"rtol", "atol", "tend"})
     if (vm.count(o)) {

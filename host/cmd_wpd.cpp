@@ -121,6 +121,7 @@ int command_wpd(int argc, char** argv) {
   const bool beyond_final = measures.size() > 1 || measures.front() != wpd::Measure::final_relative;
   if (runs < 1) throw UsageError("--runs must be at least 1");
   check_farm_options(farm_settings, vm);
+  if (auto* launch = farm::current_launch()) farm::announce_coordinator(*launch, farm_settings.silence_limit_s);
   const int jobs = farm_settings.jobs;
   if (!(timeout >= 0) || !std::isfinite(timeout))
     throw UsageError("--timeout-per-run must be a finite number of seconds >= 0 (0: no limit)");

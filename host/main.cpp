@@ -8,6 +8,7 @@
 #include "build_info.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
+#include "farm/task_farm.hpp"
 #include "farm/task_kinds.hpp"
 #include "farm/transport.hpp"
 #include "version.hpp"
@@ -99,6 +100,9 @@ int main(int argc, char** argv) {
     if (code != 0) return code;
     if (launch && launch->rank() != 0) return farm::worker_main(*launch, farm::all_task_kinds());
     farm::current_launch() = launch.get();
+    // From now on, whatever rank 0 does (a reference solve may take minutes), the workers
+    // hear from it; the command announces its own --silence-limit once it has read it.
+    if (launch) farm::announce_coordinator(*launch, farm::default_silence_limit_s);
   }
   struct StopWorkers {
     farm::Transport* t;

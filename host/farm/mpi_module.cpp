@@ -15,6 +15,7 @@
 namespace {
 
 struct PendingSend {
+  int dest = 0;
   MPI_Request request = MPI_REQUEST_NULL;
   std::string bytes;  // kept alive until the send completes
 };
@@ -28,14 +29,17 @@ void copy_message(int code, char* why, int why_len) {
   std::snprintf(why, static_cast<std::size_t>(why_len), "%.*s", len, text);
 }
 
-int init(int* argc, char*** argv, char* why, int why_len) {
+int init(int* argc, char*** argv, char* why, int why_len, int* threads) {
   int provided = 0;
-  // Only the main thread calls MPI; children forked for the runs never do.
-  const int code = MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
+  // Serialized: rank 0's heartbeat thread sends while the main thread may be busy for
+  // minutes (a reference solve); the transport lets one thread in at a time. Children
+  // forked for the runs never call MPI.
+  const int code = MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided);
   if (code != MPI_SUCCESS) {
     copy_message(code, why, why_len);
     return code;
   }
+  *threads = provided >= MPI_THREAD_SERIALIZED ? 1 : 0;
   // A failed call returns its code instead of aborting every rank: the host decides.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   return 0;
@@ -69,9 +73,15 @@ int progress() {
   return static_cast<int>(pending.size());
 }
 
+int in_flight(int dest) {
+  int n = 0;
+  for (const auto& s : pending) n += s.dest == dest;
+  return n;
+}
+
 int send(int dest, int tag, const char* data, long long len) {
   if (len > INT32_MAX) return MPI_ERR_COUNT;
-  pending.push_back({MPI_REQUEST_NULL, std::string(data, static_cast<std::size_t>(len))});
+  pending.push_back({dest, MPI_REQUEST_NULL, std::string(data, static_cast<std::size_t>(len))});
   PendingSend& s = pending.back();
   const int code = MPI_Isend(s.bytes.data(), static_cast<int>(len), MPI_CHAR, dest, tag, MPI_COMM_WORLD, &s.request);
   if (code != MPI_SUCCESS) pending.pop_back();
@@ -108,7 +118,7 @@ void finalize(double seconds) {
   MPI_Finalize();
 }
 
-const daekit_mpi_table table{init, rank, size, processor_name, send, progress, probe, receive, finalize};
+const daekit_mpi_table table{init, rank, size, processor_name, send, progress, in_flight, probe, receive, finalize};
 
 }  // namespace
 

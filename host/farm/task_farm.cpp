@@ -99,6 +99,7 @@ void Farm::run(const std::vector<Task>& tasks, const std::vector<std::size_t>& w
   const std::string here = transport_ ? transport_->host() : local_host_name();
   const int jobs = std::max(1, o.jobs);
   auto stop_requested = [&] { return o.interrupted && *o.interrupted; };
+  if (transport_) announce_coordinator(*transport_, o.silence_limit_s);
   auto live_workers = [&] {
     return std::count_if(workers_.begin(), workers_.end(), [](const auto& w) { return w.second.alive; });
   };
@@ -129,7 +130,8 @@ void Farm::run(const std::vector<Task>& tasks, const std::vector<std::size_t>& w
         if (!w.alive) continue;
         if (!w.set_up) {
           transport_->send(rank, tag_setup, json{{"plugins", plugin_search_to_json(plugins_)},
-                                                 {"beat_s", o.silence_limit_s / 6}}.dump());
+                                                 {"beat_s", o.silence_limit_s / 6},
+                                                 {"silence_limit_s", o.silence_limit_s}}.dump());
           w.set_up = true;
           w.last_heard = now;
         }
@@ -196,15 +198,21 @@ void Farm::run(const std::vector<Task>& tasks, const std::vector<std::size_t>& w
                   << (body.is_object() ? body.value("why", "") : std::string("?")) << "; the other ranks go on\n";
       }
     }
+    // Workers beat even when idle: one that died between runs is not handed the next.
     for (auto& [rank, w] : workers_) {
-      if (!w.alive || w.running.empty()) continue;
+      if (!w.alive || !w.set_up) continue;
       const double silent = std::chrono::duration<double>(after - w.last_heard).count();
       if (silent > o.silence_limit_s)
         give_up(rank, w, "stopped answering for " + std::to_string(static_cast<int>(silent)) +
-                             " s (it died, or its machine did): its run is recorded as lost");
+                             " s (it died, or its machine did)" +
+                             (w.running.empty() ? std::string() : std::string(": its run is recorded as lost")));
     }
   }
   // Interrupted: local children die with `local`; workers are told to stop at the end of the command.
+}
+
+void announce_coordinator(Transport& transport, double silence_limit_s) {
+  transport.keep_alive(tag_beat, silence_limit_s / 6, json{{"silence_limit_s", silence_limit_s}}.dump());
 }
 
 void stop_workers(Transport& transport) {

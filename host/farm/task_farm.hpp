@@ -44,10 +44,13 @@ struct TaskOutcome {
   std::string lost_why;
 };
 
+// Seconds a rank may be silent before the others give it up (--silence-limit).
+constexpr double default_silence_limit_s = 60;
+
 struct FarmOptions {
   int jobs = 1;                 // runs each rank does at once
   int coordinator_jobs = 1;     // runs rank 0 does besides coordinating (the ranks alone when 0)
-  double silence_limit_s = 60;  // a worker with runs that is silent this long is given up
+  double silence_limit_s = default_silence_limit_s;  // a rank silent this long is given up
   const volatile std::sig_atomic_t* interrupted = nullptr;  // set: running children are killed, the rest left
   std::function<void(std::size_t)> started;
   std::function<void(std::size_t, const TaskOutcome&)> finished;
@@ -99,7 +102,13 @@ struct RunReport {
 RunReport report_of(const TaskOutcome& outcome, double timeout_s);
 
 // A worker rank's life: set up by the coordinator, run what it is sent, stop when told.
+// It leaves by itself, its runs killed, when rank 0 has not been heard for the silence
+// limit rank 0 announced (60 s until it says otherwise): rank 0 died.
 int worker_main(Transport& transport, const Executors& executors);
+// Rank 0 says it is alive to every worker every silence_limit_s / 6 seconds from now on,
+// whatever it is busy with, and that a worker may give it up after silence_limit_s.
+void announce_coordinator(Transport& transport, double silence_limit_s);
+
 // Tells every worker to stop (rank 0, before MPI is finalised; safe to call twice).
 void stop_workers(Transport& transport);
 

@@ -65,9 +65,11 @@ std::unique_ptr<Transport> Transport::from_environment(int* argc, char*** argv) 
   auto entry = reinterpret_cast<daekit_mpi_entry>(dlsym(module->handle, "daekit_mpi"));
   if (!entry || !(module->table = entry())) throw UsageError(path.string() + " is not daekit's MPI module");
   char why[512] = "";
-  if (module->table->init(argc, argv, why, sizeof why) != 0)
+  int threads = 0;
+  if (module->table->init(argc, argv, why, sizeof why, &threads) != 0)
     throw UsageError(std::string("MPI_Init failed: ") + why);
   auto t = std::unique_ptr<Transport>(new Transport(std::move(module)));
+  t->threads_ = threads != 0;
   if (t->size_ == 1 && slurm_tasks() > 1)
     throw UsageError("srun started " + std::to_string(slurm_tasks()) +
                      " tasks, but MPI sees one: the MPI plugin of srun does not match Open MPI's (try srun --mpi=pmix)");
@@ -84,23 +86,47 @@ Transport::Transport(std::unique_ptr<Module> module) : module_(std::move(module)
 }
 
 Transport::~Transport() {
-  if (!lost_.empty()) {
-    const int code = exit_code_;
-    std::thread([code] {
-      std::this_thread::sleep_for(std::chrono::seconds(30));
-      std::fprintf(stderr, "daekit: MPI_Finalize did not return in 30 s after a rank was lost; leaving without it\n");
-      std::_Exit(code);
-    }).detach();
+  {
+    std::lock_guard lock(mutex_);
+    closing_ = true;
   }
+  wake_.notify_all();
+  if (beat_thread_.joinable()) beat_thread_.join();
+  std::fflush(nullptr);
+  if (rank_ != 0 && lost_.count(0)) std::_Exit(exit_code_);
+  const int code = exit_code_;
+  std::thread([code] {
+    std::this_thread::sleep_for(std::chrono::seconds(30));
+    std::fprintf(stderr, "daekit: MPI_Finalize did not return in 30 s (a rank was lost); leaving without it\n");
+    std::fflush(nullptr);
+    std::_Exit(code);
+  }).detach();
   module_->table->finalize(5.0);
 }
 
+void Transport::forget(int rank) {
+  std::lock_guard lock(mutex_);
+  lost_.insert(rank);
+}
+
+bool Transport::lost(int rank) const {
+  std::lock_guard lock(mutex_);
+  return lost_.count(rank) > 0;
+}
+
 bool Transport::send(int dest, int tag, const std::string& bytes) {
+  std::lock_guard lock(mutex_);
+  return send_locked(dest, tag, bytes);
+}
+
+bool Transport::send_locked(int dest, int tag, const std::string& bytes) {
   if (lost_.count(dest)) return true;  // nobody to take it
   return module_->table->send(dest, tag, bytes.data(), static_cast<long long>(bytes.size())) == 0;
 }
 
 std::optional<Message> Transport::receive() {
+  std::lock_guard lock(mutex_);
+  if (!threads_) beat_if_due_locked();
   module_->table->progress();
   Message m;
   long long len = 0;
@@ -108,6 +134,35 @@ std::optional<Message> Transport::receive() {
   m.bytes.resize(static_cast<std::size_t>(len));
   if (module_->table->receive(m.source, m.tag, m.bytes.data(), len) != 0) return std::nullopt;
   return m;
+}
+
+void Transport::keep_alive(int tag, double interval_s, const std::string& bytes) {
+  {
+    std::lock_guard lock(mutex_);
+    // Sent at once: the others learn the new words (a new silence limit) now.
+    beat_ = Beat{tag, std::chrono::duration<double>(interval_s), bytes, {}};
+    beat_if_due_locked();
+  }
+  if (threads_ && !beat_thread_.joinable()) beat_thread_ = std::thread([this] { beat_loop(); });
+  wake_.notify_all();
+}
+
+void Transport::beat_if_due_locked() {
+  const auto now = std::chrono::steady_clock::now();
+  if (!beat_ || now - beat_->last < beat_->interval) return;
+  beat_->last = now;
+  module_->table->progress();
+  for (int r = 0; r < size_; ++r)
+    if (r != rank_ && module_->table->in_flight(r) == 0) send_locked(r, beat_->tag, beat_->bytes);
+}
+
+void Transport::beat_loop() {
+  std::unique_lock lock(mutex_);
+  while (!closing_) {
+    beat_if_due_locked();
+    // Woken early by keep_alive (a new interval) or the destructor; a spurious wake only looks.
+    wake_.wait_for(lock, beat_ ? beat_->interval : std::chrono::duration<double>(1.0));
+  }
 }
 
 Transport*& current_launch() {
