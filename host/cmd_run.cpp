@@ -9,12 +9,15 @@
 #include <iostream>
 #include <sstream>
 
+#include <daekit/api/run_setup.hpp>
+#include <daekit/api/stat_fields.hpp>
+#include <daekit/daekit.hpp>
+
 #include "child_process.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
 #include "report.hpp"
-#include <daekit/daekit.hpp>
-#include <daekit/api/run_setup.hpp>
+#include "run_options.hpp"
 
 namespace daekit::host {
 namespace {
@@ -93,29 +96,13 @@ std::vector<std::string> split_variable_names(const std::string& list) {
 
 int command_run(int argc, char** argv) {
   PluginOptions plugins;
-  std::string problem_name, solver_name, saveat, output_file, output_vars, report = "text", jacobian = "auto",
-                                                                         init = "check";
+  std::string problem_name, solver_name, saveat, output_file, output_vars, report = "text";
   std::vector<std::string> params, solver_opts;
-  double rtol = 0, atol = -1, h0 = 0, hmin = 0, hmax = 0, tend = std::numeric_limits<double>::quiet_NaN();
-  std::int64_t max_steps = 100000, max_events = 0;
-  int event_samples = -1;
-  std::string derivative_check = "on";
   double timeout = 0;
+  RunSettingsOptions run_settings;
   po::options_description desc("daekit run options");
   desc.add_options()("help,h", "show this help")("problem,p", po::value(&problem_name), "problem plugin name")(
       "solver,s", po::value(&solver_name), "solver plugin name")(
-      "rtol", po::value(&rtol), "relative tolerance (default: the problem's suggestion, else 1e-6)")(
-      "atol", po::value(&atol), "absolute tolerance (default: the problem's suggested scale times rtol)")(
-      "h0", po::value(&h0), "initial step (default: automatic)")("hmin", po::value(&hmin), "minimum step")(
-      "hmax", po::value(&hmax), "maximum step")("max-steps", po::value(&max_steps), "maximum number of steps")(
-      "max-events", po::value(&max_events),
-      "more events than this end the run with status too_many_events (chattering; default 1000)")(
-      "event-samples", po::value(&event_samples),
-      "interior points of each step where the root functions are sampled (default 10; 0: the step's ends only)")(
-      "derivative-check", po::value(&derivative_check),
-      "on (default): compare the problem's Jacobian with differences now and then, and use differences where "
-      "they disagree; off: trust it")(
-      "tend", po::value(&tend), "end of the time span (default: the problem's)")(
       "param", po::value(&params)->composing(), "problem parameter key=value (repeatable)")(
       "solver-opt", po::value(&solver_opts)->composing(), "solver option key=value (repeatable)")(
       "saveat", po::value(&saveat), "output at these times (comma-separated), by dense output")(
@@ -125,20 +112,18 @@ int command_run(int argc, char** argv) {
       "the columns of --output: these variables (comma-separated names of components or of the problem's "
       "outputs, e.g. an FMU's outputs and locals; daekit info lists them) instead of all components")(
       "report", po::value(&report), "summary format: text or json")(
-      "jacobian", po::value(&jacobian), "auto (analytic when the problem has one), analytic, or fd")(
-      "init", po::value(&init), "initial values: check (default), fix (compute algebraic components), trust")(
-      "no-index-scaling", "do not scale the errors of index-2/3 components by h^(index-1)")(
-      "suppress-algebraic", "leave algebraic components out of the error test")(
       "isolate", "run the plugins in a child process (the default): a crash becomes status 'crashed'")(
       "in-process", "run the plugins in this process (for debuggers and profilers; no --timeout)")(
       "timeout", po::value(&timeout), "seconds the run may take; then it is killed, status 'timeout' (default: none)")(
       "verbose,v", "show the plugins' notes (an FMU's own log lines) on stderr");
+  run_settings.add_to(desc);
   add_plugin_options(desc, plugins);
   po::variables_map vm;
   if (!parse_command_line(argc, argv, desc, nullptr, vm,
                           "usage: daekit run --problem P --solver S [--rtol R --atol A ...]"))
     return 0;
   if (problem_name.empty() || solver_name.empty()) throw UsageError("both --problem and --solver are required");
+  const api::RunSettings base_settings = run_settings.read(vm);
   if (vm.count("saveat") && saveat.empty()) throw UsageError("--saveat needs at least one time");
   if (vm.count("output") && output_file.empty()) throw UsageError("--output needs a file name");
   if (vm.count("output-vars") && output_file.empty()) throw UsageError("--output-vars needs --output FILE");
@@ -170,24 +155,8 @@ int command_run(int argc, char** argv) {
     const std::size_t n = info.n;
 
     SolveOptions settings;
-    if (vm.count("rtol")) settings.rtol = rtol;
-    if (vm.count("atol")) settings.atol = atol;
-    if (vm.count("tend")) settings.tend = tend;
-    settings.h0 = h0;
-    settings.hmin = hmin;
-    settings.hmax = hmax;
-    settings.max_steps = max_steps;
-    if (vm.count("max-events") && max_events <= 0) throw UsageError("--max-events must be a positive number");
-    settings.max_events = max_events;
-    if (vm.count("event-samples") && event_samples < 0) throw UsageError("--event-samples must not be negative");
-    settings.event_samples = event_samples;
-    if (derivative_check != "on" && derivative_check != "off") throw UsageError("--derivative-check must be on or off");
-    settings.derivative_check = derivative_check == "on";
+    static_cast<api::RunSettings&>(settings) = base_settings;
     settings.solver_options = parse_key_values(solver_opts, "--solver-opt");
-    settings.jacobian = jacobian;
-    settings.init = init;
-    settings.index_scaling = !vm.count("no-index-scaling");
-    settings.suppress_algebraic = vm.count("suppress-algebraic") > 0;
     if (!saveat.empty() && vm.count("every-step")) throw UsageError("choose one of --saveat and --every-step");
     if (!saveat.empty()) settings.saveat = parse_times(saveat);
     settings.output = !saveat.empty() ? DK_OUTPUT_SAVEAT : vm.count("every-step") ? DK_OUTPUT_EVERY_STEP : DK_OUTPUT_END;
@@ -219,9 +188,11 @@ int command_run(int argc, char** argv) {
     r.atol = solution.atol_text;
     r.rtol_value = solution.rtol;
     r.atol_values = solution.atol;
-    r.jacobian = r.result.stats.jacobian_used == DK_JACOBIAN_ANALYTIC ? "analytic"
-                 : r.result.stats.jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE ? "finite differences"
-                                                                               : jacobian;
+    // The Jacobian used; the one asked for when the solver did not say.
+    r.jacobian = r.result.stats.jacobian_used == DK_JACOBIAN_ANALYTIC ||
+                         r.result.stats.jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE
+                     ? api::jacobian_name(r.result.stats.jacobian_used)
+                     : settings.jacobian;
     const bool success = solution.success();
     if (solution.accuracy) {
       r.accuracy = solution.accuracy;

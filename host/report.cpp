@@ -1,5 +1,9 @@
 #include "report.hpp"
 
+#include "stats_json.hpp"
+
+#include <daekit/api/stat_fields.hpp>
+
 #include "checked_file.hpp"
 
 #include <unistd.h>
@@ -20,13 +24,6 @@
 namespace daekit::host {
 
 namespace {
-
-// nullptr when the solver did not say (a plugin built for ABI 1.0, or no linear algebra).
-const char* linear_algebra_name(std::int32_t kind) {
-  if (kind == DK_LINEAR_ALGEBRA_DENSE) return "dense";
-  if (kind == DK_LINEAR_ALGEBRA_SPARSE) return "sparse";
-  return nullptr;
-}
 
 // Worth a line of its own only when the problem has components of more than one index.
 bool by_index_differs(const Accuracy& a) {
@@ -86,7 +83,7 @@ void print_text(const RunReport& r, std::ostream& out) {
       << "steps      " << s.steps << " (accepted " << s.accepted << ", rejected " << s.rejected << ")\n"
       << "f evals    " << s.nfev << " (" << s.nfev_jac << " for finite-difference Jacobians)\n"
       << "jacobians  " << s.njac << "   LU " << s.nlu;
-  if (const char* la = linear_algebra_name(s.linear_algebra)) out << " (" << la << ")";
+  if (const char* la = api::linear_algebra_name(s.linear_algebra)) out << " (" << la << ")";
   out << "   solves " << s.nsolve;
   if (s.nnewton) out << "   Newton " << s.nnewton << " (" << s.nnewton_fail << " failed)";
   if (s.nsingular) out << "   singular " << s.nsingular;
@@ -144,7 +141,7 @@ nlohmann::json to_json(const RunReport& r) {
   j["rtol"] = r.rtol_value;
   j["atol"] = r.atol_values.size() == 1 ? json(r.atol_values[0]) : json(r.atol_values);
   j["jacobian"] = r.jacobian;
-  const char* linear_algebra = linear_algebra_name(s.linear_algebra);
+  const char* linear_algebra = api::linear_algebra_name(s.linear_algebra);
   j["linear_algebra"] = linear_algebra ? json(linear_algebra) : json(nullptr);
   j["scd"] = r.accuracy ? number(r.accuracy->scd) : json(nullptr);
   j["mescd"] = r.accuracy ? number(r.accuracy->mescd) : json(nullptr);
@@ -162,15 +159,7 @@ nlohmann::json to_json(const RunReport& r) {
   // Which reference scored the run: the stored vector at its time, or the exact solution.
   j["reference_used"] = r.reference_used.empty() ? json(nullptr) : json(r.reference_used);
   j["wall_s"] = s.wall_s;
-  j["stats"] = {{"steps", s.steps},       {"accepted", s.accepted},   {"rejected", s.rejected},
-                {"nfev", s.nfev},         {"nfev_jac", s.nfev_jac},   {"njac", s.njac},
-                {"nlu", s.nlu},           {"nsolve", s.nsolve},       {"nnewton", s.nnewton},
-                {"nnewton_fail", s.nnewton_fail}, {"nsingular", s.nsingular}, {"nmass", s.nmass},
-                {"order_last", s.order_last}, {"h_last", s.h_last},
-                {"nfailed_eval", s.nfailed_eval}, {"nevents", s.nevents}, {"nroot_evals", s.nroot_evals},
-                {"nconstraint_fails", s.nconstraint_fails}, {"njac_reused", s.njac_reused},
-                {"nroots_fired", s.nroots_fired}, {"nderivative_checks", s.nderivative_checks},
-                {"nderivative_mismatches", s.nderivative_mismatches}};
+  j["stats"] = stats_to_json(s, /*with_beside=*/false);
   // Events (ABI 1.2): one entry per function that fired (several at one t fired together).
   auto events = json::array();
   for (const EventRecord& e : r.events) {

@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <daekit/api/stat_fields.hpp>
 #include <daekit/daekit.hpp>
 #include <memory>
 #include <mutex>
@@ -45,17 +46,14 @@ PyProblemHandle python_problem(const PythonProblemSpec& spec) {
 }
 
 py::dict stats_dict(const dk_stats& s) {
-  py::dict d("steps"_a = s.steps, "accepted"_a = s.accepted, "rejected"_a = s.rejected, "nfev"_a = s.nfev,
-                  "nfev_jac"_a = s.nfev_jac, "njac"_a = s.njac, "nlu"_a = s.nlu, "nsolve"_a = s.nsolve,
-                  "nnewton"_a = s.nnewton, "nnewton_fail"_a = s.nnewton_fail, "nsingular"_a = s.nsingular,
-                  "nmass"_a = s.nmass, "order_last"_a = s.order_last, "h_last"_a = s.h_last, "wall_s"_a = s.wall_s,
-                  "njac_reused"_a = s.njac_reused, "nfailed_eval"_a = s.nfailed_eval, "nevents"_a = s.nevents,
-                  "nroot_evals"_a = s.nroot_evals, "nconstraint_fails"_a = s.nconstraint_fails,
-                  "nroots_fired"_a = s.nroots_fired, "nderivative_checks"_a = s.nderivative_checks,
-                  "nderivative_mismatches"_a = s.nderivative_mismatches);
-  d["jacobian"] = s.jacobian_used == DK_JACOBIAN_ANALYTIC                ? "analytic"
-                  : s.jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE ? "finite differences"
-                                                                     : "none";
+  py::dict d;
+  for (const api::StatField& f : api::stat_fields()) {
+    const api::StatValue v = api::stat_value(s, f);
+    const py::str key(f.name.data(), f.name.size());
+    if (const auto* i = std::get_if<std::int64_t>(&v)) d[key] = *i;
+    if (const auto* x = std::get_if<double>(&v)) d[key] = *x;
+    if (const auto* name = std::get_if<const char*>(&v)) d[key] = *name ? py::object(py::str(*name)) : py::none();
+  }
   return d;
 }
 

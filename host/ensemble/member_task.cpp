@@ -5,6 +5,8 @@
 #include <daekit/status.hpp>
 
 #include "../run_settings_json.hpp"
+#include "../farm/task_kinds.hpp"
+#include "../stats_json.hpp"
 
 namespace daekit::host::ensemble {
 
@@ -27,9 +29,7 @@ nlohmann::json execute_member(const loader::Registry& registry, const nlohmann::
     out["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out["status"] = std::string(status_name(static_cast<Status>(result.status)));
     out["message"] = std::string(result.message);
-    const dk_stats& s = result.stats;
-    out["stats"] = {{"steps", s.steps}, {"accepted", s.accepted}, {"rejected", s.rejected}, {"nfev", s.nfev},
-                    {"njac", s.njac}, {"nlu", s.nlu}};
+    out["stats"] = stats_to_json(result.stats, /*with_beside=*/false);
     if (is_success(static_cast<Status>(result.status)) && !trajectory.t.empty()) {
       const std::size_t width = trajectory.variable_names.size();
       out["t_end"] = trajectory.t.back();
@@ -42,5 +42,8 @@ nlohmann::json execute_member(const loader::Registry& registry, const nlohmann::
   }
   return out;
 }
+
+// Worker ranks can be sent members.
+const farm::TaskKindRegistration member_kind(member_task_kind, execute_member);
 
 }  // namespace daekit::host::ensemble

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "../cli.hpp"
+#include "../stats_json.hpp"
 
 namespace daekit::host::wpd {
 namespace {
@@ -58,10 +59,7 @@ json row_to_json(const PointResult& r) {
           {"wall_median_s", json_number(r.wall_median)},
           {"wall_min_s", json_number(r.wall_min)},
           {"wall_max_s", json_number(r.wall_max)},
-          {"stats",
-           {{"steps", s.steps}, {"accepted", s.accepted}, {"rejected", s.rejected}, {"nfev", s.nfev},
-            {"nfev_jac", s.nfev_jac}, {"njac", s.njac}, {"nlu", s.nlu}, {"nsolve", s.nsolve},
-            {"nnewton", s.nnewton}}},
+          {"stats", stats_to_json(s, /*with_beside=*/false)},
           {"scd", json_number(r.scd)},
           {"mescd", json_number(r.mescd)},
           {"final_error", json_number(r.final_error)},
@@ -85,10 +83,7 @@ PointResult row_from_json(const json& row, const Point& point) {
   r.wall_median = number_or_nan(row, "wall_median_s");
   r.wall_min = number_or_nan(row, "wall_min_s");
   r.wall_max = number_or_nan(row, "wall_max_s");
-  const json& s = row.at("stats");
-  r.stats.steps = s.at("steps"), r.stats.accepted = s.at("accepted"), r.stats.rejected = s.at("rejected");
-  r.stats.nfev = s.at("nfev"), r.stats.nfev_jac = s.at("nfev_jac"), r.stats.njac = s.at("njac");
-  r.stats.nlu = s.at("nlu"), r.stats.nsolve = s.at("nsolve"), r.stats.nnewton = s.at("nnewton");
+  r.stats = stats_from_json(row.at("stats"));
   read_accuracy(row, r);
   r.host = row.value("host", "");
   r.rank = row.value("rank", 0);

@@ -6,8 +6,10 @@
 #include <daekit/status.hpp>
 
 #include "../run_settings_json.hpp"
+#include "../stats_json.hpp"
 #include "journal.hpp"
 #include "reference.hpp"
+#include "../farm/task_kinds.hpp"
 
 namespace daekit::host::wpd {
 namespace {
@@ -216,7 +218,7 @@ json measure(const loader::Registry& registry, const Point& p, int runs, const S
     out["wall_min"] = walls.front();
     out["wall_max"] = walls.back();
     const dk_stats& s = result.stats;
-    out["stats"] = {s.steps, s.accepted, s.rejected, s.nfev, s.nfev_jac, s.njac, s.nlu, s.nsolve, s.nnewton};
+    out["stats"] = stats_to_json(s, /*with_beside=*/true);
     if (is_success(static_cast<Status>(result.status)) && !trajectory.t.empty())
       score(registry, problem, solver, p, prepared, trajectory, scoring, out);
   } catch (const std::exception& e) {
@@ -292,12 +294,11 @@ void read_outcome(const farm::TaskOutcome& outcome, PointResult& r, double timeo
   r.wall_median = number_or_nan(j, "wall_median");
   r.wall_min = number_or_nan(j, "wall_min");
   r.wall_max = number_or_nan(j, "wall_max");
-  if (j.contains("stats")) {
-    const auto& s = j["stats"];
-    r.stats.steps = s[0], r.stats.accepted = s[1], r.stats.rejected = s[2], r.stats.nfev = s[3];
-    r.stats.nfev_jac = s[4], r.stats.njac = s[5], r.stats.nlu = s[6], r.stats.nsolve = s[7], r.stats.nnewton = s[8];
-  }
+  if (j.contains("stats")) r.stats = stats_from_json(j["stats"]);
   read_accuracy(j, r);
 }
+
+// Worker ranks can be sent points.
+const farm::TaskKindRegistration point_kind(point_task_kind, execute_point);
 
 }  // namespace daekit::host::wpd

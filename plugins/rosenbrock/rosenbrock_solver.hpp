@@ -4,11 +4,35 @@
 
 #include <daekit/numerics/one_step_solve.hpp>
 #include <daekit/kits/rosenbrock/stepper.hpp>
+#include <daekit/sdk/option_table.hpp>
 #include <daekit/sdk/solver.hpp>
 #include <daekit/kits/rosenbrock/tableau.hpp>
 #include <string>
 
 namespace daekit::plugins {
+
+// The controller's limits (their defaults are the controller's), its kind, and how long a
+// W-method may keep a Jacobian.
+struct RosenbrockOptions : ControllerLimits {
+  std::string controller = "predictive";
+  int max_jacobian_age = 1;
+};
+
+inline OptionTable<RosenbrockOptions> rosenbrock_options(bool w_method) {
+  std::vector<std::pair<std::string, std::string>> controllers;
+  for (const auto& name : controller_names()) controllers.emplace_back(name, name);
+  OptionTable<RosenbrockOptions> t;
+  t.choice("controller", &RosenbrockOptions::controller, controllers,
+           "step-size controller: Gustafsson's predictive (as RODAS), PI, or elementary")
+      .real("safety", &RosenbrockOptions::safety, {0, 1, true, false}, "safety factor of the step-size controller")
+      .real("fac_min", &RosenbrockOptions::fac_min, {0, 1, true, true}, "smallest step-size ratio h_new/h")
+      .real("fac_max", &RosenbrockOptions::fac_max, above(1), "largest step-size ratio h_new/h")
+      .listed(iteration_matrix_options());
+  if (w_method)
+    t.integer("max_jacobian_age", &RosenbrockOptions::max_jacobian_age, at_least(1),
+              "keep a Jacobian for up to this many steps (a W-method keeps its order with an old one)");
+  return t;
+}
 
 template <const tableaus::RosenbrockTableau& Tableau>
 class RosenbrockSolver : public Solver {
@@ -26,37 +50,26 @@ class RosenbrockSolver : public Solver {
     d.capabilities.keep_dense = true;
     d.capabilities.step_notification = true;
     d.capabilities.mass_storage = true;
-    d.options = {
-        {"controller", "choice:predictive|pi|i", "predictive",
-         "step-size controller: Gustafsson's predictive (as RODAS), PI, or elementary"},
-        {"safety", "real", "0.9", "safety factor of the step-size controller"},
-        {"fac_min", "real", "0.2", "smallest step-size ratio h_new/h"},
-        {"fac_max", "real", "6", "largest step-size ratio h_new/h"},
-    };
-    for (auto& o : iteration_matrix_options()) d.options.push_back(std::move(o));
-    if (Tableau.w_method)
-      d.options.push_back({"max_jacobian_age", "int", "1",
-                           "keep a Jacobian for up to this many steps (a W-method keeps its order with an old one)"});
+    d.options = options().describe();
     return d;
   }
 
   SolveOutcome solve(ProblemView& problem, const SolveRequest& request, OutputSink& sink) override {
-    ControllerLimits limits;
-    limits.safety = request.extra_real("safety", limits.safety);
-    limits.fac_min = request.extra_real("fac_min", limits.fac_min);
-    limits.fac_max = request.extra_real("fac_max", limits.fac_max);
-    if (!(limits.safety > 0.0 && limits.safety <= 1.0 && limits.fac_min > 0.0 && limits.fac_min < 1.0 &&
-          limits.fac_max > 1.0))
-      return {Status::invalid_input, "controller limits need 0 < safety <= 1, 0 < fac_min < 1 < fac_max", request.t0};
-    const long max_age = request.extra_int("max_jacobian_age", 1);
-    if (max_age < 1) return {Status::invalid_input, "max_jacobian_age must be at least 1", request.t0};
-    const std::string controller = request.extra_text("controller", "predictive");
+    RosenbrockOptions o;
+    if (std::string why; !options().read(request, o, &why)) return {Status::invalid_input, why, request.t0};
+    const ControllerLimits limits = o;
     return solve_one_step(
         problem, request, sink, Tableau.order, /*allow_sparse=*/true,
         [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm& norm) {
-          return std::make_unique<RosenbrockStepper>(Tableau, problem, mass, matrix, norm, static_cast<int>(max_age));
+          return std::make_unique<RosenbrockStepper>(Tableau, problem, mass, matrix, norm, o.max_jacobian_age);
         },
-        [&](const RosenbrockStepper& stepper) { return make_controller(controller, stepper.error_order(), limits); });
+        [&](const RosenbrockStepper& stepper) { return make_controller(o.controller, stepper.error_order(), limits); });
+  }
+
+ private:
+  static const OptionTable<RosenbrockOptions>& options() {
+    static const auto table = rosenbrock_options(Tableau.w_method);
+    return table;
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include "ida_solver.hpp"
 #include "linear_algebra.hpp"
+#include "options.hpp"
 #include "sundials_support.hpp"
 
 namespace daekit::plugins {
@@ -197,26 +198,19 @@ SolverDescription CvodeSolver::describe() {
   d.capabilities.keep_dense = true;
   d.capabilities.step_notification = true;
   d.capabilities.mass_storage = true;
-  d.options = {
-      {"max_order", "int", "5", "highest BDF order (1-5)"},
-      {"linear_solver", "choice:auto|dense|core|klu", "auto",
-       "SUNDIALS' dense LU, the core's dense LU (Eigen, blocked: ~10x faster at n ~ 1000), or KLU (auto: KLU when the problem gives a pattern, else dense)"},
-  };
-  // The core's IterationMatrix options that reach here: the ordering of SUNDIALS' KLU and
-  // coloured differences (the sparse LU itself is SUNDIALS' KLU).
-  for (auto& o : iteration_matrix_options())
-    if (o.key != "sparse_lu") d.options.push_back(std::move(o));
+  d.options = cvode_options().describe();
   return d;
 }
 
 SolveOutcome CvodeSolver::solve(ProblemView& problem, const SolveRequest& req, OutputSink& sink) {
   OdeModel model(problem, req);
-  const std::string solver_choice = req.extra_text("linear_solver", "auto");
+  CvodeOptions options;
+  if (std::string why; !cvode_options().read(req, options, &why)) return {Status::invalid_input, why, req.t0};
+  const std::string& solver_choice = options.linear_solver;
   const bool sparse = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
   if (solver_choice == "klu" && !sparse)
     return {Status::invalid_input, "linear_solver=klu needs a problem with a sparse Jacobian pattern", req.t0};
-  const int max_order = static_cast<int>(req.extra_int("max_order", 5));
-  if (max_order < 1 || max_order > 5) return {Status::invalid_input, "max_order must lie in 1..5", req.t0};
+  const int max_order = options.max_order;
   if (model.mass.setup(problem, req.t0, req.y0) != Eval::ok)
     return {Status::evaluation_failure, problem.last_message(), req.t0};
   // Our Jacobian where the problem has one or a pattern; otherwise CVODE's difference quotients.

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "linear_algebra.hpp"
+#include "options.hpp"
 #include "sundials_support.hpp"
 
 namespace daekit::plugins {
@@ -265,33 +266,15 @@ SolverDescription IdaSolver::describe() {
   d.capabilities.keep_dense = true;
   d.capabilities.step_notification = true;
   d.capabilities.mass_storage = true;
-  d.options = {
-      {"max_order", "int", "5", "highest BDF order (1-5)"},
-      {"max_nonlinear_iterations", "int", "4", "Newton iterations per step before a convergence failure"},
-      {"linear_solver", "choice:auto|dense|core|klu", "auto",
-       "SUNDIALS' dense LU, the core's dense LU (Eigen, blocked: ~10x faster at n ~ 1000), or KLU (auto: KLU when the problem gives a pattern, else dense)"},
-      {"suppress_alg", "choice:auto|on|off", "auto",
-       "leave algebraic components out of IDA's error test (auto: on when the problem has index-2/3 components "
-       "or --suppress-algebraic is given)"},
-      {"difference_quotients", "choice:ida|daekit", "ida",
-       "without an analytic Jacobian: IDA's own difference quotients, or daekit's (increments scaled by the "
-       "tolerances, better for tiny components)"},
-      {"calcic_line_search", "bool", "false",
-       "IDACalcIC's line search (off by default: on Robertson in residual form it stopped after one halved "
-       "Newton step, leaving y1' = 0.48 instead of -0.04)"},
-      {"initial_step_retry", "bool", "true",
-       "when IDA's own first step fails, retry with the automatic initial step of daekit's core and larger ones"},
-  };
-  // The core's IterationMatrix options that reach here: the ordering of SUNDIALS' KLU and
-  // coloured differences (the sparse LU itself is SUNDIALS' KLU).
-  for (auto& o : iteration_matrix_options())
-    if (o.key != "sparse_lu") d.options.push_back(std::move(o));
+  d.options = ida_options().describe();
   return d;
 }
 
 SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, OutputSink& sink) {
   SolveOutcome out;
   out.t_reached = req.t0;
+  IdaOptions options;
+  if (std::string why; !ida_options().read(req, options, &why)) return {Status::invalid_input, why, req.t0};
   const Eigen::Index n = problem.size();
   Model model(problem, req);
   Eigen::VectorXd y0 = req.y0, yp0 = Eigen::VectorXd::Zero(n);
@@ -345,14 +328,14 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
   }
 
   // Jacobian: ours where the problem has one (W = cj M - J, or its residual Jacobian), else IDA's differences.
-  const std::string solver_choice = req.extra_text("linear_solver", "auto");
+  const std::string& solver_choice = options.linear_solver;
   const bool sparse = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
   if (solver_choice == "klu" && !sparse) {
     out.status = Status::invalid_input;
     out.message = "linear_solver=klu needs a problem with a sparse Jacobian pattern";
     return out;
   }
-  const bool our_differences = req.extra_text("difference_quotients", "ida") == "daekit";
+  const bool our_differences = options.difference_quotients == "daekit";
   if (constant_mass && (sparse || our_differences ||
                         (problem.has_analytic_jacobian() && req.jacobian != JacobianSource::finite_difference))) {
     // A dense solver gets the matrix assembled densely, also for a problem with a pattern.
@@ -370,15 +353,10 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
 
   int max_index = 1;
   for (Eigen::Index i = 0; i < n; ++i) max_index = std::max(max_index, problem.index_of(i));
-  const std::string sup = req.extra_text("suppress_alg", "auto");
+  const std::string& sup = options.suppress_alg;
   const bool suppress = sup == "on" || (sup == "auto" && (req.suppress_algebraic || max_index >= 2));
-  const int max_order = static_cast<int>(req.extra_int("max_order", 5));
-  const int max_nonlinear = static_cast<int>(req.extra_int("max_nonlinear_iterations", 4));
-  if (max_order < 1 || max_order > 5 || max_nonlinear < 1) {
-    out.status = Status::invalid_input;
-    out.message = "max_order must lie in 1..5 and max_nonlinear_iterations be positive";
-    return out;
-  }
+  const int max_order = options.max_order;
+  const int max_nonlinear = options.max_nonlinear_iterations;
 
   // First steps to try: the user's; else IDA's own, then (on a failure before any
   // step was accepted) the core's automatic estimate and larger ones.
@@ -387,7 +365,7 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
     h0s.push_back(req.h0);
   } else {
     h0s.push_back(0.0);
-    if (req.extra_bool("initial_step_retry", true) && constant_mass) {
+    if (options.initial_step_retry && constant_mass) {
       ErrorNorm norm = ErrorNorm::for_request(req, problem);
       Eigen::VectorXd f(n);
       double h = 0;
@@ -416,7 +394,7 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
     // other forms; it cannot meet index-2 constraints (its Newton matrix is singular there).
     if (use_calc_ic) {
       const double tout1 = req.t0 + req.direction() * std::max(std::abs(req.tend - req.t0) * 1e-6, 1e-12);
-      const int flag = ida.calc_ic(tout1, req.extra_bool("calcic_line_search", false));
+      const int flag = ida.calc_ic(tout1, options.calcic_line_search);
       if (flag < 0) {
         // The core's residual-form service also moves y where index-2 constraints ask
         // for it (the 17-variable slider crank); IDA then starts again from its values.

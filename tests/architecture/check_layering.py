@@ -6,6 +6,7 @@
   plugins/<F>/            the core and its own kit only (no other family's method code)
   host/, problems/        no kit: the host runs plugins through the C ABI, problems need the SDK
   problems/               only the header-only SDK side (abi, sdk), never the core's numerics
+  host/farm/              none of its clients (wpd/, ensemble/, check/): they register task kinds
 
   check_layering.py <source dir>     exit 1 and one line per broken rule
 """
@@ -14,6 +15,7 @@ import re
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](daekit/[^>"]+)[>"]', re.MULTILINE)
+LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
 SOURCES = {".cpp", ".hpp", ".h"}
 
 
@@ -43,6 +45,11 @@ def main(root):
                 broken.append(f"{rel}: the {own_family} family includes the {family} kit ({header})")
             if top == "problems" and not re.match(r"daekit/(abi\.h|sdk/)", header):
                 broken.append(f"{rel}: a problem includes {header} (problems build on the SDK only)")
+        if rel.parts[:2] == ("host", "farm"):
+            for header in LOCAL_INCLUDE.findall(path.read_text(errors="replace")):
+                parts = pathlib.PurePosixPath(header).parts
+                if len(parts) > 2 and parts[0] == ".." and parts[1] != "farm":
+                    broken.append(f"{rel}: the farm includes its client {header} (clients register task kinds)")
     for line in broken:
         print(line)
     print(f"layering: {len(broken)} broken rule(s)")

@@ -123,7 +123,10 @@ TEST_CASE("ensemble refuses bad studies with a message", "[cli][ensemble]") {
       {"--param-grid eps=1e-6,1e-5 --param-random 'eps=uniform(1,2)' --samples 2", "varied twice"},
       {"--param-grid epss=1e-6,1e-5", "eps"},
       {"--param-grid eps=1e-6,1e-5 --outputs y3", "did you mean"},
-      {"--param-grid eps=1e-6,1e-5 --rtol -1", "--rtol"},
+      // The library's own check, in the words every program using it gets.
+      {"--param-grid eps=1e-6,1e-5 --rtol -1", "rtol must be finite"},
+      {"--param-grid eps=1e-6,1e-5 --jacobian sometimes", "--jacobian must be auto, analytic or fd"},
+      {"--param-grid eps=1e-6,1e-5 --event-samples -2", "--event-samples must not be negative"},
       {"--param-grid eps=1e-6,1e-5 --jobs 0", "--jobs"},
   };
   for (const auto& [args, expected] : cases) {

@@ -26,7 +26,8 @@ struct BdfSettings {
   int max_order = 5;
   bool ndf = false;
   int max_newton = 4;         // DASSL's MAXIT
-  double newton_tol = 0.33;   // converged when rate / (1 - rate) * |delta| <= newton_tol
+  // Converged when rate / (1 - rate) * |delta| <= newton_tol; 0: from the tolerance (stepper.cpp).
+  double newton_tol = 0.0;
   double fixed_step = 0.0;    // > 0: constant steps of this size without error control (order tests)
   bool restart_at_tstops = true;  // order 1 from each breakpoint on, as the test set's drivers do
 };
