@@ -9,7 +9,8 @@ set(DAEKIT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/daekit)
 install(TARGETS daekit_sdk daekit_core daekit_api EXPORT daekitTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY core/include/daekit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# One include/daekit from the three libraries' folders: the paths authors include are unchanged.
+install(DIRECTORY sdk/include/daekit core/include/daekit lib/include/daekit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # The family kits (static libraries daekit::<family>_kit and their headers under
 # daekit/kits/<family>/): a third-party solver builds a variant of a family on them.
 get_property(DAEKIT_FAMILY_KITS GLOBAL PROPERTY DAEKIT_KITS)

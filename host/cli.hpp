@@ -15,7 +15,7 @@ namespace daekit::host {
 
 namespace po = boost::program_options;
 
-// Discovery, the shared errors and the run settings are the library's (core/src/api); the
+// Discovery, the shared errors and the run settings are the library's (lib/src/api); the
 // commands use them by their short names.
 using namespace daekit::api;
 using PluginOptions = api::PluginSearch;

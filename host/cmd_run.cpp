@@ -7,6 +7,7 @@
 #include <daekit/solve_request.hpp>
 #include <daekit/status.hpp>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <daekit/api/run_setup.hpp>
@@ -92,184 +93,218 @@ std::vector<std::string> split_variable_names(const std::string& list) {
   return names;
 }
 
-}  // namespace
-
-int command_run(int argc, char** argv) {
+// What `daekit run` was asked, read from its command line and checked.
+struct RunRequest {
   PluginOptions plugins;
-  std::string problem_name, solver_name, saveat, output_file, output_vars, report = "text";
-  std::vector<std::string> params, solver_opts;
+  std::string problem_name, solver_name, saveat, output_file, report = "text";
+  std::vector<std::string> params, solver_opts, variable_names;
   double timeout = 0;
+  bool every_step = false, in_process = false;
+  api::RunSettings settings;
+};
+
+std::optional<RunRequest> parse_run_request(int argc, char** argv) {
+  RunRequest r;
+  std::string output_vars;
   RunSettingsOptions run_settings;
   po::options_description desc("daekit run options");
-  desc.add_options()("help,h", "show this help")("problem,p", po::value(&problem_name), "problem plugin name")(
-      "solver,s", po::value(&solver_name), "solver plugin name")(
-      "param", po::value(&params)->composing(), "problem parameter key=value (repeatable)")(
-      "solver-opt", po::value(&solver_opts)->composing(), "solver option key=value (repeatable)")(
-      "saveat", po::value(&saveat), "output at these times (comma-separated), by dense output")(
+  desc.add_options()("help,h", "show this help")("problem,p", po::value(&r.problem_name), "problem plugin name")(
+      "solver,s", po::value(&r.solver_name), "solver plugin name")(
+      "param", po::value(&r.params)->composing(), "problem parameter key=value (repeatable)")(
+      "solver-opt", po::value(&r.solver_opts)->composing(), "solver option key=value (repeatable)")(
+      "saveat", po::value(&r.saveat), "output at these times (comma-separated), by dense output")(
       "every-step", "output every accepted step")(
-      "output,o", po::value(&output_file), "write the output points to FILE.csv or FILE.json")(
+      "output,o", po::value(&r.output_file), "write the output points to FILE.csv or FILE.json")(
       "output-vars", po::value(&output_vars),
       "the columns of --output: these variables (comma-separated names of components or of the problem's "
       "outputs, e.g. an FMU's outputs and locals; daekit info lists them) instead of all components")(
-      "report", po::value(&report), "summary format: text or json")(
+      "report", po::value(&r.report), "summary format: text or json")(
       "isolate", "run the plugins in a child process (the default): a crash becomes status 'crashed'")(
       "in-process", "run the plugins in this process (for debuggers and profilers; no --timeout)")(
-      "timeout", po::value(&timeout), "seconds the run may take; then it is killed, status 'timeout' (default: none)")(
+      "timeout", po::value(&r.timeout),
+      "seconds the run may take; then it is killed, status 'timeout' (default: none)")(
       "verbose,v", "show the plugins' notes (an FMU's own log lines) on stderr");
   run_settings.add_to(desc);
-  add_plugin_options(desc, plugins);
+  add_plugin_options(desc, r.plugins);
   po::variables_map vm;
   if (!parse_command_line(argc, argv, desc, nullptr, vm,
                           "usage: daekit run --problem P --solver S [--rtol R --atol A ...]"))
-    return 0;
-  if (problem_name.empty() || solver_name.empty()) throw UsageError("both --problem and --solver are required");
-  const api::RunSettings base_settings = run_settings.read(vm);
-  if (vm.count("saveat") && saveat.empty()) throw UsageError("--saveat needs at least one time");
-  if (vm.count("output") && output_file.empty()) throw UsageError("--output needs a file name");
-  if (vm.count("output-vars") && output_file.empty()) throw UsageError("--output-vars needs --output FILE");
-  const std::vector<std::string> variable_names = split_variable_names(output_vars);
-  if (vm.count("output-vars") && variable_names.empty()) throw UsageError("--output-vars needs at least one name");
+    return std::nullopt;
+  if (r.problem_name.empty() || r.solver_name.empty()) throw UsageError("both --problem and --solver are required");
+  r.settings = run_settings.read(vm);
+  if (vm.count("saveat") && r.saveat.empty()) throw UsageError("--saveat needs at least one time");
+  if (vm.count("output") && r.output_file.empty()) throw UsageError("--output needs a file name");
+  if (vm.count("output-vars") && r.output_file.empty()) throw UsageError("--output-vars needs --output FILE");
+  r.variable_names = split_variable_names(output_vars);
+  if (vm.count("output-vars") && r.variable_names.empty()) throw UsageError("--output-vars needs at least one name");
   // A long run's result must not be lost to an output path that cannot be written.
-  if (!output_file.empty()) check_writable(output_file);
+  if (!r.output_file.empty()) check_writable(r.output_file);
   if (vm.count("isolate") && vm.count("in-process")) throw UsageError("choose one of --isolate and --in-process");
-  if (vm.count("timeout") && (!std::isfinite(timeout) || timeout <= 0))
+  if (vm.count("timeout") && (!std::isfinite(r.timeout) || r.timeout <= 0))
     throw UsageError("--timeout must be a positive number of seconds");
   if (vm.count("timeout") && vm.count("in-process"))
     throw UsageError("--timeout needs the run in a child process: drop --in-process");
   loader::show_plugin_notes(vm.count("verbose") > 0);
-  auto solve_and_report = [&]() -> int {
-    PluginOutputToStderr plugin_output(report == "json");
+  r.every_step = vm.count("every-step") > 0;
+  r.in_process = vm.count("in-process") > 0;
+  if (r.report != "text" && r.report != "json") throw UsageError("--report must be text or json");
+  return r;
+}
 
-    loader::Registry registry = discover_plugins(plugins);
-    const loader::Plugin& problem_plugin = require_plugin(registry, problem_name, DK_KIND_PROBLEM);
-    const loader::Plugin& solver_plugin = require_plugin(registry, solver_name, DK_KIND_SOLVER);
-    ProblemHandle problem;
-    try {
-      problem = ProblemHandle(std::make_shared<const loader::ProblemInstance>(problem_plugin,
-                                                                            parse_key_values(params, "--param")));
-    } catch (const loader::LoadError& e) {
-      throw UsageError(e.what());
-    }
-    const SolverHandle solver(solver_plugin);
-    const dk_problem_info& info = problem.info();
-    const std::size_t n = info.n;
+// The report of a solve: the result, what was run, and how it scored.
+RunReport report_of(const Solution& solution, const dk_problem_info& info, const SolverHandle& solver,
+                    const std::string& solver_version, const SolveOptions& settings) {
+  RunReport r;
+  r.result.struct_size = sizeof r.result;
+  r.result.status = static_cast<std::int32_t>(solution.status);
+  r.result.t_reached = solution.t_reached;
+  std::snprintf(r.result.message, sizeof r.result.message, "%s", solution.message.c_str());
+  r.result.stats = solution.stats;
+  r.events = solution.events;
+  if (DK_HAS_FIELD(&info, dk_problem_info, constraints)) {
+    r.has_events = info.nroots > 0 || (info.flags & DK_PROBLEM_TIME_EVENTS);
+    r.constraints_ignored = constrained_components(info) > 0 && !(solver.info().flags & DK_SOLVER_CONSTRAINTS);
+    for (std::size_t i = 0; i < info.nroots; ++i)
+      r.root_names.push_back(info.root_names && info.root_names[i] ? info.root_names[i] : "");
+  }
+  r.problem = info.name;
+  r.problem_title = info.title;
+  r.solver = solver.info().name;
+  r.solver_version = solver_version;
+  r.n = info.n;
+  r.t0 = solution.t0;
+  r.tend = solution.tend;
+  r.rtol = format_number(solution.rtol);
+  r.atol = solution.atol_text;
+  r.rtol_value = solution.rtol;
+  r.atol_values = solution.atol;
+  // The Jacobian used; the one asked for when the solver did not say.
+  r.jacobian = r.result.stats.jacobian_used == DK_JACOBIAN_ANALYTIC ||
+                       r.result.stats.jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE
+                   ? api::jacobian_name(r.result.stats.jacobian_used)
+                   : settings.jacobian;
+  if (solution.accuracy) {
+    r.accuracy = solution.accuracy;
+    r.reference_used = solution.reference_used;
+    r.reference_source = solution.reference_source;
+    r.scored_components = scored_components_text(info);
+  }
+  return r;
+}
 
-    SolveOptions settings;
-    static_cast<api::RunSettings&>(settings) = base_settings;
-    settings.solver_options = parse_key_values(solver_opts, "--solver-opt");
-    if (!saveat.empty() && vm.count("every-step")) throw UsageError("choose one of --saveat and --every-step");
-    if (!saveat.empty()) settings.saveat = parse_times(saveat);
-    settings.output = !saveat.empty() ? DK_OUTPUT_SAVEAT : vm.count("every-step") ? DK_OUTPUT_EVERY_STEP : DK_OUTPUT_END;
-    settings.output_vars = variable_names;
-    // The library's solve: the same settings, checks and scoring as every program using it.
-    const Solution solution = daekit::solve(problem, solver, settings);
-    RunReport r;
-    r.result.struct_size = sizeof r.result;
-    r.result.status = static_cast<std::int32_t>(solution.status);
-    r.result.t_reached = solution.t_reached;
-    std::snprintf(r.result.message, sizeof r.result.message, "%s", solution.message.c_str());
-    r.result.stats = solution.stats;
-    r.events = solution.events;
-    if (DK_HAS_FIELD(&info, dk_problem_info, constraints)) {
-      r.has_events = info.nroots > 0 || (info.flags & DK_PROBLEM_TIME_EVENTS);
-      r.constraints_ignored = constrained_components(info) > 0 && !(solver.info().flags & DK_SOLVER_CONSTRAINTS);
-      for (std::size_t i = 0; i < info.nroots; ++i)
-        r.root_names.push_back(info.root_names && info.root_names[i] ? info.root_names[i] : "");
-    }
+// --output: the points; a failed run never replaces an existing file, what it reached goes beside it.
+void write_output(const std::string& output_file, const Solution& solution, const dk_problem_info& info,
+                  bool has_events) {
+  const Trajectory& collected = solution;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < info.n; ++i) names.push_back(component_name(info, i));
+  const bool success = solution.success();
+  const std::string target = success ? output_file : output_file + ".partial";
+  const bool chosen = !collected.variable_names.empty();
+  if (has_events)
+    write_trajectory_with_events(target, chosen ? collected.variable_names : names, collected,
+                                 chosen ? TrajectoryColumns::variables : TrajectoryColumns::components);
+  else if (chosen)
+    write_trajectory(target, collected.variable_names, collected.t, collected.variables);
+  else
+    write_trajectory(target, names, collected.t, collected.y);
+  if (!success)
+    std::cerr << "daekit run: the run failed; the " << collected.t.size() << " points it reached are in " << target
+              << " (" << output_file << " is left as it was)\n";
+}
 
-    r.problem = info.name;
-    r.problem_title = info.title;
-    r.solver = solver.info().name;
-    r.solver_version = solver_plugin.manifest.version;
-    r.n = n;
-    r.t0 = solution.t0;
-    r.tend = solution.tend;
-    r.rtol = format_number(solution.rtol);
-    r.atol = solution.atol_text;
-    r.rtol_value = solution.rtol;
-    r.atol_values = solution.atol;
-    // The Jacobian used; the one asked for when the solver did not say.
-    r.jacobian = r.result.stats.jacobian_used == DK_JACOBIAN_ANALYTIC ||
-                         r.result.stats.jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE
-                     ? api::jacobian_name(r.result.stats.jacobian_used)
-                     : settings.jacobian;
-    const bool success = solution.success();
-    if (solution.accuracy) {
-      r.accuracy = solution.accuracy;
-      r.reference_used = solution.reference_used;
-      r.reference_source = solution.reference_source;
-      r.scored_components = scored_components_text(info);
-    }
-    const Trajectory& collected = solution;
-    if (!output_file.empty()) {
-      std::vector<std::string> names;
-      for (std::size_t i = 0; i < n; ++i)
-        names.push_back(component_name(info, i));
-      // A failed run never replaces an existing file: what it reached goes beside it.
-      const std::string target = success ? output_file : output_file + ".partial";
-      const bool chosen = !collected.variable_names.empty();
-      if (r.has_events)
-        write_trajectory_with_events(target, chosen ? collected.variable_names : names, collected,
-                                     chosen ? TrajectoryColumns::variables : TrajectoryColumns::components);
-      else if (chosen)
-        write_trajectory(target, collected.variable_names, collected.t, collected.variables);
-      else
-        write_trajectory(target, names, collected.t, collected.y);
-      if (!success)
-        std::cerr << "daekit run: the run failed; the " << collected.t.size() << " points it reached are in " << target
-                  << " (" << output_file << " is left as it was)\n";
-    }
-    plugin_output.restore();
-    if (report == "json")
-      std::cout << to_json(r).dump(2) << "\n";
-    else
-      print_text(r, std::cout);
-    if (!success) {
-      std::cerr << "daekit run: " << status_name(static_cast<Status>(r.result.status)) << ": " << r.result.message
-                << "\n";
-      return 1;
-    }
-    return 0;
-  };
-  if (report != "text" && report != "json") throw UsageError("--report must be text or json");
-  auto reporting_refusals = [&]() -> int {
-    try {
-      return solve_and_report();
-    } catch (const UsageError& e) {
-      // A script asking for JSON gets JSON for a refused run too (and the usual line on stderr).
-      if (report == "json") {
-        nlohmann::json j;
-        j["status"] = dynamic_cast<const UnsupportedProblem*>(&e) ? "unsupported_problem" : "invalid_input";
-        j["message"] = e.what();
-        std::cout << j.dump(2) << "\n";
-      }
-      throw;
-    }
-  };
-  if (vm.count("in-process")) return reporting_refusals();
+int solve_and_report(const RunRequest& request) {
+  PluginOutputToStderr plugin_output(request.report == "json");
+  loader::Registry registry = discover_plugins(request.plugins);
+  const loader::Plugin& problem_plugin = require_plugin(registry, request.problem_name, DK_KIND_PROBLEM);
+  const loader::Plugin& solver_plugin = require_plugin(registry, request.solver_name, DK_KIND_SOLVER);
+  ProblemHandle problem;
+  try {
+    problem = ProblemHandle(std::make_shared<const loader::ProblemInstance>(
+        problem_plugin, parse_key_values(request.params, "--param")));
+  } catch (const loader::LoadError& e) {
+    throw UsageError(e.what());
+  }
+  const SolverHandle solver(solver_plugin);
+  const dk_problem_info& info = problem.info();
 
-  // Isolated: the plugins run in a child, which prints the report itself; the parent
-  // speaks only when the child could not (a crash, a hang past --timeout).
-  const ChildOutcome end = run_in_child(
-      [&] { return std::to_string(exit_code_of("run", reporting_refusals)); },
-      timeout);
-  if (end.finished() && end.exit_code == 0 && !end.payload.empty()) return std::stoi(end.payload);
+  SolveOptions settings;
+  static_cast<api::RunSettings&>(settings) = request.settings;
+  settings.solver_options = parse_key_values(request.solver_opts, "--solver-opt");
+  if (!request.saveat.empty() && request.every_step) throw UsageError("choose one of --saveat and --every-step");
+  if (!request.saveat.empty()) settings.saveat = parse_times(request.saveat);
+  settings.output = !request.saveat.empty() ? DK_OUTPUT_SAVEAT
+                    : request.every_step    ? DK_OUTPUT_EVERY_STEP
+                                            : DK_OUTPUT_END;
+  settings.output_vars = request.variable_names;
+  // The library's solve: the same settings, checks and scoring as every program using it.
+  const Solution solution = daekit::solve(problem, solver, settings);
+  const RunReport r = report_of(solution, info, solver, solver_plugin.manifest.version, settings);
+  if (!request.output_file.empty()) write_output(request.output_file, solution, info, r.has_events);
+  plugin_output.restore();
+  if (request.report == "json")
+    std::cout << to_json(r).dump(2) << "\n";
+  else
+    print_text(r, std::cout);
+  if (!solution.success()) {
+    std::cerr << "daekit run: " << status_name(static_cast<Status>(r.result.status)) << ": " << r.result.message
+              << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+// A refused run: a script asking for JSON gets JSON too (and the usual line on stderr).
+int solve_reporting_refusals(const RunRequest& request) {
+  try {
+    return solve_and_report(request);
+  } catch (const UsageError& e) {
+    if (request.report == "json") {
+      nlohmann::json j;
+      j["status"] = dynamic_cast<const UnsupportedProblem*>(&e) ? "unsupported_problem" : "invalid_input";
+      j["message"] = e.what();
+      std::cout << j.dump(2) << "\n";
+    }
+    throw;
+  }
+}
+
+// The child that ran the plugins could not report (a crash, a hang past --timeout): the parent does.
+int report_lost_run(const RunRequest& request, const ChildOutcome& end) {
   const std::string status = end.end == ChildOutcome::End::timed_out ? "timeout" : "crashed";
-  const std::string message = "the run of solver '" + solver_name + "' on problem '" + problem_name + "' " +
-                              end.describe(timeout) + (end.end == ChildOutcome::End::crashed ? ": a plugin ended the process" : "");
-  if (report == "json") {
+  const std::string message = "the run of solver '" + request.solver_name + "' on problem '" + request.problem_name +
+                              "' " + end.describe(request.timeout) +
+                              (end.end == ChildOutcome::End::crashed ? ": a plugin ended the process" : "");
+  if (request.report == "json") {
     nlohmann::json j;
     j["status"] = status;
     j["message"] = message;
-    j["problem"] = problem_name;
-    j["solver"] = solver_name;
+    j["problem"] = request.problem_name;
+    j["solver"] = request.solver_name;
     j["signal"] = end.end == ChildOutcome::End::crashed ? nlohmann::json(end.signal) : nlohmann::json(nullptr);
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << "problem    " << problem_name << "\nsolver     " << solver_name << "\nstatus     " << status << "\n";
+    std::cout << "problem    " << request.problem_name << "\nsolver     " << request.solver_name << "\nstatus     "
+              << status << "\n";
   }
   std::cerr << "daekit run: " << status << ": " << message << "\n";
   return 1;
+}
+
+}  // namespace
+
+int command_run(int argc, char** argv) {
+  const std::optional<RunRequest> parsed = parse_run_request(argc, argv);
+  if (!parsed) return 0;
+  const RunRequest& request = *parsed;
+  if (request.in_process) return solve_reporting_refusals(request);
+  // Isolated: the plugins run in a child, which prints the report itself; the parent
+  // speaks only when the child could not.
+  const ChildOutcome end = run_in_child(
+      [&] { return std::to_string(exit_code_of("run", [&] { return solve_reporting_refusals(request); })); },
+      request.timeout);
+  if (end.finished() && end.exit_code == 0 && !end.payload.empty()) return std::stoi(end.payload);
+  return report_lost_run(request, end);
 }
 
 }  // namespace daekit::host

@@ -252,6 +252,65 @@ bool Report::passed() const {
   return !items.empty();
 }
 
+namespace {
+
+// Mass matrix: finite, and its zero columns are the components flagged algebraic; read
+// in the storage the problem declares, which must agree with the dense entry when both exist.
+void check_mass_matrix(Report& report, const ProblemProbe& probe, const dk_problem& p, const dk_problem_info& info,
+                       const Eigen::VectorXd& y0, const Eigen::VectorXd& f0) {
+  const auto n = static_cast<Eigen::Index>(info.n);
+  Eigen::MatrixXd m = Eigen::MatrixXd::Zero(n, n);
+  const bool evaluated = stored_mass(p, info, info.t0, y0, m);
+  const std::uint32_t storage = DK_HAS_FIELD(&info, dk_problem_info, constraints) ? info.mass_storage : static_cast<std::uint32_t>(DK_MASS_STORAGE_DENSE);
+  if (evaluated && storage != DK_MASS_STORAGE_DENSE && p.vtbl->mass) {
+    Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(n, n);
+    const bool dense_ok = p.vtbl->mass(p.self, info.t0, y0.data(), dense.data(), info.n) == DK_EVAL_OK;
+    const double gap = dense_ok ? (dense - m).cwiseAbs().maxCoeff() : 0.0;
+    report.add("mass matrix: the stored form and the dense entry agree", dense_ok && gap == 0.0,
+               dense_ok ? (gap == 0.0 ? "" : "they differ by up to " + fmt(gap)) : "the dense entry failed");
+  }
+  const bool ok = evaluated && m.allFinite();
+  std::string detail = evaluated ? (ok ? "" : "M has non-finite entries") : "M could not be evaluated";
+  bool consistent = ok;
+  for (Eigen::Index j = 0; j < n && ok; ++j) {
+    const bool zero = m.col(j).cwiseAbs().maxCoeff() == 0.0;
+    if (zero == (info.differential[j] != 0)) {
+      consistent = false;
+      detail = "component " + probe.name(j) + " is flagged " + (info.differential[j] ? "differential" : "algebraic") +
+               " but its column of M is " + (zero ? "zero" : "not zero");
+      break;
+    }
+  }
+  report.add("mass matrix matches the differential flags", consistent, detail);
+  // Consistency: the rows of M that are zero hold algebraic equations, which y0 must satisfy.
+  if (ok && (info.flags & DK_PROBLEM_CONSISTENT_Y0)) {
+    double worst = 0.0;
+    Eigen::Index row = -1;
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (m.row(i).cwiseAbs().maxCoeff() == 0.0 && std::abs(f0[i]) > worst) worst = std::abs(f0[i]), row = i;
+    report.add("initial values satisfy the algebraic equations (the problem says they do)", worst <= 1e-10,
+               row < 0 ? "" : "largest residual " + fmt(worst) + " in equation " + probe.name(row) + " (allowed 1e-10)");
+  }
+}
+
+// The stored reference: as many finite entries as components.
+void check_reference(Report& report, const loader::ProblemInstance& problem) {
+  const dk_problem_info& info = problem.info();
+  if (!info.has_reference) return;
+  std::vector<double> ref;
+  const bool got = problem.reference(ref);
+  const bool sized = got && ref.size() == info.n;
+  bool finite = sized;
+  for (double v : ref) finite = finite && std::isfinite(v);
+  report.add("reference solution", finite,
+             !got ? "the reference could not be read"
+             : !sized ? "it has " + std::to_string(ref.size()) + " entries for n = " + std::to_string(info.n)
+             : !finite ? "it has non-finite entries"
+                       : "at t = " + fmt(info.reference_t) + ": " + info.reference_source);
+}
+
+}  // namespace
+
 Report check_problem(const loader::Plugin& plugin, const std::map<std::string, std::string>& params) {
   Report report;
   report.subject = "problem '" + plugin.manifest.name + "' (" + plugin.file.string() + ")";
@@ -317,42 +376,7 @@ Report check_problem(const loader::Plugin& plugin, const std::map<std::string, s
   report.add("right-hand side at the initial values", f_ok, f_ok ? "" : "f(t0, y0) failed or is not finite");
   if (!f_ok) return report;
 
-  // Mass matrix: finite, and its zero columns are the components flagged algebraic; read
-  // in the storage the problem declares, which must agree with the dense entry when both exist.
-  if (info.mass_kind != DK_MASS_IDENTITY) {
-    Eigen::MatrixXd m = Eigen::MatrixXd::Zero(n, n);
-    const bool evaluated = stored_mass(p, info, info.t0, y0, m);
-    const std::uint32_t storage = DK_HAS_FIELD(&info, dk_problem_info, constraints) ? info.mass_storage : static_cast<std::uint32_t>(DK_MASS_STORAGE_DENSE);
-    if (evaluated && storage != DK_MASS_STORAGE_DENSE && p.vtbl->mass) {
-      Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(n, n);
-      const bool dense_ok = p.vtbl->mass(p.self, info.t0, y0.data(), dense.data(), info.n) == DK_EVAL_OK;
-      const double gap = dense_ok ? (dense - m).cwiseAbs().maxCoeff() : 0.0;
-      report.add("mass matrix: the stored form and the dense entry agree", dense_ok && gap == 0.0,
-                 dense_ok ? (gap == 0.0 ? "" : "they differ by up to " + fmt(gap)) : "the dense entry failed");
-    }
-    const bool ok = evaluated && m.allFinite();
-    std::string detail = evaluated ? (ok ? "" : "M has non-finite entries") : "M could not be evaluated";
-    bool consistent = ok;
-    for (Eigen::Index j = 0; j < n && ok; ++j) {
-      const bool zero = m.col(j).cwiseAbs().maxCoeff() == 0.0;
-      if (zero == (info.differential[j] != 0)) {
-        consistent = false;
-        detail = "component " + probe.name(j) + " is flagged " + (info.differential[j] ? "differential" : "algebraic") +
-                 " but its column of M is " + (zero ? "zero" : "not zero");
-        break;
-      }
-    }
-    report.add("mass matrix matches the differential flags", consistent, detail);
-    // Consistency: the rows of M that are zero hold algebraic equations, which y0 must satisfy.
-    if (ok && (info.flags & DK_PROBLEM_CONSISTENT_Y0)) {
-      double worst = 0.0;
-      Eigen::Index row = -1;
-      for (Eigen::Index i = 0; i < n; ++i)
-        if (m.row(i).cwiseAbs().maxCoeff() == 0.0 && std::abs(f0[i]) > worst) worst = std::abs(f0[i]), row = i;
-      report.add("initial values satisfy the algebraic equations (the problem says they do)", worst <= 1e-10,
-                 row < 0 ? "" : "largest residual " + fmt(worst) + " in equation " + probe.name(row) + " (allowed 1e-10)");
-    }
-  }
+  if (info.mass_kind != DK_MASS_IDENTITY) check_mass_matrix(report, probe, p, info, y0, f0);
 
   const auto states = probe_states(y0);
   if (p.vtbl->jacobian) {
@@ -370,18 +394,7 @@ Report check_problem(const loader::Plugin& plugin, const std::map<std::string, s
     report.add("autonomous as declared", ok, ok ? "" : "f(t, y0) changes with t although the problem says it does not");
   }
 
-  if (info.has_reference) {
-    std::vector<double> ref;
-    const bool got = problem->reference(ref);
-    const bool sized = got && ref.size() == info.n;
-    bool finite = sized;
-    for (double v : ref) finite = finite && std::isfinite(v);
-    report.add("reference solution", finite,
-               !got ? "the reference could not be read"
-               : !sized ? "it has " + std::to_string(ref.size()) + " entries for n = " + std::to_string(info.n)
-               : !finite ? "it has non-finite entries"
-                         : "at t = " + fmt(info.reference_t) + ": " + info.reference_source);
-  }
+  check_reference(report, *problem);
   return report;
 }
 

@@ -11,7 +11,6 @@ namespace daekit::host::farm {
 namespace {
 
 using nlohmann::json;
-using clock = std::chrono::steady_clock;
 
 }  // namespace
 
@@ -88,125 +87,137 @@ Farm::Farm(const loader::Registry& registry, const api::PluginSearch& plugins, E
     for (int r = 1; r < transport_->size(); ++r) workers_[r] = Worker{};
 }
 
+// One call of run(): what is still to start, how many have not finished, and the options.
+struct Farm::Round {
+  const std::vector<Task>& tasks;
+  const FarmOptions& options;
+  std::deque<std::size_t> pending;
+  std::size_t open = 0;  // started or pending, not yet finished
+
+  void finished(std::size_t index, const TaskOutcome& outcome) {
+    --open;
+    if (options.finished) options.finished(index, outcome);
+  }
+};
+
+void Farm::give_up(Round& round, int rank, Worker& w, const std::string& why) {
+  w.alive = false;
+  transport_->forget(rank);
+  for (std::size_t index : w.running) {
+    TaskOutcome lost;
+    lost.lost = true;
+    lost.lost_why = why;
+    lost.rank = rank;
+    lost.child.end = ChildOutcome::End::crashed;
+    round.finished(index, lost);
+  }
+  w.running.clear();
+  std::cerr << "daekit: rank " << rank << " " << why << "; the other ranks go on\n";
+}
+
+// To the workers first (they have nothing else to do): the setup once, then runs up to --jobs.
+void Farm::hand_out(Round& round, clock::time_point now) {
+  const FarmOptions& o = round.options;
+  const int jobs = std::max(1, o.jobs);
+  for (auto& [rank, w] : workers_) {
+    if (!w.alive) continue;
+    if (!w.set_up) {
+      transport_->send(rank, tag_setup, json{{"plugins", plugin_search_to_json(plugins_)},
+                                             {"beat_s", o.silence_limit_s / 6},
+                                             {"silence_limit_s", o.silence_limit_s}}.dump());
+      w.set_up = true;
+      w.last_heard = now;
+    }
+    while (!round.pending.empty() && static_cast<int>(w.running.size()) < jobs) {
+      const std::size_t index = round.pending.front();
+      const Task& t = round.tasks[index];
+      for (const auto& key : t.shared)
+        if (!w.has_shared.count(key)) {
+          transport_->send(rank, tag_shared, json{{"key", key}, {"value", shared_.at(key)}}.dump());
+          w.has_shared.insert(key);
+        }
+      if (!transport_->send(rank, tag_task, json{{"index", index}, {"kind", t.kind}, {"input", t.input},
+                                                 {"shared", t.shared}, {"budget_s", t.budget_s}}.dump())) {
+        give_up(round, rank, w, "refused a message");
+        break;
+      }
+      round.pending.pop_front();
+      if (w.running.empty()) w.last_heard = now;  // its silence counts from its first run
+      w.running.insert(index);
+      if (o.started) o.started(index);
+    }
+  }
+}
+
+// The workers' words: results, a worker that cannot run, heartbeats (any word counts).
+void Farm::read_messages(Round& round, clock::time_point now) {
+  while (auto m = transport_->receive()) {
+    auto it = workers_.find(m->source);
+    if (it == workers_.end() || !it->second.alive) continue;  // given up already: its word comes too late
+    Worker& w = it->second;
+    w.last_heard = now;
+    const json body = json::parse(m->bytes, nullptr, false);
+    if (m->tag == tag_result && body.is_object()) {
+      const std::size_t index = body.at("index").get<std::size_t>();
+      if (!w.running.erase(index)) continue;
+      TaskOutcome outcome;
+      outcome.child = outcome_from_json(body.at("outcome"));
+      outcome.host = body.value("host", "");
+      outcome.rank = m->source;
+      round.finished(index, outcome);
+    } else if (m->tag == tag_broken) {
+      // It could not set itself up (its plugins): its runs go back to the others.
+      for (std::size_t index : w.running) round.pending.push_front(index);
+      w.running.clear();
+      w.alive = false;
+      std::cerr << "daekit: rank " << m->source << " cannot run: "
+                << (body.is_object() ? body.value("why", "") : std::string("?")) << "; the other ranks go on\n";
+    }
+  }
+  // Workers beat even when idle: one that died between runs is not handed the next.
+  for (auto& [rank, w] : workers_) {
+    if (!w.alive || !w.set_up) continue;
+    const double silent = std::chrono::duration<double>(now - w.last_heard).count();
+    if (silent > round.options.silence_limit_s)
+      give_up(round, rank, w,
+              "stopped answering for " + std::to_string(static_cast<int>(silent)) + " s (it died, or its machine did)" +
+                  (w.running.empty() ? std::string() : std::string(": its run is recorded as lost")));
+  }
+}
+
 void Farm::run(const std::vector<Task>& tasks, const std::vector<std::size_t>& which, const FarmOptions& o) {
   // Longest expected first: a long run started last would leave the other ranks idle at the end.
   std::vector<std::size_t> order = which;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return tasks[a].expected_cost > tasks[b].expected_cost; });
-  std::deque<std::size_t> pending(order.begin(), order.end());
-  std::size_t open = order.size();  // started or pending, not yet finished
+  Round round{tasks, o, std::deque<std::size_t>(order.begin(), order.end()), order.size()};
   LocalRuns local;
   const std::string here = transport_ ? transport_->host() : local_host_name();
-  const int jobs = std::max(1, o.jobs);
   auto stop_requested = [&] { return o.interrupted && *o.interrupted; };
   if (transport_) announce_coordinator(*transport_, o.silence_limit_s);
   auto live_workers = [&] {
     return std::count_if(workers_.begin(), workers_.end(), [](const auto& w) { return w.second.alive; });
   };
-  auto report = [&](std::size_t index, const TaskOutcome& outcome) {
-    --open;
-    if (o.finished) o.finished(index, outcome);
-  };
-  auto give_up = [&](int rank, Worker& w, const std::string& why) {
-    w.alive = false;
-    transport_->forget(rank);
-    for (std::size_t index : w.running) {
-      TaskOutcome lost;
-      lost.lost = true;
-      lost.lost_why = why;
-      lost.rank = rank;
-      lost.child.end = ChildOutcome::End::crashed;
-      report(index, lost);
-    }
-    w.running.clear();
-    std::cerr << "daekit: rank " << rank << " " << why << "; the other ranks go on\n";
-  };
-
-  while (open > 0 && !stop_requested()) {
-    const auto now = clock::now();
-    // Hand out work: to the workers first (they have nothing else to do), then locally.
-    if (transport_) {
-      for (auto& [rank, w] : workers_) {
-        if (!w.alive) continue;
-        if (!w.set_up) {
-          transport_->send(rank, tag_setup, json{{"plugins", plugin_search_to_json(plugins_)},
-                                                 {"beat_s", o.silence_limit_s / 6},
-                                                 {"silence_limit_s", o.silence_limit_s}}.dump());
-          w.set_up = true;
-          w.last_heard = now;
-        }
-        while (!pending.empty() && static_cast<int>(w.running.size()) < jobs) {
-          const std::size_t index = pending.front();
-          const Task& t = tasks[index];
-          for (const auto& key : t.shared)
-            if (!w.has_shared.count(key)) {
-              transport_->send(rank, tag_shared, json{{"key", key}, {"value", shared_.at(key)}}.dump());
-              w.has_shared.insert(key);
-            }
-          if (!transport_->send(rank, tag_task, json{{"index", index}, {"kind", t.kind}, {"input", t.input},
-                                                     {"shared", t.shared}, {"budget_s", t.budget_s}}.dump())) {
-            give_up(rank, w, "refused a message");
-            break;
-          }
-          pending.pop_front();
-          if (w.running.empty()) w.last_heard = now;  // its silence counts from its first run
-          w.running.insert(index);
-          if (o.started) o.started(index);
-        }
-      }
-    }
+  while (round.open > 0 && !stop_requested()) {
+    if (transport_) hand_out(round, clock::now());
     // Rank 0 runs its share; it runs everything when no worker is left.
     const int local_jobs = live_workers() == 0 ? std::max(1, o.coordinator_jobs) : o.coordinator_jobs;
-    while (!pending.empty() && static_cast<int>(local.size()) < local_jobs) {
-      const std::size_t index = pending.front();
-      pending.pop_front();
+    while (!round.pending.empty() && static_cast<int>(local.size()) < local_jobs) {
+      const std::size_t index = round.pending.front();
+      round.pending.pop_front();
       const Task& t = tasks[index];
       local.start(index, [&] { return run_task(executors_, registry_, t.kind, t.input, shared_); }, t.budget_s);
       if (o.started) o.started(index);
     }
-
     // With workers the coordinator must answer them quickly; alone it sleeps in poll.
     for (auto& [index, end] : local.collect(live_workers() > 0 ? 1 : 100)) {
       TaskOutcome outcome;
       outcome.child = std::move(end);
       outcome.host = here;
-      report(index, outcome);
+      round.finished(index, outcome);
     }
     if (o.tick) o.tick();
-    const auto after = clock::now();
-    if (!transport_) continue;
-    while (auto m = transport_->receive()) {
-      auto it = workers_.find(m->source);
-      if (it == workers_.end() || !it->second.alive) continue;  // given up already: its word comes too late
-      Worker& w = it->second;
-      w.last_heard = after;
-      const json body = json::parse(m->bytes, nullptr, false);
-      if (m->tag == tag_result && body.is_object()) {
-        const std::size_t index = body.at("index").get<std::size_t>();
-        if (!w.running.erase(index)) continue;
-        TaskOutcome outcome;
-        outcome.child = outcome_from_json(body.at("outcome"));
-        outcome.host = body.value("host", "");
-        outcome.rank = m->source;
-        report(index, outcome);
-      } else if (m->tag == tag_broken) {
-        // It could not set itself up (its plugins): its runs go back to the others.
-        for (std::size_t index : w.running) pending.push_front(index);
-        w.running.clear();
-        w.alive = false;
-        std::cerr << "daekit: rank " << m->source << " cannot run: "
-                  << (body.is_object() ? body.value("why", "") : std::string("?")) << "; the other ranks go on\n";
-      }
-    }
-    // Workers beat even when idle: one that died between runs is not handed the next.
-    for (auto& [rank, w] : workers_) {
-      if (!w.alive || !w.set_up) continue;
-      const double silent = std::chrono::duration<double>(after - w.last_heard).count();
-      if (silent > o.silence_limit_s)
-        give_up(rank, w, "stopped answering for " + std::to_string(static_cast<int>(silent)) +
-                             " s (it died, or its machine did)" +
-                             (w.running.empty() ? std::string() : std::string(": its run is recorded as lost")));
-    }
+    if (transport_) read_messages(round, clock::now());
   }
   // Interrupted: local children die with `local`; workers are told to stop at the end of the command.
 }

@@ -71,12 +71,17 @@ class Farm {
   void run(const std::vector<Task>& tasks, const std::vector<std::size_t>& which, const FarmOptions& options);
 
  private:
+  using clock = std::chrono::steady_clock;
   struct Worker {
     bool alive = true, set_up = false;
     std::set<std::size_t> running;
     std::set<std::string> has_shared;
-    std::chrono::steady_clock::time_point last_heard;
+    clock::time_point last_heard;
   };
+  struct Round;
+  void hand_out(Round& round, clock::time_point now);
+  void read_messages(Round& round, clock::time_point now);
+  void give_up(Round& round, int rank, Worker& w, const std::string& why);
   const loader::Registry& registry_;
   api::PluginSearch plugins_;
   Executors executors_;

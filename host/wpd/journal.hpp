@@ -55,7 +55,6 @@ class Journal {
 
   // The finished row of an earlier run of the same point, if the journal holds one.
   std::optional<PointResult> earlier(const std::string& key, const Point& point) const;
-  std::size_t earlier_count() const { return earlier_.size(); }
   // One line, flushed to the file before this returns; throws UsageError when the write fails.
   void append(const std::string& key, const PointResult& r);
 

@@ -190,7 +190,7 @@ void write_json(const std::string& file, const std::vector<PointResult>& rows, c
                      {"cores", sysconf(_SC_NPROCESSORS_ONLN)}};
   meta["build_type"] = DAEKIT_BUILD_TYPE;
   // Which commit, compiler, LAPACK and BLAS kernel made these timings (and these digits:
-  // results move with the kernel, scripts/kernel-spread.py).
+  // results move with the kernel, scripts/benchmarks/kernel-spread.py).
   meta["build"] = to_json(build_info());
   meta["command_line"] = info.command_line;
   meta["settings"] = info.settings;
@@ -228,6 +228,65 @@ void write_json(const std::string& file, const std::vector<PointResult>& rows, c
   write_file_checked(file, [&](std::ostream& out) { out << text << "\n"; });
 }
 
+namespace {
+
+// A series' legend: failures stay visible, "ida (failed at tol 1e-09, 1e-10: convergence_failures)".
+std::string series_title(const std::string& solver, bool none_ok, const std::vector<const PointResult*>& failed) {
+  if (failed.empty()) return solver;
+  std::map<std::string, std::vector<double>> by_status;
+  for (const auto* f : failed) by_status[f->status].push_back(f->point.rtol);
+  std::ostringstream t;
+  t << solver << " (";
+  bool first_status = true;
+  for (const auto& [status, tols] : by_status) {
+    t << (first_status ? "" : "; ");
+    if (none_ok && by_status.size() == 1) {
+      t << "all failed: " << status;
+    } else {
+      t << "failed at tol ";
+      for (std::size_t k = 0; k < tols.size(); ++k) t << (k ? ", " : "") << tols[k];
+      t << ": " << status;
+    }
+    first_status = false;
+  }
+  t << ")";
+  return t.str();
+}
+
+// Runs gnuplot on each script in `dir`: false when one failed or wrote an incomplete image;
+// a missing gnuplot is a warning (the data and scripts are written), not a failure.
+bool draw(const std::string& dir, const std::vector<std::string>& scripts, std::ostream& log) {
+  if (run_gnuplot(dir, "--version", fs::path(dir) / ".gnuplot-version.log") != 0) {
+    std::error_code ec;
+    fs::remove(fs::path(dir) / ".gnuplot-version.log", ec);
+    log << "daekit wpd: gnuplot not found, so no SVG/PNG diagrams were drawn; install it with "
+           "'apt-get install gnuplot-nox' and run 'gnuplot <file>.gp' in "
+        << dir << " (the data and scripts are there)\n";
+    return true;  // not a failure of the sweep: everything else is written
+  }
+  {
+    std::error_code ec;
+    fs::remove(fs::path(dir) / ".gnuplot-version.log", ec);
+  }
+  bool ok = true;
+  for (const auto& s : scripts) {
+    const fs::path messages = fs::path(dir) / (s + ".log");
+    if (run_gnuplot(dir, s, messages) != 0) {
+      log << "daekit wpd: gnuplot failed on " << (fs::path(dir) / s).string() << " (see " << s << ".log)\n";
+      ok = false;
+    } else if (const std::string incomplete = incomplete_image(dir, s); !incomplete.empty()) {
+      // gnuplot says nothing when its output is cut short (a full disk).
+      log << "daekit wpd: gnuplot wrote an incomplete " << incomplete << " (a full disk?)\n";
+      ok = false;
+    } else if (std::error_code ec; fs::is_empty(messages, ec) && !ec) {
+      fs::remove(messages, ec);  // keep the log only when gnuplot had something to say
+    }
+  }
+  return ok;
+}
+
+}  // namespace
+
 bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, const SweepInfo& info,
                  std::ostream& log) {
   std::vector<std::string> scripts;
@@ -251,28 +310,7 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
               (r.ok() && std::isfinite(value_of(r, metric)) ? ok : failed).push_back(&r);
           std::sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return a->point.rtol > b->point.rtol; });
           any_valid = any_valid || !ok.empty();
-          // Failures stay visible: "ida (failed at tol 1e-09, 1e-10: convergence_failures)".
-          std::string title = solver;
-          if (!failed.empty()) {
-            std::map<std::string, std::vector<double>> by_status;
-            for (const auto* f : failed) by_status[f->status].push_back(f->point.rtol);
-            std::ostringstream t;
-            t << solver << " (";
-            bool first_status = true;
-            for (const auto& [status, tols] : by_status) {
-              t << (first_status ? "" : "; ");
-              if (ok.empty() && by_status.size() == 1) {
-                t << "all failed: " << status;
-              } else {
-                t << "failed at tol ";
-                for (std::size_t k = 0; k < tols.size(); ++k) t << (k ? ", " : "") << tols[k];
-                t << ": " << status;
-              }
-              first_status = false;
-            }
-            t << ")";
-            title = t.str();
-          }
+          const std::string title = series_title(solver, ok.empty(), failed);
           // In tolerance order, a failed point leaves a gap (a blank line), never a bridge.
           std::vector<const PointResult*> series;
           for (const auto& r : rows)
@@ -329,33 +367,7 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
   for (const auto& script : write_scaling(dir, rows, info, subtitle)) scripts.push_back(script);
   if (const std::string script = write_summary_figure(dir, panels, info, subtitle); !script.empty())
     scripts.push_back(script);
-  if (run_gnuplot(dir, "--version", fs::path(dir) / ".gnuplot-version.log") != 0) {
-    std::error_code ec;
-    fs::remove(fs::path(dir) / ".gnuplot-version.log", ec);
-    log << "daekit wpd: gnuplot not found, so no SVG/PNG diagrams were drawn; install it with "
-           "'apt-get install gnuplot-nox' and run 'gnuplot <file>.gp' in "
-        << dir << " (the data and scripts are there)\n";
-    return true;  // not a failure of the sweep: everything else is written
-  }
-  {
-    std::error_code ec;
-    fs::remove(fs::path(dir) / ".gnuplot-version.log", ec);
-  }
-  bool ok = true;
-  for (const auto& s : scripts) {
-    const fs::path messages = fs::path(dir) / (s + ".log");
-    if (run_gnuplot(dir, s, messages) != 0) {
-      log << "daekit wpd: gnuplot failed on " << (fs::path(dir) / s).string() << " (see " << s << ".log)\n";
-      ok = false;
-    } else if (const std::string incomplete = incomplete_image(dir, s); !incomplete.empty()) {
-      // gnuplot says nothing when its output is cut short (a full disk).
-      log << "daekit wpd: gnuplot wrote an incomplete " << incomplete << " (a full disk?)\n";
-      ok = false;
-    } else if (std::error_code ec; fs::is_empty(messages, ec) && !ec) {
-      fs::remove(messages, ec);  // keep the log only when gnuplot had something to say
-    }
-  }
-  return ok;
+  return draw(dir, scripts, log);
 }
 
 void print_summary(std::ostream& out, const std::vector<PointResult>& rows, const SweepInfo& info) {

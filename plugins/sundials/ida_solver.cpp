@@ -250,6 +250,111 @@ double residual_norm(ProblemView& p, const SolveRequest& r, const Eigen::VectorX
   return res.cwiseAbs().maxCoeff();
 }
 
+// Consistent y(t0), y'(t0) for IDA: the core's service first (also with --init fix: it
+// meets constraints of index 2, such as the slider crank's velocity constraints, by moving
+// differential components, which IDACalcIC's YA_YDP mode cannot); y' from M y' = f where
+// M is constant. false: the run ends as *out says.
+bool initial_state(ProblemView& problem, const SolveRequest& req, Model& model, bool constant_mass,
+                   Eigen::VectorXd& y0, Eigen::VectorXd& yp0, std::string* init_note, SolveOutcome* out) {
+  const Eigen::Index n = problem.size();
+  const bool mass_form = !problem.residual_only();
+  if (constant_mass && model.mass.setup(problem, req.t0, y0) != Eval::ok) {
+    out->status = Status::evaluation_failure;
+    out->message = problem.last_message();
+    return false;
+  }
+  if (req.init != InitPolicy::trust && constant_mass) {
+    InitialisationOutcome init = initialise(problem, req, model.mass, y0);
+    if (init.status != Status::success) {
+      out->status = init.status;
+      out->message = init.message;
+      return false;
+    }
+    if (!init.message.empty()) *init_note = init.message + "; ";
+  }
+  if (req.yp0.size() == n && y0 == req.y0) {
+    yp0 = req.yp0;
+  } else if (constant_mass) {
+    Eigen::VectorXd f(n);
+    if (problem.rhs(req.t0, y0, f) != Eval::ok) {
+      out->status = Status::evaluation_failure;
+      out->message = "at t0: " + problem.last_message();
+      return false;
+    }
+    derivative_from_mass(model.mass, problem, f, yp0);
+  } else if (req.init == InitPolicy::check) {
+    out->status = Status::inconsistent_initial_values;
+    out->message = "the problem gives no y'(t0); pass --init fix to compute consistent values with IDACalcIC";
+    return false;
+  }
+  if (!mass_form && req.init == InitPolicy::check) {
+    const double r = residual_norm(problem, req, y0, yp0), tol = req.atol.minCoeff();
+    if (r > std::max(tol, 1e-12)) {
+      std::ostringstream m;
+      m << "the initial values are inconsistent: |F(t0, y0, y'0)| is " << r << " (tolerance " << tol
+        << "); pass --init fix to compute consistent values with IDACalcIC";
+      out->status = Status::inconsistent_initial_values;
+      out->message = m.str();
+      return false;
+    }
+  }
+  return true;
+}
+
+// Jacobian: ours where the problem has one (W = cj M - J, or its residual Jacobian), else
+// IDA's differences. false: the run ends as *out says.
+bool choose_jacobian(ProblemView& problem, const SolveRequest& req, const IdaOptions& options, bool constant_mass,
+                     Model& model, SolveOutcome* out) {
+  const bool mass_form = !problem.residual_only();
+  const std::string& solver_choice = options.linear_solver;
+  const bool sparse = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
+  if (solver_choice == "klu" && !sparse) {
+    out->status = Status::invalid_input;
+    out->message = "linear_solver=klu needs a problem with a sparse Jacobian pattern";
+    return false;
+  }
+  const bool our_differences = options.difference_quotients == "daekit";
+  if (constant_mass && (sparse || our_differences ||
+                        (problem.has_analytic_jacobian() && req.jacobian != JacobianSource::finite_difference))) {
+    // A dense solver gets the matrix assembled densely, also for a problem with a pattern.
+    const bool dense_solver = solver_choice == "dense" || solver_choice == "core";
+    model.matrix.setup(problem, req, model.mass, !dense_solver);
+    model.use_matrix = true;
+  } else if (!mass_form && problem.has_residual_jacobian() && req.jacobian != JacobianSource::finite_difference) {
+    model.residual_jacobian = true;
+  }
+  problem.stats().jacobian_used =
+      (model.use_matrix && model.matrix.analytic()) || model.residual_jacobian ? DK_JACOBIAN_ANALYTIC
+                                                                                : DK_JACOBIAN_FINITE_DIFFERENCE;
+  // With our matrix its setup says dense or sparse (KLU); without it SUNDIALS' dense LU runs.
+  if (!model.use_matrix) problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_DENSE;
+  return true;
+}
+
+// First steps to try: the user's; else IDA's own, then (on a failure before any step was
+// accepted) the core's automatic estimate and larger ones.
+std::vector<double> first_steps(ProblemView& problem, const SolveRequest& req, const IdaOptions& options,
+                                bool constant_mass, const Model& model, const Eigen::VectorXd& y0) {
+  const Eigen::Index n = problem.size();
+  std::vector<double> h0s;
+  if (req.h0 > 0) {
+    h0s.push_back(req.h0);
+  } else {
+    h0s.push_back(0.0);
+    if (options.initial_step_retry && constant_mass) {
+      ErrorNorm norm = ErrorNorm::for_request(req, problem);
+      Eigen::VectorXd f(n);
+      double h = 0;
+      if (problem.rhs(req.t0, y0, f) == Eval::ok &&
+          initial_step(problem, norm, model.mass, req.t0, y0, f, 3, req.hmax, &h) == Eval::ok && h > 0)
+        h0s.push_back(h);
+      const double span = std::abs(req.tend - req.t0);
+      for (double frac : {1e-6, 1e-4}) h0s.push_back(frac * span);
+    }
+  }
+  return h0s;
+}
+
 }  // namespace
 
 SolverDescription IdaSolver::describe() {
@@ -280,76 +385,12 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
   Eigen::VectorXd y0 = req.y0, yp0 = Eigen::VectorXd::Zero(n);
 
   // Mass-matrix form: M once (constant M), y'0 from M y' = f unless given, and the shared check.
-  const bool mass_form = !problem.residual_only();
-  const bool constant_mass = mass_form && problem.mass_kind() <= MassKind::constant;
-  if (constant_mass && model.mass.setup(problem, req.t0, y0) != Eval::ok) {
-    out.status = Status::evaluation_failure;
-    out.message = problem.last_message();
-    return out;
-  }
-  // The core's service first (also with --init fix: it meets constraints of index 2,
-  // such as the slider crank's velocity constraints, by moving differential components,
-  // which IDACalcIC's YA_YDP mode cannot); IDACalcIC then computes y'.
+  const bool constant_mass = !problem.residual_only() && problem.mass_kind() <= MassKind::constant;
   std::string init_note;
-  if (req.init != InitPolicy::trust && constant_mass) {
-    InitialisationOutcome init = initialise(problem, req, model.mass, y0);
-    if (init.status != Status::success) {
-      out.status = init.status;
-      out.message = init.message;
-      return out;
-    }
-    if (!init.message.empty()) init_note = init.message + "; ";
-  }
-  if (req.yp0.size() == n && y0 == req.y0) {
-    yp0 = req.yp0;
-  } else if (constant_mass) {
-    Eigen::VectorXd f(n);
-    if (problem.rhs(req.t0, y0, f) != Eval::ok) {
-      out.status = Status::evaluation_failure;
-      out.message = "at t0: " + problem.last_message();
-      return out;
-    }
-    derivative_from_mass(model.mass, problem, f, yp0);
-  } else if (req.init == InitPolicy::check) {
-    out.status = Status::inconsistent_initial_values;
-    out.message = "the problem gives no y'(t0); pass --init fix to compute consistent values with IDACalcIC";
-    return out;
-  }
-  if (!mass_form && req.init == InitPolicy::check) {
-    const double r = residual_norm(problem, req, y0, yp0), tol = req.atol.minCoeff();
-    if (r > std::max(tol, 1e-12)) {
-      std::ostringstream m;
-      m << "the initial values are inconsistent: |F(t0, y0, y'0)| is " << r << " (tolerance " << tol
-        << "); pass --init fix to compute consistent values with IDACalcIC";
-      out.status = Status::inconsistent_initial_values;
-      out.message = m.str();
-      return out;
-    }
-  }
+  if (!initial_state(problem, req, model, constant_mass, y0, yp0, &init_note, &out)) return out;
 
-  // Jacobian: ours where the problem has one (W = cj M - J, or its residual Jacobian), else IDA's differences.
+  if (!choose_jacobian(problem, req, options, constant_mass, model, &out)) return out;
   const std::string& solver_choice = options.linear_solver;
-  const bool sparse = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
-  if (solver_choice == "klu" && !sparse) {
-    out.status = Status::invalid_input;
-    out.message = "linear_solver=klu needs a problem with a sparse Jacobian pattern";
-    return out;
-  }
-  const bool our_differences = options.difference_quotients == "daekit";
-  if (constant_mass && (sparse || our_differences ||
-                        (problem.has_analytic_jacobian() && req.jacobian != JacobianSource::finite_difference))) {
-    // A dense solver gets the matrix assembled densely, also for a problem with a pattern.
-    const bool dense_solver = solver_choice == "dense" || solver_choice == "core";
-    model.matrix.setup(problem, req, model.mass, !dense_solver);
-    model.use_matrix = true;
-  } else if (!mass_form && problem.has_residual_jacobian() && req.jacobian != JacobianSource::finite_difference) {
-    model.residual_jacobian = true;
-  }
-  problem.stats().jacobian_used =
-      (model.use_matrix && model.matrix.analytic()) || model.residual_jacobian ? DK_JACOBIAN_ANALYTIC
-                                                                                : DK_JACOBIAN_FINITE_DIFFERENCE;
-  // With our matrix its setup says dense or sparse (KLU); without it SUNDIALS' dense LU runs.
-  if (!model.use_matrix) problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_DENSE;
 
   int max_index = 1;
   for (Eigen::Index i = 0; i < n; ++i) max_index = std::max(max_index, problem.index_of(i));
@@ -358,24 +399,7 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
   const int max_order = options.max_order;
   const int max_nonlinear = options.max_nonlinear_iterations;
 
-  // First steps to try: the user's; else IDA's own, then (on a failure before any
-  // step was accepted) the core's automatic estimate and larger ones.
-  std::vector<double> h0s;
-  if (req.h0 > 0) {
-    h0s.push_back(req.h0);
-  } else {
-    h0s.push_back(0.0);
-    if (options.initial_step_retry && constant_mass) {
-      ErrorNorm norm = ErrorNorm::for_request(req, problem);
-      Eigen::VectorXd f(n);
-      double h = 0;
-      if (problem.rhs(req.t0, y0, f) == Eval::ok &&
-          initial_step(problem, norm, model.mass, req.t0, y0, f, 3, req.hmax, &h) == Eval::ok && h > 0)
-        h0s.push_back(h);
-      const double span = std::abs(req.tend - req.t0);
-      for (double frac : {1e-6, 1e-4}) h0s.push_back(frac * span);
-    }
-  }
+  const std::vector<double> h0s = first_steps(problem, req, options, constant_mass, model, y0);
 
   if (req.output == OutputMode::every_step && !sink.emit(req.t0, y0)) return {Status::stopped_by_observer, "", req.t0};
   for (std::size_t k = 0; k < req.saveat.size() && req.saveat[k] == req.t0; ++k)

@@ -35,7 +35,7 @@ Variable::Type type_of(const std::string& element) {
 }
 
 // Event indicators beyond this many are a broken description (each is evaluated per step),
-// as the host holds problems' root functions (core/src/loader/registry.cpp).
+// as the host holds problems' root functions (lib/src/loader/registry.cpp).
 constexpr unsigned long long max_event_indicators = 1ull << 20;
 
 struct Reader {

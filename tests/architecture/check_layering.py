@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The folders' dependency rules (docs/architecture.md), checked on every #include.
 
-  core/                   never a family's kit: families build on the core, not the reverse
+  sdk/, core/, lib/, python/   never a family's kit: families build on the core, not the reverse
+                          (which library may include which is the compiler's: each has its folder
+                          and include path, and a problem plugin sees sdk/ alone)
   plugins/<F>/kit/        the core and its own kit only
   plugins/<F>/            the core and its own kit only (no other family's method code)
   host/, problems/        no kit: the host runs plugins through the C ABI, problems need the SDK
@@ -34,12 +36,12 @@ def main(root):
     for path in sorted(p for p in root.rglob("*") if p.suffix in SOURCES):
         rel = path.relative_to(root)
         top = rel.parts[0]
-        if top not in {"core", "plugins", "host", "problems"}:
+        if top not in {"sdk", "core", "lib", "python", "plugins", "host", "problems"}:
             continue
         own_family = rel.parts[1] if top == "plugins" and len(rel.parts) > 2 else None
         for header in includes(path):
             family = family_of(header)
-            if top in {"core", "host", "problems"} and family:
+            if top != "plugins" and family:
                 broken.append(f"{rel}: {top}/ includes the {family} kit ({header})")
             elif top == "plugins" and family and family != own_family:
                 broken.append(f"{rel}: the {own_family} family includes the {family} kit ({header})")

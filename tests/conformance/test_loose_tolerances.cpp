@@ -5,7 +5,7 @@
 // tolerance's reach. The constraint is what makes it hold: without it radau5 ended rober
 // at y1 = -4.9e6 (the ODE diverges from just below its equilibrium while every local
 // error test passes). The full grid over the library is a benchmark
-// (docs/benchmarks/loose-tolerances: scripts/loose-tolerance-grid.sh).
+// (docs/benchmarks/loose-tolerances: scripts/tables/loose-tolerance-grid.sh).
 #include <Eigen/SVD>
 #include <catch2/catch.hpp>
 #include <cmath>

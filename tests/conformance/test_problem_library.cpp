@@ -80,7 +80,7 @@ TEST_CASE("the test set's DAEs reach the test set's accuracy", "[conformance][pr
   // the LU's rounding (issue #15): over OPENBLAS_CORETYPE Prescott, Nehalem, Sandybridge,
   // Haswell, SkylakeX, Zen on one AMD EPYC it spans scd 5.41-5.91, mescd 4.31-4.66
   // (10091-10355 steps; with DASSL's loose Newton tolerance it spanned 5.22-6.01,
-  // 4.08-4.92), so the floors sit below that spread (scripts/kernel-spread.py). With its
+  // 4.08-4.92), so the floors sit below that spread (scripts/benchmarks/kernel-spread.py). With its
   // exact Jacobian (automatic differentiation in the pattern) bdf reaches 5.45/4.68 in
   // 10198 steps on all seven kernels from Prescott to Cooperlake.
   for (const LibraryCase& c : {LibraryCase{"chemakzo", "radau5", 1e-7, 1e-7, 5.5, 7.8},

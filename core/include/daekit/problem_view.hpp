@@ -67,7 +67,6 @@ class ProblemView {
     return DK_HAS_FIELD(info_, dk_problem_info, root_time_scale) && info_->root_time_scale ? info_->root_time_scale[i]
                                                                                              : 0.0;
   }
-  bool roots_use_yp() const { return has_1_2_info() && (info_->flags & DK_PROBLEM_ROOTS_USE_YP); }
   bool has_time_events() const {
     return has_1_2_table() && (info_->flags & DK_PROBLEM_TIME_EVENTS) && p_.vtbl->next_time_event;
   }
@@ -75,7 +74,6 @@ class ProblemView {
   bool wants_step_notification() const {
     return has_1_2_table() && (info_->flags & DK_PROBLEM_STEP_NOTIFICATION) && p_.vtbl->step_completed;
   }
-  bool has_events() const { return nroots() > 0 || has_time_events() || wants_step_notification(); }
   // Whether the problem reacts to events (it may change y or its own mode); without it,
   // events are only reported and the integration goes on as if nothing happened.
   bool has_on_event() const { return has_1_2_table() && p_.vtbl->on_event; }

@@ -126,73 +126,52 @@ void derivative_from_mass(const MassMatrix& mass, const ProblemView& problem, co
     if (problem.is_algebraic(i)) yp[i] = 0.0;
 }
 
-InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
-                                 Eigen::VectorXd& y0) {
-  InitialisationOutcome out;
-  if (request.init == InitPolicy::trust || problem.residual_only()) return out;
-  const Eigen::Index n = problem.size();
-  // The flags say which components the algebraic equations determine; a model whose M
-  // says otherwise would have --init fix move a differential component. Refused.
-  for (Eigen::Index j = 0; j < n; ++j) {
+namespace {
+
+// "" when every component's flag agrees with its column of M, else what contradicts it.
+std::string flags_contradicting_mass(const ProblemView& problem, const MassMatrix& mass) {
+  for (Eigen::Index j = 0; j < problem.size(); ++j) {
     const bool zero_column = mass.zero_column(j);
-    if (zero_column != problem.is_algebraic(j)) {
-      out.status = Status::invalid_input;
-      out.message = "the model contradicts itself: component " + std::to_string(j + 1) + " is flagged " +
-                    (problem.is_algebraic(j) ? "algebraic" : "differential") + " but its column of M is " +
-                    (zero_column ? "zero" : "not zero") + " (daekit check shows it)";
-      return out;
-    }
+    if (zero_column != problem.is_algebraic(j))
+      return "the model contradicts itself: component " + std::to_string(j + 1) + " is flagged " +
+             (problem.is_algebraic(j) ? "algebraic" : "differential") + " but its column of M is " +
+             (zero_column ? "zero" : "not zero") + " (daekit check shows it)";
   }
-  if (mass.is_identity()) return out;
-  const AlgebraicPart part(mass, n);
-  if (part.count() == 0) return out;
-  const std::vector<char> determined = part.determined(n);
+  return "";
+}
 
-  // Tolerance on the algebraic residuals: the smallest absolute scale among the algebraic components.
-  double tol = std::numeric_limits<double>::infinity();
-  for (Eigen::Index i = 0; i < n; ++i)
-    if (determined[static_cast<std::size_t>(i)])
-      tol = std::min(tol, request.atol[i] + request.rtol[i] * std::abs(y0[i]));
-  if (!std::isfinite(tol)) tol = request.atol.minCoeff();
+// --init check found the algebraic equations violated: by how much, and the worst three.
+std::string inconsistency(const ProblemView& problem, const AlgebraicPart& part, const Eigen::VectorXd& g,
+                          double residual, double tol) {
+  std::vector<Eigen::Index> order(static_cast<std::size_t>(g.size()));
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](auto a, auto b) { return std::abs(g[a]) > std::abs(g[b]); });
+  std::ostringstream m;
+  m.precision(3);
+  m << "the initial values are inconsistent: the algebraic equations are violated by up to " << residual
+    << " (tolerance " << tol << "; worst: ";
+  for (std::size_t k = 0; k < std::min<std::size_t>(3, order.size()); ++k) {
+    if (std::abs(g[order[k]]) <= tol) break;
+    m << (k ? ", " : "") << equation_name(problem, part, order[k]) << " by " << std::abs(g[order[k]]);
+  }
+  m << "); pass --init fix to compute consistent values";
+  return m.str();
+}
 
-  Eigen::VectorXd f(n), g;
+// --init fix: least-squares Newton on the algebraic components first. Equations that do
+// not depend on them (the constraints of index 2 and higher, e.g. a velocity constraint)
+// are then satisfied by the smallest change of all components in the tolerance-weighted
+// norm, so the differential components move only as far as the constraints demand.
+void fix_algebraic(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
+                   const AlgebraicPart& part, const std::vector<char>& determined, double tol, Eigen::VectorXd& y0,
+                   Eigen::VectorXd& f, Eigen::VectorXd& g, InitialisationOutcome& out) {
+  const Eigen::Index n = problem.size();
+  // f and g hold f(t0, y0) and the algebraic equations' residuals there; kept up to date.
   auto residual = [&]() -> Eval {
     Eval e = problem.rhs(request.t0, y0, f);
     if (e == Eval::ok) part.equations(f, g);
     return e;
   };
-  Eval e = residual();
-  if (e != Eval::ok) {
-    out.status = Status::evaluation_failure;
-    out.message = "cannot evaluate the model at the initial values: " + problem.last_message();
-    return out;
-  }
-  out.residual = g.cwiseAbs().maxCoeff();
-  if (out.residual <= tol) return out;
-
-  if (request.init == InitPolicy::check) {
-    std::vector<Eigen::Index> order(static_cast<std::size_t>(g.size()));
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return std::abs(g[a]) > std::abs(g[b]); });
-    std::ostringstream m;
-    m.precision(3);
-    m << "the initial values are inconsistent: the algebraic equations are violated by up to " << out.residual
-      << " (tolerance " << tol << "; worst: ";
-    for (std::size_t k = 0; k < std::min<std::size_t>(3, order.size()); ++k) {
-      if (std::abs(g[order[k]]) <= tol) break;
-      m << (k ? ", " : "") << equation_name(problem, part, order[k]) << " by " << std::abs(g[order[k]]);
-    }
-    m << "); pass --init fix to compute consistent values";
-    out.status = Status::inconsistent_initial_values;
-    out.message = m.str();
-    return out;
-  }
-
-  // fix_algebraic: least-squares Newton on the algebraic components first. Equations
-  // that do not depend on them (the constraints of index 2 and higher, e.g. a
-  // velocity constraint) are then satisfied by the smallest change of all
-  // components in the tolerance-weighted norm, so the differential components move
-  // only as far as the constraints demand.
   const Eigen::VectorXd y_start = y0;
   // The solvers' own Jacobian (analytic or differences), sparse when M splits and the
   // problem has a pattern: then nothing below is n x n.
@@ -277,6 +256,55 @@ InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& reque
     m << "; residual now " << out.residual;
   }
   out.message = m.str();
+}
+
+}  // namespace
+
+InitialisationOutcome initialise(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
+                                 Eigen::VectorXd& y0) {
+  InitialisationOutcome out;
+  if (request.init == InitPolicy::trust || problem.residual_only()) return out;
+  const Eigen::Index n = problem.size();
+  // The flags say which components the algebraic equations determine; a model whose M
+  // says otherwise would have --init fix move a differential component. Refused.
+  if (std::string why = flags_contradicting_mass(problem, mass); !why.empty()) {
+    out.status = Status::invalid_input;
+    out.message = why;
+    return out;
+  }
+  if (mass.is_identity()) return out;
+  const AlgebraicPart part(mass, n);
+  if (part.count() == 0) return out;
+  const std::vector<char> determined = part.determined(n);
+
+  // Tolerance on the algebraic residuals: the smallest absolute scale among the algebraic components.
+  double tol = std::numeric_limits<double>::infinity();
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (determined[static_cast<std::size_t>(i)])
+      tol = std::min(tol, request.atol[i] + request.rtol[i] * std::abs(y0[i]));
+  if (!std::isfinite(tol)) tol = request.atol.minCoeff();
+
+  Eigen::VectorXd f(n), g;
+  auto residual = [&]() -> Eval {
+    Eval e = problem.rhs(request.t0, y0, f);
+    if (e == Eval::ok) part.equations(f, g);
+    return e;
+  };
+  Eval e = residual();
+  if (e != Eval::ok) {
+    out.status = Status::evaluation_failure;
+    out.message = "cannot evaluate the model at the initial values: " + problem.last_message();
+    return out;
+  }
+  out.residual = g.cwiseAbs().maxCoeff();
+  if (out.residual <= tol) return out;
+
+  if (request.init == InitPolicy::check) {
+    out.status = Status::inconsistent_initial_values;
+    out.message = inconsistency(problem, part, g, out.residual, tol);
+    return out;
+  }
+  fix_algebraic(problem, request, mass, part, determined, tol, y0, f, g, out);
   return out;
 }
 

@@ -168,6 +168,11 @@ StepEnd::Next StepEnd::after(Step& s, double* t, bool* reinit, SolveOutcome* out
   if (req_.output == OutputMode::every_step && !sink_.emit(t_end, y_end))
     return finish(out, Status::stopped_by_observer, "stopped by the observer", t_end);
   if (!cut) return Next::go_on;
+  return after_event(t_end, y_end, stopped_by_model, reinit, out);
+}
+
+StepEnd::Next StepEnd::after_event(double t_end, const Eigen::VectorXd& y_end, bool stopped_by_model, bool* reinit,
+                                   SolveOutcome* out) {
   if (handled_.action == DK_EVENT_STOP) {
     if (req_.output == OutputMode::end && !sink_.emit(t_end, y_end))
       return finish(out, Status::stopped_by_observer, "stopped by the observer", t_end);

@@ -61,9 +61,30 @@ bool Radau5Stepper::factorise(double h) {
 }
 
 StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y) {
-  const Eigen::Index n = problem_.size();
   retry_ = t == last_t_;  // the same point again: the last try was rejected
   last_t_ = t;
+  if (std::optional<StepAttempt> failed = prepare_matrices(t, h, y)) return *failed;
+  h_ = h;
+  scale_.update(y, h);
+  start_stages(h);
+  if (std::optional<StepAttempt> failed = solve_stages(t, h, y)) return *failed;
+  const double err = error_estimate(t, h, y);
+  y_new_ = y + z3_;
+  have_f_new_ = false;
+  if (err <= 1.0) {
+    StepAttempt failure;
+    if (!evaluate_step_end(problem_, t + h, y_new_, f_new_, &failure, 0.5)) return failure;
+    have_f_new_ = true;  // starts the next step
+  }
+  StepAttempt a;
+  a.error = err;
+  return a;
+}
+
+
+// f at the step's start, the Jacobian (renewed after a rejection unless it is from this
+// point) and the factorisations for this h; a failure when one cannot be had.
+std::optional<StepAttempt> Radau5Stepper::prepare_matrices(double t, double h, const Eigen::VectorXd& y) {
   if (!have_f0_) {
     Eval e = problem_.rhs(t, y, f0_);
     if (e != Eval::ok)
@@ -71,7 +92,6 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
                      problem_.last_message(), 0.5);
     have_f0_ = true;
   }
-  // After a rejection a Jacobian from an earlier point is renewed; one from this point is kept.
   if (retry_ && !jac_current_) have_jac_ = false;
   bool new_matrix = false;
   if (!have_jac_) {
@@ -88,12 +108,12 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
       return StepAttempt::failed(StepAttempt::Kind::singular, "the iteration matrices of the Radau stages are singular", 0.5);
     }
   }
-  h_ = h;
-  scale_.update(y, h);
-  const Eigen::VectorXd& scal = scale_.weights();
+  return std::nullopt;
+}
 
-  // Starting values: zero on the first step, else the last accepted step's collocation
-  // polynomial extrapolated to the new stages (also when retrying with a smaller h).
+// Starting values: zero on the first step, else the last accepted step's collocation
+// polynomial extrapolated to the new stages (also when retrying with a smaller h).
+void Radau5Stepper::start_stages(double h) {
   if (first_) {
     z1_.setZero(), z2_.setZero(), z3_.setZero();
     f1_.setZero(), f2_.setZero(), f3_.setZero();
@@ -106,8 +126,13 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
     f2_ = ti21 * z1_ + ti22 * z2_ + ti23 * z3_;
     f3_ = ti31 * z1_ + ti32 * z2_ + ti33 * z3_;
   }
+}
 
-  // Simplified Newton iteration on the transformed stage system.
+// Simplified Newton iteration on the transformed stage system; a failure when it does not
+// converge fast enough (with the step reduction RADAU5 asks for).
+std::optional<StepAttempt> Radau5Stepper::solve_stages(double t, double h, const Eigen::VectorXd& y) {
+  const Eigen::Index n = problem_.size();
+  const Eigen::VectorXd& scal = scale_.weights();
   const double fac1 = u1 / h, alphn = alph / h, betan = beta / h;
   const int nit = settings_.max_newton;
   faccon_ = std::pow(std::max(faccon_, uround), 0.8);
@@ -184,8 +209,11 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
     z3_ = t31 * f1_ + f2_;
     if (faccon_ * dyno <= scale_.newton_tolerance()) break;
   }
+  return std::nullopt;
+}
 
-  // Error estimate, filtered through E1; after a rejected first step, once more with f at y + err.
+// The error estimate, filtered through E1; after a rejected first step, once more with f at y + err.
+double Radau5Stepper::error_estimate(double t, double h, const Eigen::VectorXd& y) {
   const double hee1 = dd1 / h, hee2 = dd2 / h, hee3 = dd3 / h;
   work_ = hee1 * z1_ + hee2 * z2_ + hee3 * z3_;
   apply_mass(work_, work2_);  // M (hee . z)
@@ -201,16 +229,7 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
       err = std::max(scale_.norm(fz_), 1e-10);
     }
   }
-  y_new_ = y + z3_;
-  have_f_new_ = false;
-  if (err <= 1.0) {
-    StepAttempt failure;
-    if (!evaluate_step_end(problem_, t + h, y_new_, f_new_, &failure, 0.5)) return failure;
-    have_f_new_ = true;  // starts the next step
-  }
-  StepAttempt a;
-  a.error = err;
-  return a;
+  return err;
 }
 
 void Radau5Stepper::accept() {

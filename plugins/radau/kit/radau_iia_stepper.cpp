@@ -72,22 +72,41 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
   // After an unexpected rejection the retry goes one order down at once (RADAU's UNEXP):
   // waiting for the next accepted step kept order 13 on Robertson at rtol 0.1 through
   // thousands of stage values the model could not evaluate.
-  if (lower_for_retry_ && stages_ - 2 >= settings_.min_stages) {
-    use_stages(stages_ - 2);
-    ++stage_changes_;
-  }
+  if (lower_for_retry_ && stages_ - 2 >= settings_.min_stages) use_stages(stages_ - 2);
   lower_for_retry_ = false;
-  const Eigen::Index n = problem_.size();
   const int s = stages_;
   stages_used_ = s;
   retry_ = t == last_t_;
   last_t_ = t;
   y_start_ = y;
-  auto model_failure = [&](Eval e) {
-    lower_for_retry_ = true;
-    return StepAttempt::failed(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
-                   problem_.last_message(), 0.5);
-  };
+  if (std::optional<StepAttempt> failed = prepare_matrices(t, h, y)) return *failed;
+  h_ = h;
+  scale_.update(y, h);
+  start_stages(h);
+  if (std::optional<StepAttempt> failed = solve_stages(t, h, y)) return *failed;
+  const double err = error_estimate(t, h, y);
+  y_new_ = y + z_[s - 1];
+  have_f_new_ = false;
+  if (err <= 1.0) {
+    StepAttempt failure;
+    if (!evaluate_step_end(problem_, t + h, y_new_, f_new_, &failure, 0.5)) return failure;
+    have_f_new_ = true;  // starts the next step
+  }
+  StepAttempt a;
+  a.error = err;
+  return a;
+}
+
+// A model evaluation failed: the retry goes one order down (RADAU's UNEXP).
+StepAttempt RadauIIAStepper::model_failure(Eval e) {
+  lower_for_retry_ = true;
+  return StepAttempt::failed(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
+                             problem_.last_message(), 0.5);
+}
+
+// f at the step's start, the Jacobian (renewed after a rejection unless it is from this
+// point) and the factorisations for this h; a failure when one cannot be had.
+std::optional<StepAttempt> RadauIIAStepper::prepare_matrices(double t, double h, const Eigen::VectorXd& y) {
   if (!have_f0_) {
     const Eval e = problem_.rhs(t, y, f0_);
     if (e != Eval::ok) return model_failure(e);
@@ -109,12 +128,13 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
       return StepAttempt::failed(StepAttempt::Kind::singular, "the iteration matrices of the Radau stages are singular", 0.5);
     }
   }
-  h_ = h;
-  scale_.update(y, h);
-  const Eigen::VectorXd& scal = scale_.weights();
+  return std::nullopt;
+}
 
-  // Starting values: the last step's collocation polynomial (of whatever order) at the
-  // new nodes, else zero.
+// Starting values: the last step's collocation polynomial (of whatever order) at the
+// new nodes, else zero.
+void RadauIIAStepper::start_stages(double h) {
+  const int s = stages_;
   if (first_ || !cont_tab_) {
     for (int i = 0; i < s; ++i) z_[i].setZero(), w_[i].setZero();
   } else {
@@ -126,7 +146,14 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
     }
     to_transformed();
   }
+}
 
+// Simplified Newton iteration on the transformed stage systems; a failure when it does not
+// converge fast enough (with the step reduction RADAU asks for).
+std::optional<StepAttempt> RadauIIAStepper::solve_stages(double t, double h, const Eigen::VectorXd& y) {
+  const Eigen::Index n = problem_.size();
+  const int s = stages_;
+  const Eigen::VectorXd& scal = scale_.weights();
   const double gamma_h = tab_->gamma / h;
   faccon_ = std::pow(std::max(faccon_, uround), 0.8);
   theta_ = std::abs(settings_.jacobian_reuse);
@@ -151,7 +178,7 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
       mass_.apply(w_[a], mw_[a]);
     }
     z_[0] -= gamma_h * mw_[0];
-  for (std::size_t k = 0; k < pairs_; ++k) {
+    for (std::size_t k = 0; k < pairs_; ++k) {
       const int a = 1 + 2 * static_cast<int>(k), b = a + 1;
       const double al = tab_->alpha[k] / h, be = tab_->beta[k] / h;
       z_[a] += -al * mw_[a] + be * mw_[b];
@@ -159,7 +186,7 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
     }
     matrix_.solve(z_[0], work_);
     z_[0] = work_;
-  for (std::size_t k = 0; k < pairs_; ++k) {
+    for (std::size_t k = 0; k < pairs_; ++k) {
       const int a = 1 + 2 * static_cast<int>(k), b = a + 1;
       rhs_c_.real() = z_[a];
       rhs_c_.imag() = z_[b];
@@ -207,9 +234,13 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
     to_stages();
     if (faccon_ * dyno <= scale_.newton_tolerance()) break;
   }
+  return std::nullopt;
+}
 
-  // The embedded estimate, filtered through E1; after a rejected first step once more
-  // with f at y + err (RADAU5's rule).
+// The embedded estimate, filtered through E1; after a rejected first step once more
+// with f at y + err (RADAU5's rule).
+double RadauIIAStepper::error_estimate(double t, double h, const Eigen::VectorXd& y) {
+  const int s = stages_;
   work_.setZero();
   for (int j = 0; j < s; ++j) work_ += (tab_->error_weights[j] / h) * z_[j];
   mass_.apply(work_, work2_);
@@ -224,16 +255,7 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
       err = std::max(scale_.norm(err_), 1e-10);
     }
   }
-  y_new_ = y + z_[s - 1];
-  have_f_new_ = false;
-  if (err <= 1.0) {
-    StepAttempt failure;
-    if (!evaluate_step_end(problem_, t + h, y_new_, f_new_, &failure, 0.5)) return failure;
-    have_f_new_ = true;  // starts the next step
-  }
-  StepAttempt a;
-  a.error = err;
-  return a;
+  return err;
 }
 
 void RadauIIAStepper::accept() {
@@ -265,12 +287,10 @@ void RadauIIAStepper::accept() {
       steps_at_order_ >= settings_.steps_before_raise && ratio >= settings_.steady_low &&
       ratio <= settings_.steady_high) {
     use_stages(s + 2);
-    ++stage_changes_;
   } else if (s - 2 >= settings_.min_stages && (rate_memory_ >= settings_.lower_rate || newton_failed_)) {
     // Down on the remembered rate (RADAU's THETAT: each rate halves per step), so one bad
     // rate weighs on the next few steps, or on a failed Newton iteration.
     use_stages(s - 2);
-    ++stage_changes_;
   }
   newton_failed_ = false;
 }

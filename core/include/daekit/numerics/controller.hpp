@@ -25,8 +25,6 @@ class StepController {
   // After a rejection the step never grows.
   virtual double rejected(double h, double err);
 
-  double q() const { return q_; }
-
  protected:
   double clamp(double fac) const;
   double basic(double err) const;  // safety * err^(-1/q), clamped

@@ -44,7 +44,6 @@ class DenseHistory {
   // y(t); false when t lies outside the span or nothing was kept. At a time where two
   // segments meet (an event that changed the state) the later segment's value.
   bool evaluate(double t, double* y) const;
-  std::size_t segments() const { return segments_.size(); }
 
  private:
   struct Segment {

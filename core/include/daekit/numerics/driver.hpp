@@ -26,6 +26,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -91,186 +92,245 @@ inline std::string where(double t, double h) {
 }
 }  // namespace detail
 
+// The loop's state and its parts; drive() below is the entry. Each part of a pass either
+// lets the loop go on or says how the run ends.
 template <class Stepper>
-SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& req, OutputSink& sink,
-                   StepController& controller, double h_start, Eigen::VectorXd& y, DriverLimits limits = {},
-                   const Restart& restart = nullptr) {
-  Stats& stats = problem.stats();
-  const double dir = req.direction();
-  const double eps = std::numeric_limits<double>::epsilon();
-  double t = req.t0;
-  // A user's hmin is a floor for the first step too; rejections below it end the run.
-  double h = dir * std::max(std::min(std::abs(h_start), req.hmax), req.hmin);
-  std::size_t next_tstop = 0;
-  int rejections_in_row = 0, failures_in_row = 0;
-  bool last_rejected = false;
-  std::string last_reason = "the error test failed";
-  SolveOutcome out;
-  Eigen::VectorXd y_end(y.size());
-  ConstraintGuard constraints(problem, req);
-  EventMonitor events(problem, req, sink);
-  StepEnd step_end(problem, req, sink, events);
+class Driver {
+ public:
+  Driver(Stepper& stepper, ProblemView& problem, const SolveRequest& req, OutputSink& sink,
+         StepController& controller, double h_start, Eigen::VectorXd& y, DriverLimits limits, const Restart& restart)
+      : stepper_(stepper),
+        problem_(problem),
+        req_(req),
+        controller_(controller),
+        y_(y),
+        limits_(limits),
+        restart_(restart),
+        stats_(problem.stats()),
+        dir_(req.direction()),
+        t_(req.t0),
+        // A user's hmin is a floor for the first step too; rejections below it end the run.
+        h_(dir_ * std::max(std::min(std::abs(h_start), req.hmax), req.hmin)),
+        y_end_(y.size()),
+        constraints_(problem, req),
+        events_(problem, req, sink),
+        step_end_(problem, req, sink, events_) {}
 
-  auto finish = [&](Status s, std::string msg) {
+  SolveOutcome run() {
+    if (std::string why; !constraints_.satisfied(y_, &why)) return finish(Status::invalid_input, why);
+    if (SolveOutcome ended; !step_end_.begin(t_, y_, &ended)) return finish(ended.status, ended.message);
+    while (dir_ * (req_.tend - t_) > 0.0) {
+      if (stats_.steps >= req_.max_steps) return finish(Status::too_many_steps, step_limit_message());
+      if (!plan_step()) return finish(Status::step_size_too_small, step_too_small_message());
+      ++stats_.steps;
+      const StepAttempt a = stepper_.attempt(t_, h_, y_);
+      if (a.kind == StepAttempt::Kind::fatal) return finish(Status::evaluation_failure, detail::where(t_, h_) + ": " + a.message);
+      if (std::optional<SolveOutcome> ended = failed_attempt(a)) return *ended;
+      if (a.kind != StepAttempt::Kind::ok || !(a.error <= 1.0)) continue;  // retried with a smaller h
+      y_end_ = stepper_.y_new();
+      ConstraintGuard::Verdict verdict = ConstraintGuard::Verdict::satisfied;
+      if (constraints_.active()) {
+        if (std::optional<SolveOutcome> ended = constraint_rejection(&verdict)) return *ended;
+        if (verdict == ConstraintGuard::Verdict::violated) continue;
+      }
+      if (std::optional<SolveOutcome> ended = accepted(a, verdict)) return *ended;
+    }
+    const SolveOutcome ended = step_end_.success(t_, y_);
+    return finish(ended.status, ended.message);
+  }
+
+ private:
+  SolveOutcome finish(Status s, std::string msg) {
+    SolveOutcome out;
     out.status = s;
     out.message = std::move(msg);
-    out.t_reached = t;
-    stats.h_last = h;
-    stats.order_last = stepper.order();
+    out.t_reached = t_;
+    stats_.h_last = h_;
+    stats_.order_last = stepper_.order();
     return out;
-  };
-  // The run ends as StepEnd said, at the state it left in y_end.
-  auto finish_at_step_end = [&](const SolveOutcome& ended) {
-    t = ended.t_reached;
-    y = y_end;
-    return finish(ended.status, ended.message);
-  };
+  }
 
-  if (std::string why; !constraints.satisfied(y, &why)) return finish(Status::invalid_input, why);
-  if (SolveOutcome ended; !step_end.begin(t, y, &ended)) return finish(ended.status, ended.message);
+  std::string step_limit_message() const {
+    std::ostringstream m;
+    m << "reached the maximum of " << req_.max_steps << " steps " << detail::where(t_, h_) << " before tend=" << req_.tend;
+    // Steps that crawl because the model fails beyond some t are the model's doing.
+    if (const std::string model = problem_.failure_summary(); !model.empty())
+      m << "; " << model;
+    else
+      m << "; raise --max-steps or loosen the tolerances";
+    return m.str();
+  }
 
-  while (dir * (req.tend - t) > 0.0) {
-    if (stats.steps >= req.max_steps) {
-      std::ostringstream m;
-      m << "reached the maximum of " << req.max_steps << " steps " << detail::where(t, h)
-        << " before tend=" << req.tend;
-      // Steps that crawl because the model fails beyond some t are the model's doing.
-      if (const std::string model = problem.failure_summary(); !model.empty())
-        m << "; " << model;
-      else
-        m << "; raise --max-steps or loosen the tolerances";
-      return finish(Status::too_many_steps, m.str());
-    }
-    while (next_tstop < req.tstops.size() && dir * (req.tstops[next_tstop] - t) <= 0.0) ++next_tstop;
-    double stop = next_tstop < req.tstops.size() ? req.tstops[next_tstop] : req.tend;
+  std::string step_too_small_message() const {
+    std::ostringstream m;
+    m << "the step size fell below the minimum " << hmin_ << " " << detail::where(t_, h_) << ": " << last_reason_;
+    return m.str();
+  }
+
+  // Where this step may end (a tstop, a time event, tend) and whether it lands there;
+  // false when h has fallen below the minimum step.
+  bool plan_step() {
+    while (next_tstop_ < req_.tstops.size() && dir_ * (req_.tstops[next_tstop_] - t_) <= 0.0) ++next_tstop_;
+    stop_ = next_tstop_ < req_.tstops.size() ? req_.tstops[next_tstop_] : req_.tend;
     // A time event is landed on like a breakpoint.
-    const bool time_event_next = dir * (events.next_time_event() - stop) < 0.0;
-    if (time_event_next) stop = events.next_time_event();
+    time_event_next_ = dir_ * (events_.next_time_event() - stop_) < 0.0;
+    if (time_event_next_) stop_ = events_.next_time_event();
     // Land exactly on the stop; stretch by up to 1% rather than leave a sliver of a step.
-    bool landing = false;
-    if (dir * (t + 1.01 * h - stop) >= 0.0) {
-      h = stop - t;
-      landing = true;
+    landing_ = false;
+    if (dir_ * (t_ + 1.01 * h_ - stop_) >= 0.0) {
+      h_ = stop_ - t_;
+      landing_ = true;
     }
     // Below a few ulps of t a step no longer moves t (Hairer's 0.1|h| <= |t| uround test).
-    const double hmin = std::max(req.hmin, 10.0 * eps * std::abs(t));
-    if ((std::abs(h) < hmin || t + h == t) && !landing) {
-      std::ostringstream m;
-      m << "the step size fell below the minimum " << hmin << " " << detail::where(t, h) << ": " << last_reason;
-      return finish(Status::step_size_too_small, m.str());
-    }
+    hmin_ = std::max(req_.hmin, 10.0 * std::numeric_limits<double>::epsilon() * std::abs(t_));
+    return landing_ || (std::abs(h_) >= hmin_ && t_ + h_ != t_);
+  }
 
-    ++stats.steps;
-    StepAttempt a = stepper.attempt(t, h, y);
-    if (a.kind == StepAttempt::Kind::fatal) {
-      return finish(Status::evaluation_failure, detail::where(t, h) + ": " + a.message);
-    }
-    if (a.kind == StepAttempt::Kind::convergence) {
+  // A step that failed (Newton, the model, a singular matrix) or was rejected by the error
+  // test: h shrinks for the next try, or the run ends after too many in a row.
+  std::optional<SolveOutcome> failed_attempt(const StepAttempt& a) {
+    using Kind = StepAttempt::Kind;
+    if (a.kind == Kind::convergence) {
       // A Newton iteration that converges too slowly is step-size control for implicit
       // methods (RADAU5 shrinks h and retries): counted with the error-test rejections.
-      last_reason = a.message;
-      if (++rejections_in_row > limits.max_consecutive_rejections) {
-        std::ostringstream m;
-        m << detail::where(t, h) << ": " << a.message << " (" << rejections_in_row << " times in a row)";
-        return finish(Status::convergence_failures, m.str());
-      }
-      h *= a.shrink > 0.0 ? a.shrink : limits.failure_shrink;
-      last_rejected = true;
-      continue;
+      last_reason_ = a.message;
+      if (++rejections_in_row_ > limits_.max_consecutive_rejections)
+        return finish(Status::convergence_failures, in_a_row(a.message, rejections_in_row_));
+      shrink_after_failure(a);
+      return std::nullopt;
     }
-    if (a.kind != StepAttempt::Kind::ok) {
-      last_reason = a.message;
-      if (++failures_in_row > limits.max_consecutive_failures) {
-        Status s = a.kind == StepAttempt::Kind::singular ? Status::singular_matrix : Status::evaluation_failure;
-        std::ostringstream m;
-        m << detail::where(t, h) << ": " << a.message << " (" << failures_in_row << " times in a row)";
-        return finish(s, m.str());
-      }
-      h *= a.shrink > 0.0 ? a.shrink : limits.failure_shrink;
-      last_rejected = true;
-      continue;
+    if (a.kind != Kind::ok) {
+      last_reason_ = a.message;
+      if (++failures_in_row_ > limits_.max_consecutive_failures)
+        return finish(a.kind == Kind::singular ? Status::singular_matrix : Status::evaluation_failure,
+                      in_a_row(a.message, failures_in_row_));
+      shrink_after_failure(a);
+      return std::nullopt;
     }
-    failures_in_row = 0;
-    if (!(a.error <= 1.0)) {  // also catches NaN
-      ++stats.rejected;
-      last_reason = "the error test failed";
-      if (++rejections_in_row > limits.max_consecutive_rejections) {
-        std::ostringstream m;
-        m << detail::where(t, h) << ": the error test failed " << rejections_in_row << " times in a row";
-        return finish(Status::error_test_failures, m.str());
-      }
-      // A rejected first step means the automatic estimate was far off: cut hard, as RODAS does.
-      h *= stats.accepted == 0 && limits.first_rejection_cut > 0.0 ? limits.first_rejection_cut
-                                                                   : controller.rejected(std::abs(h), a.error);
-      last_rejected = true;
-      continue;
+    failures_in_row_ = 0;
+    if (a.error <= 1.0) return std::nullopt;  // accepted by the error test (NaN is not)
+    ++stats_.rejected;
+    last_reason_ = "the error test failed";
+    if (++rejections_in_row_ > limits_.max_consecutive_rejections) {
+      std::ostringstream m;
+      m << detail::where(t_, h_) << ": the error test failed " << rejections_in_row_ << " times in a row";
+      return finish(Status::error_test_failures, m.str());
     }
-    y_end = stepper.y_new();
-    ConstraintGuard::Verdict verdict = ConstraintGuard::Verdict::satisfied;
-    if (constraints.active()) {
-      double shrink = 1.0;
-      verdict = constraints.check(y, y_end, &shrink, &last_reason);
-      if (verdict == ConstraintGuard::Verdict::violated) {
-        ++stats.rejected;
-        ++stats.nconstraint_fails;
-        if (++rejections_in_row > limits.max_consecutive_rejections) {
-          std::ostringstream m;
-          m << detail::where(t, h) << ": " << last_reason << " (" << rejections_in_row << " times in a row)";
-          return finish(Status::error_test_failures, m.str());
-        }
-        h *= shrink;
-        last_rejected = true;
-        continue;
-      }
-    }
+    // A rejected first step means the automatic estimate was far off: cut hard, as RODAS does.
+    h_ *= stats_.accepted == 0 && limits_.first_rejection_cut > 0.0 ? limits_.first_rejection_cut
+                                                                      : controller_.rejected(std::abs(h_), a.error);
+    last_rejected_ = true;
+    return std::nullopt;
+  }
 
-    // Accepted.
-    ++stats.accepted;
-    rejections_in_row = 0;
-    stepper.accept();
-    if (verdict == ConstraintGuard::Verdict::projected) stepper.projected(y_end);
-    const double t_old = t;
-    const double t_new = landing ? stop : t + h;
+  void shrink_after_failure(const StepAttempt& a) {
+    h_ *= a.shrink > 0.0 ? a.shrink : limits_.failure_shrink;
+    last_rejected_ = true;
+  }
+
+  std::string in_a_row(const std::string& what, int times) const {
+    std::ostringstream m;
+    m << detail::where(t_, h_) << ": " << what << " (" << times << " times in a row)";
+    return m.str();
+  }
+
+  // Sign constraints at the step's end: satisfied, projected, or the step is rejected.
+  std::optional<SolveOutcome> constraint_rejection(ConstraintGuard::Verdict* verdict) {
+    double shrink = 1.0;
+    *verdict = constraints_.check(y_, y_end_, &shrink, &last_reason_);
+    if (*verdict != ConstraintGuard::Verdict::violated) return std::nullopt;
+    ++stats_.rejected;
+    ++stats_.nconstraint_fails;
+    if (++rejections_in_row_ > limits_.max_consecutive_rejections)
+      return finish(Status::error_test_failures, in_a_row(last_reason_, rejections_in_row_));
+    h_ *= shrink;
+    last_rejected_ = true;
+    return std::nullopt;
+  }
+
+  // An accepted step: what follows it (events, output: StepEnd), then the next h.
+  std::optional<SolveOutcome> accepted(const StepAttempt& a, ConstraintGuard::Verdict verdict) {
+    ++stats_.accepted;
+    rejections_in_row_ = 0;
+    stepper_.accept();
+    if (verdict == ConstraintGuard::Verdict::projected) stepper_.projected(y_end_);
+    const double t_old = t_;
+    const double t_new = landing_ ? stop_ : t_ + h_;
     auto y_at = [&](double ts, Eigen::VectorXd& v) {
-      stepper.interpolate((ts - t_old) / (t_new - t_old), v);
+      stepper_.interpolate((ts - t_old) / (t_new - t_old), v);
       return true;
     };
     int degree = -1;
-    if constexpr (requires { stepper.dense_degree(); }) degree = stepper.dense_degree();
-    StepEnd::Step step{t_old, t_new, &y_end, y_at, degree, landing && time_event_next};
+    if constexpr (requires { stepper_.dense_degree(); }) degree = stepper_.dense_degree();
+    StepEnd::Step step{t_old, t_new, &y_end_, y_at, degree, landing_ && time_event_next_};
     bool reinit = false;
     SolveOutcome ended;
-    const StepEnd::Next next = step_end.after(step, &t, &reinit, &ended);
-    if (next == StepEnd::Next::finish) return finish_at_step_end(ended);
-    y = y_end;
-
-    const double h_used = h;
+    const StepEnd::Next next = step_end_.after(step, &t_, &reinit, &ended);
+    if (next == StepEnd::Next::finish) {
+      // The run ends as StepEnd said, at the state it left in y_end.
+      t_ = ended.t_reached;
+      y_ = y_end_;
+      return finish(ended.status, ended.message);
+    }
+    y_ = y_end_;
+    const double h_used = h_;
     if (next == StepEnd::Next::restart) {
-      if (!restart) return finish(Status::internal_error, "this solver cannot restart after an event");
-      const RestartOutcome r = restart(t, y, reinit);
-      if (r.status != Status::success) return finish(r.status, "after the event " + detail::where(t, h) + ": " + r.message);
-      h = r.h > 0.0 ? dir * std::min(r.h, req.hmax) : dir * std::abs(h_used);
-      if (!step_end.resume(t, y, &ended)) return finish(ended.status, ended.message);
+      if (!restart_) return finish(Status::internal_error, "this solver cannot restart after an event");
+      const RestartOutcome r = restart_(t_, y_, reinit);
+      if (r.status != Status::success)
+        return finish(r.status, "after the event " + detail::where(t_, h_) + ": " + r.message);
+      h_ = r.h > 0.0 ? dir_ * std::min(r.h, req_.hmax) : dir_ * std::abs(h_used);
+      if (!step_end_.resume(t_, y_, &ended)) return finish(ended.status, ended.message);
     }
     if (next != StepEnd::Next::go_on) {
-      last_rejected = false;
-      continue;
+      last_rejected_ = false;
+      return std::nullopt;
     }
+    next_step_size(a.error, h_used);
+    return std::nullopt;
+  }
 
-    double fac = controller.accepted(std::abs(h), a.error);
-    if (last_rejected) fac = std::min(fac, 1.0);
-    last_rejected = false;
-    h = dir * std::min(std::abs(h_used) * fac, req.hmax);
+  void next_step_size(double error, double h_used) {
+    double fac = controller_.accepted(std::abs(h_), error);
+    if (last_rejected_) fac = std::min(fac, 1.0);
+    last_rejected_ = false;
+    h_ = dir_ * std::min(std::abs(h_used) * fac, req_.hmax);
     // A step cut short to land on a stop says nothing about the step the error allows:
     // the next one is at least as long. Not for a stepper that restarts at the stop: it
     // chose its first step from the state there, and the cut step's length (wherever the
     // previous step happened to end) must not steer it.
     bool restarted = false;
-    if constexpr (requires { stepper.restarted_at_stop(); }) restarted = stepper.restarted_at_stop();
-    if (landing && t != req.tend && !restarted) h = dir * std::max(std::abs(h), std::abs(h_used));
+    if constexpr (requires { stepper_.restarted_at_stop(); }) restarted = stepper_.restarted_at_stop();
+    if (landing_ && t_ != req_.tend && !restarted) h_ = dir_ * std::max(std::abs(h_), std::abs(h_used));
   }
-  const SolveOutcome ended = step_end.success(t, y);
-  return finish(ended.status, ended.message);
+
+  Stepper& stepper_;
+  ProblemView& problem_;
+  const SolveRequest& req_;
+  StepController& controller_;
+  Eigen::VectorXd& y_;
+  const DriverLimits limits_;
+  const Restart& restart_;
+  Stats& stats_;
+  const double dir_;
+  double t_, h_;
+  double stop_ = 0.0, hmin_ = 0.0;
+  bool landing_ = false, time_event_next_ = false, last_rejected_ = false;
+  std::size_t next_tstop_ = 0;
+  int rejections_in_row_ = 0, failures_in_row_ = 0;
+  std::string last_reason_ = "the error test failed";
+  Eigen::VectorXd y_end_;
+  ConstraintGuard constraints_;
+  EventMonitor events_;
+  StepEnd step_end_;
+};
+
+template <class Stepper>
+SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& req, OutputSink& sink,
+                   StepController& controller, double h_start, Eigen::VectorXd& y, DriverLimits limits = {},
+                   const Restart& restart = nullptr) {
+  Driver<Stepper> driver(stepper, problem, req, sink, controller, h_start, y, limits, restart);
+  return driver.run();
 }
 
 }  // namespace daekit

@@ -38,8 +38,6 @@ class IterationMatrix {
   SparseOrdering ordering() const { return ordering_; }
   SparseFactoriser factoriser() const { return factoriser_; }
   bool analytic() const { return analytic_; }
-  // Colours of the pattern when differences use one (0: one evaluation per column).
-  int difference_colours() const { return colouring_.colours; }
 
   // df/dy at (t, y); f0 = f(t, y) is needed for finite differences. A supplied Jacobian is
   // compared with differences now and then (DerivativeCheck, unless the request turned

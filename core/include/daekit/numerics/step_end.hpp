@@ -68,7 +68,8 @@ class StepEnd {
  private:
   bool emit_saved_until(double t_limit, const Interpolant& y_at, double* t_stopped);
   Next finish(SolveOutcome* out, Status status, std::string message, double t);
-  Next handle(double t, std::uint32_t kind, const RootBracket* root, SolveOutcome* out);
+  // The step ended at t_end with an event (handled_ says which): stop, restart, or go on.
+  Next after_event(double t_end, const Eigen::VectorXd& y_end, bool stopped_by_model, bool* reinit, SolveOutcome* out);
 
   ProblemView& problem_;
   const SolveRequest& req_;

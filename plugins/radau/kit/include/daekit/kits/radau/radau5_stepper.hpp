@@ -11,6 +11,7 @@
 #include <Eigen/Dense>
 #include <complex>
 #include <limits>
+#include <optional>
 
 #include "daekit/numerics/controller.hpp"
 #include "daekit/numerics/complex_iteration_matrix.hpp"
@@ -61,6 +62,10 @@ class Radau5Stepper {
 
  private:
   bool factorise(double h);
+  std::optional<StepAttempt> prepare_matrices(double t, double h, const Eigen::VectorXd& y);
+  void start_stages(double h);
+  std::optional<StepAttempt> solve_stages(double t, double h, const Eigen::VectorXd& y);
+  double error_estimate(double t, double h, const Eigen::VectorXd& y);
   void apply_mass(const Eigen::VectorXd& x, Eigen::VectorXd& out) const { mass_.apply(x, out); }
 
   ProblemView& problem_;

@@ -17,6 +17,7 @@
 #include <array>
 #include <complex>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "daekit/numerics/controller.hpp"
@@ -98,12 +99,16 @@ class RadauIIAStepper {
   int max_newton() const { return nit_; }
   double last_theta() const { return theta_; }
   const RadauIIASettings& settings() const { return settings_; }
-  int stage_changes() const { return stage_changes_; }
 
  private:
   void use_stages(int s);
   void remember_rate();
   bool factorise(double h);
+  StepAttempt model_failure(Eval e);
+  std::optional<StepAttempt> prepare_matrices(double t, double h, const Eigen::VectorXd& y);
+  void start_stages(double h);
+  std::optional<StepAttempt> solve_stages(double t, double h, const Eigen::VectorXd& y);
+  double error_estimate(double t, double h, const Eigen::VectorXd& y);
   void to_stages();      // Z = (T x I) W
   void to_transformed(); // W = (T^-1 x I) Z
 
@@ -122,7 +127,7 @@ class RadauIIAStepper {
   double rate_memory_ = 0.0;      // Newton's recent rates, each halved per step (RADAU's THETAT)
   double factored_h_ = 0.0, last_t_ = std::numeric_limits<double>::quiet_NaN(), h_ = 0.0, hold_ = 0.0;
   double faccon_ = 1.0, theta_ = 1.0;
-  int newton_ = 0, steps_at_order_ = 0, stage_changes_ = 0, stages_used_ = 3;
+  int newton_ = 0, steps_at_order_ = 0, stages_used_ = 3;
 
   // One per complex eigenvalue pair: pairs_ of them in use, prepared_ set up (on first use,
   // so that a run at 3 stages holds one n x n complex matrix, not three).

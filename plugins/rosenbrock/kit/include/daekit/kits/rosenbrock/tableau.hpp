@@ -22,7 +22,7 @@ struct RosenbrockTableau {
   int order;           // of y_new
   int embedded_order;  // of the solution the error estimate compares with
   int dense_order;     // order of the continuous extension (0: none, cubic Hermite is used)
-  int dae_order;       // order on index-1 DAEs in mass-matrix form, as measured (tests/convergence)
+  int dae_order;       // order on index-1 DAEs in mass-matrix form, as measured (tests/rosenbrock)
   bool w_method;       // order holds with any approximation of the Jacobian
   double gamma;
   double a[max_rosenbrock_stages][max_rosenbrock_stages];

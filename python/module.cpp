@@ -1,0 +1,325 @@
+// The compiled part of the Python module `daekit` (daekit/__init__.py is the rest):
+// the library's registry, solve and Solution, and problems written in Python.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <atomic>
+#include <csignal>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <daekit/api/stat_fields.hpp>
+#include <daekit/daekit.hpp>
+#include <memory>
+#include <mutex>
+
+#include "python_problem.hpp"
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace daekit::python {
+namespace {
+
+const Registry& registry() {
+  // Discovery once per process, by the library's rules (next to it, DAEKIT_PLUGIN_PATH).
+  static std::once_flag once;
+  static std::unique_ptr<Registry> r;
+  std::call_once(once, [] { r = std::make_unique<Registry>(); });
+  return *r;
+}
+
+// A problem object of the Python side: a plugin problem or a PythonProblem, ready to solve.
+struct PyProblemHandle {
+  ProblemHandle handle;
+  PythonProblem* python = nullptr;  // owned by handle, when written in Python
+};
+
+PyProblemHandle python_problem(const PythonProblemSpec& spec) {
+  if (spec.n == 0) throw UsageError("Problem: n must be at least 1");
+  if (spec.y0.size() != spec.n) throw UsageError("Problem: y0 must have n = " + std::to_string(spec.n) + " values");
+  if (!spec.yp0.empty() && spec.yp0.size() != spec.n) throw UsageError("Problem: yp0 must have n values");
+  if (!PyCallable_Check(spec.rhs.ptr())) throw UsageError("Problem: rhs must be a function rhs(t, y)");
+  auto problem = std::make_unique<PythonProblem>(spec);
+  PythonProblem* raw = problem.get();
+  return {ProblemHandle::from(std::move(problem), /*reacts_to_events=*/false), raw};
+}
+
+py::dict stats_dict(const dk_stats& s) {
+  py::dict d;
+  for (const api::StatField& f : api::stat_fields()) {
+    const api::StatValue v = api::stat_value(s, f);
+    const py::str key(f.name.data(), f.name.size());
+    if (const auto* i = std::get_if<std::int64_t>(&v)) d[key] = *i;
+    if (const auto* x = std::get_if<double>(&v)) d[key] = *x;
+    if (const auto* name = std::get_if<const char*>(&v)) d[key] = *name ? py::object(py::str(*name)) : py::none();
+  }
+  return d;
+}
+
+py::object optional_number(const std::optional<Accuracy>& a, double Accuracy::*field) {
+  if (!a || !std::isfinite((*a).*field)) return py::none();
+  return py::float_((*a).*field);
+}
+
+py::dict plugin_info(const std::string& name) {
+  const loader::Plugin& plugin = [&]() -> const loader::Plugin& {
+    const loader::Plugin* p = registry().plugins().find(name);
+    if (p) return *p;
+    // The library's message for an unknown name, with the closest names.
+    std::vector<std::string> all = registry().solvers();
+    for (const auto& q : registry().problems()) all.push_back(q);
+    std::string msg = "unknown plugin '" + name + "'";
+    const auto close = api::closest_names(name, all);
+    if (!close.empty()) msg += "; did you mean '" + close.front() + "'?";
+    throw UsageError(msg);
+  }();
+  py::dict d("name"_a = plugin.manifest.name, "kind"_a = loader::kind_name(plugin.manifest.kind),
+             "version"_a = plugin.manifest.version, "description"_a = plugin.manifest.description,
+             "file"_a = plugin.file.string());
+  if (plugin.manifest.kind == DK_KIND_SOLVER) {
+    const SolverHandle s(plugin);
+    const dk_solver_info& i = s.info();
+    py::list options;
+    for (std::size_t k = 0; k < i.noptions; ++k)
+      options.append(py::dict("key"_a = i.options[k].key, "type"_a = i.options[k].type,
+                              "default"_a = i.options[k].default_value, "help"_a = i.options[k].help));
+    d["order"] = i.order;
+    d["max_dae_index"] = i.max_dae_index;
+    d["max_mass_kind"] = i.max_mass_kind;
+    d["residual_form"] = i.residual_form != 0;
+    d["events"] = (i.flags & DK_SOLVER_EVENTS) != 0;
+    d["dense"] = (i.flags & DK_SOLVER_KEEP_DENSE) != 0;
+    d["options"] = options;
+  } else {
+    const ProblemHandle p = registry().problem(name);
+    const dk_problem_info& i = p.info();
+    py::list components, params;
+    for (std::size_t k = 0; k < i.n; ++k) components.append(api::component_name(i, k));
+    for (std::size_t k = 0; k < i.nparams; ++k)
+      params.append(py::dict("name"_a = i.params[k].name, "default"_a = i.params[k].default_value,
+                             "help"_a = i.params[k].help));
+    d["title"] = i.title;
+    d["n"] = i.n;
+    d["t0"] = i.t0;
+    d["tend"] = i.tend;
+    d["components"] = components;
+    d["index"] = std::vector<int>(i.index, i.index + i.n);
+    d["differential"] = std::vector<int>(i.differential, i.differential + i.n);
+    d["parameters"] = params;
+    d["has_reference"] = i.has_reference != 0;
+  }
+  return d;
+}
+
+// Ctrl-C during a native solve. Python's own SIGINT handler only notes the signal for the
+// interpreter, which sees it when the solve returns; while a solve runs in the main
+// thread, this handler raises the solve's interrupt flag too (the solve ends at its next
+// model evaluation) and the signal is handed back to Python afterwards, whose handler
+// then runs as it would have (KeyboardInterrupt by default).
+std::atomic<bool> sigint_during_solve{false};
+extern "C" void note_sigint(int) { sigint_during_solve.store(true); }
+
+class SigintDuringSolve {
+ public:
+  SigintDuringSolve() : active_(PyGILState_Check() && is_main_thread()) {
+    if (!active_) return;
+    sigint_during_solve.store(false);
+    struct sigaction ours {};
+    ours.sa_handler = &note_sigint;
+    sigemptyset(&ours.sa_mask);
+    active_ = sigaction(SIGINT, &ours, &previous_) == 0;
+  }
+  ~SigintDuringSolve() {
+    if (active_) sigaction(SIGINT, &previous_, nullptr);
+  }
+  SigintDuringSolve(const SigintDuringSolve&) = delete;
+  SigintDuringSolve& operator=(const SigintDuringSolve&) = delete;
+  const std::atomic<bool>* flag() const { return active_ ? &sigint_during_solve : nullptr; }
+  // After the solve (GIL held): the signal to Python, and its handler's exception raised.
+  void hand_over() const {
+    if (!active_ || !sigint_during_solve.load()) return;
+    PyErr_SetInterruptEx(SIGINT);
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  }
+
+ private:
+  static bool is_main_thread() {
+    const py::module_ threading = py::module_::import("threading");
+    return threading.attr("main_thread")().is(threading.attr("current_thread")());
+  }
+  bool active_;
+  struct sigaction previous_ {};
+};
+
+std::shared_ptr<Solution> run_solve(const PyProblemHandle& problem, const std::string& solver_name,
+                                    const SolveOptions& options) {
+  const SolverHandle solver = registry().solver(solver_name);
+  std::shared_ptr<Solution> s;
+  SigintDuringSolve sigint;
+  SolveOptions watched = options;
+  watched.interrupt = sigint.flag();
+  {
+    py::gil_scoped_release released;  // Python callbacks take the GIL back for themselves
+    s = std::make_shared<Solution>(solve(problem.handle, solver, watched));
+  }
+  if (problem.python)
+    if (auto error = problem.python->take_error()) throw std::move(*error);  // the callback's own exception
+  sigint.hand_over();
+  return s;
+}
+
+}  // namespace
+
+namespace {
+
+// The problems: a plugin's, or one written in Python.
+void bind_problems(py::module_& m) {
+  py::class_<PyProblemHandle>(m, "_ProblemHandle")
+      .def_property_readonly("name", [](const PyProblemHandle& p) { return p.handle.name(); })
+      .def_property_readonly("n", [](const PyProblemHandle& p) { return p.handle.info().n; });
+  m.def("_plugin_problem", [](const std::string& name, const std::map<std::string, std::string>& params) {
+    return PyProblemHandle{registry().problem(name, params), nullptr};
+  });
+  m.def("_python_problem",
+        [](std::string name, std::size_t n, py::object rhs, py::object jac, py::object mass, py::object exact,
+           std::vector<double> y0, std::vector<double> yp0, double t0, double tend,
+           std::vector<std::uint8_t> differential, std::vector<std::uint8_t> index) {
+          PythonProblemSpec spec;
+          spec.name = std::move(name);
+          spec.n = n;
+          spec.rhs = std::move(rhs);
+          spec.jac = std::move(jac);
+          spec.mass = std::move(mass);
+          spec.exact = std::move(exact);
+          spec.y0 = std::move(y0);
+          spec.yp0 = std::move(yp0);
+          spec.t0 = t0;
+          spec.tend = tend;
+          spec.differential = std::move(differential);
+          spec.index = std::move(index);
+          try {
+            return python_problem(spec);
+          } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("Problem: ") + e.what());
+          }
+        });
+}
+
+// The settings of a solve, as the library's SolveOptions.
+void bind_options(py::module_& m) {
+  py::class_<SolveOptions>(m, "_Options")
+      .def(py::init<>())
+      .def_readwrite("rtol", &SolveOptions::rtol)
+      .def_readwrite("atol", &SolveOptions::atol)
+      .def_readwrite("tend", &SolveOptions::tend)
+      .def_readwrite("h0", &SolveOptions::h0)
+      .def_readwrite("hmin", &SolveOptions::hmin)
+      .def_readwrite("hmax", &SolveOptions::hmax)
+      .def_readwrite("max_steps", &SolveOptions::max_steps)
+      .def_readwrite("max_events", &SolveOptions::max_events)
+      .def_readwrite("event_samples", &SolveOptions::event_samples)
+      .def_readwrite("derivative_check", &SolveOptions::derivative_check)
+      .def_readwrite("solver_options", &SolveOptions::solver_options)
+      .def_readwrite("jacobian", &SolveOptions::jacobian)
+      .def_readwrite("init", &SolveOptions::init)
+      .def_readwrite("index_scaling", &SolveOptions::index_scaling)
+      .def_readwrite("suppress_algebraic", &SolveOptions::suppress_algebraic)
+      .def_readwrite("saveat", &SolveOptions::saveat)
+      .def_readwrite("dense", &SolveOptions::dense)
+      .def_readwrite("output_vars", &SolveOptions::output_vars)
+      .def_property(
+          "output_end_only", [](const SolveOptions& o) { return o.output == DK_OUTPUT_END; },
+          [](SolveOptions& o, bool end) { o.output = end ? DK_OUTPUT_END : DK_OUTPUT_EVERY_STEP; });
+}
+
+// A solve's result; its arrays are views on the solution's own memory.
+void bind_solution(py::module_& m) {
+  py::class_<Solution, std::shared_ptr<Solution>>(m, "_Solution")
+      .def_property_readonly("status", &Solution::status_name)
+      .def_readonly("message", &Solution::message)
+      .def_property_readonly("success", &Solution::success)
+      .def_readonly("problem", &Solution::problem)
+      .def_readonly("solver", &Solution::solver)
+      .def_readonly("t_reached", &Solution::t_reached)
+      .def_readonly("rtol", &Solution::rtol)
+      .def_readonly("atol", &Solution::atol)
+      .def_property_readonly("stats", [](const Solution& s) { return stats_dict(s.stats); })
+      .def_property_readonly("scd", [](const Solution& s) { return optional_number(s.accuracy, &Accuracy::scd); })
+      .def_property_readonly("mescd", [](const Solution& s) { return optional_number(s.accuracy, &Accuracy::mescd); })
+      .def_readonly("reference_used", &Solution::reference_used)
+      // Views on the solution's own memory (no copy); they keep the solution alive.
+      .def_property_readonly("t",
+                             [](py::object self) {
+                               const auto& s = self.cast<const Solution&>();
+                               return py::array_t<double>({static_cast<py::ssize_t>(s.t.size())}, {sizeof(double)},
+                                                          s.t.data(), self);
+                             })
+      .def_property_readonly("y",
+                             [](py::object self) {
+                               const auto& s = self.cast<const Solution&>();
+                               const auto n = static_cast<py::ssize_t>(s.n);
+                               return py::array_t<double>({static_cast<py::ssize_t>(s.t.size()), n},
+                                                          {static_cast<py::ssize_t>(sizeof(double)) * n,
+                                                           static_cast<py::ssize_t>(sizeof(double))},
+                                                          s.y.data(), self);
+                             })
+      .def_readonly("variable_names", &Solution::variable_names)
+      .def_property_readonly("variables",
+                             [](py::object self) {
+                               const auto& s = self.cast<const Solution&>();
+                               const auto width = static_cast<py::ssize_t>(s.variable_names.size());
+                               const auto rows = width == 0 ? py::ssize_t{0} : static_cast<py::ssize_t>(s.variables.size()) / width;
+                               return py::array_t<double>({rows, width},
+                                                          {static_cast<py::ssize_t>(sizeof(double)) * width,
+                                                           static_cast<py::ssize_t>(sizeof(double))},
+                                                          s.variables.data(), self);
+                             })
+      .def_property_readonly("events",
+                             [](const Solution& s) {
+                               py::list out;
+                               for (const auto& e : s.events)
+                                 out.append(py::dict("t"_a = e.t, "kind"_a = e.kind == DK_EVENT_ROOT ? "root" : "time",
+                                                     "index"_a = e.index, "direction"_a = e.direction));
+                               return out;
+                             })
+      .def_property_readonly("has_dense", &Solution::has_dense)
+      .def("_at", [](const Solution& s, double t) {
+        py::array_t<double> out(static_cast<py::ssize_t>(s.n));
+        s.at(t, out.mutable_data());
+        return out;
+      });
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_daekit, m) {
+  m.doc() = "daekit: stiff ODE and DAE solver plugins on problem plugins or on problems written in Python";
+  py::register_exception<UsageError>(m, "UsageError", PyExc_ValueError);
+
+  m.def("solvers", [] { return registry().solvers(); });
+  m.def("problems", [] { return registry().problems(); });
+  m.def("info", &plugin_info, "name"_a);
+  m.def("skipped", [] {
+    py::list out;
+    for (const auto& r : registry().skipped()) out.append(py::make_tuple(r.file.string(), r.reason));
+    return out;
+  });
+
+  bind_problems(m);
+  bind_options(m);
+  bind_solution(m);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const std::out_of_range& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const std::logic_error& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+
+  m.def("_solve", &run_solve, "problem"_a, "solver"_a, "options"_a);
+}
+
+}  // namespace daekit::python
