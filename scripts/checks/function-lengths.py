@@ -13,6 +13,8 @@ import sys
 
 
 def functions(paths):
+    # Universal Ctags (Debian's universal-ctags, scripts/setup.sh installs it) gives each
+    # function's first and last line.
     out = subprocess.run(["ctags", "-R", "--languages=C++", "--c++-kinds=f", "--fields=+ne", "-o", "-", *paths],
                          capture_output=True, text=True, check=True).stdout
     for line in out.splitlines():
