@@ -123,6 +123,13 @@ void print_problem(const loader::Plugin& plugin, const std::map<std::string, std
                 << p.param_values[i] << " (default " << p.params[i].default_value << ") " << p.params[i].help
                 << "\n";
   }
+  if (const std::size_t np = problem.parameter_count(); np > 0) {
+    std::cout << "real parameters (--param name=value; what sensitivities are taken with respect to):\n";
+    for (std::size_t i = 0; i < np; ++i)
+      std::cout << "  " << std::left << std::setw(10) << problem.parameter_name(i) << " nominal "
+                << problem.nominal_parameter(i) << (p.p_scale && p.p_scale[i] > 0 ? ", scale " : "")
+                << (p.p_scale && p.p_scale[i] > 0 ? std::to_string(p.p_scale[i]) : std::string()) << "\n";
+  }
   if (p.atol_scale) {
     std::cout << "tolerances  suggested atol_i = scale_i * rtol, scales:";
     for (std::size_t i = 0; i < p.n && i < 8; ++i) std::cout << " " << p.atol_scale[i];

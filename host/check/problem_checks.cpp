@@ -81,15 +81,20 @@ class ProblemProbe {
     return true;
   }
 
-  // The worst entry of a - b, relative to the largest |b| (at least 1).
-  std::string compare(const char* what, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, bool* ok) const {
+  // The worst entry of a - b, relative to the largest |b| (at least 1); columns are
+  // components, or with parameter_columns the real parameters (df/dp).
+  std::string compare(const char* what, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, bool* ok,
+                      bool parameter_columns = false) const {
+    auto column = [&](Eigen::Index c) {
+      return parameter_columns ? std::to_string(c + 1) + " (" + info_.p_names[c] + ")" : name(c);
+    };
     std::ostringstream m;
     if (!a.allFinite()) {
       Eigen::Index r = 0, c = 0;
       for (Eigen::Index j = 0; j < a.cols(); ++j)
         for (Eigen::Index i = 0; i < a.rows(); ++i)
           if (!std::isfinite(a(i, j))) r = i, c = j, j = a.cols(), i = a.rows();
-      m << what << " has a non-finite entry at row " << name(r) << ", column " << name(c) << ": " << a(r, c);
+      m << what << " has a non-finite entry at row " << name(r) << ", column " << column(c) << ": " << a(r, c);
       *ok = false;
       return m.str();
     }
@@ -97,7 +102,7 @@ class ProblemProbe {
     const double diff = (a - b).cwiseAbs().maxCoeff(&r, &c);
     const double scale = std::max(1.0, b.cwiseAbs().maxCoeff());
     *ok = diff <= derivative_tolerance * scale;
-    m << what << " against central differences: worst at row " << name(r) << ", column " << name(c) << ": "
+    m << what << " against central differences: worst at row " << name(r) << ", column " << column(c) << ": "
       << a(r, c) << " against " << b(r, c) << " (difference " << fmt(diff) << ", allowed " << fmt(derivative_tolerance)
       << " x " << fmt(scale) << ")";
     return m.str();
@@ -214,6 +219,45 @@ void check_dfdt(Report& report, const ProblemProbe& probe, double t, const Eigen
   bool ok = false;
   std::string detail = probe.compare("df/dt", fa, column, &ok);
   report.add("analytic df/dt agrees with differences in t", ok, detail);
+}
+
+// df/dp (ABI 1.3) at the nominal parameters against central differences in each parameter.
+void check_dfdp(Report& report, const ProblemProbe& probe, const dk_problem_info& info, double t,
+                const Eigen::VectorXd& y, const std::string& where) {
+  const dk_problem& p = probe.p_;
+  const Eigen::Index n = probe.n_, np = static_cast<Eigen::Index>(info.np);
+  std::vector<double> values(info.p_nominal, info.p_nominal + info.np);
+  if (p.vtbl->set_p(p.self, values.data()) != DK_EVAL_OK)
+    return report.add("df/dp", false, "the nominal parameters could not be set");
+  Eigen::MatrixXd da = Eigen::MatrixXd::Zero(n, np), df(n, np);
+  const std::size_t entries = info.dfdp_pattern.nnz > 0 ? info.dfdp_pattern.nnz : static_cast<std::size_t>(n * np);
+  std::vector<double> out(entries, 0.0);
+  if (p.vtbl->dfdp(p.self, t, y.data(), out.data()) != DK_EVAL_OK) return report.add("df/dp", false, "df/dp could not be evaluated");
+  if (info.dfdp_pattern.nnz == 0) {
+    da = Eigen::Map<Eigen::MatrixXd>(out.data(), n, np);
+  } else {
+    for (Eigen::Index j = 0; j < np; ++j)
+      for (auto k = info.dfdp_pattern.col_ptr[j]; k < info.dfdp_pattern.col_ptr[j + 1]; ++k)
+        da(info.dfdp_pattern.row_idx[k], j) = out[static_cast<std::size_t>(k)];
+  }
+  Eigen::VectorXd column;
+  std::string why;
+  for (Eigen::Index j = 0; j < np; ++j) {
+    const auto jj = static_cast<std::size_t>(j);
+    auto g = [&](double d, Eigen::VectorXd& f) {
+      std::vector<double> moved = values;
+      moved[jj] += d;
+      const bool ok = p.vtbl->set_p(p.self, moved.data()) == DK_EVAL_OK && probe.rhs(t, y, f);
+      p.vtbl->set_p(p.self, values.data());
+      return ok;
+    };
+    const double base = std::max(std::abs(values[jj]), info.p_scale ? info.p_scale[jj] : 0.0);
+    if (!probe.difference_column(j, base, g, column, &why)) return report.add("df/dp", false, "differences: " + why);
+    df.col(j) = column;
+  }
+  bool ok = false;
+  const std::string detail = probe.compare("df/dp", da, df, &ok, /*parameter_columns=*/true);
+  report.add("df/dp agrees with differences in the parameters at " + where, ok, detail);
 }
 
 void check_residual_jacobian(Report& report, const ProblemProbe& probe, double t, const Eigen::VectorXd& y,
@@ -387,6 +431,9 @@ Report check_problem(const loader::Plugin& plugin, const std::map<std::string, s
   if (info.flags & DK_PROBLEM_SPARSE_JACOBIAN)
     for (const auto& [where, y] : states) check_sparse_jacobian(report, probe, info.t0, y, where);
   if (p.vtbl->dfdt && (info.flags & DK_PROBLEM_ANALYTIC_DFDT)) check_dfdt(report, probe, info.t0, y0);
+  if (DK_HAS_FIELD(&info, dk_problem_info, dfdp_pattern) && info.np > 0 && DK_HAS_FIELD(p.vtbl, dk_problem_vtbl, dfdp) &&
+      p.vtbl->dfdp)
+    for (const auto& [where, y] : states) check_dfdp(report, probe, info, info.t0, y, where);
   if (info.flags & DK_PROBLEM_AUTONOMOUS) {
     Eigen::VectorXd f1;
     const double t1 = info.t0 + 0.5 * (info.tend - info.t0);

@@ -1,5 +1,6 @@
 // Robertson's chemical kinetics (IVP Test Set `rober`): three species, rate
-// constants 0.04, 1e4 and 3e7, on [0, 1e11]. Three plugins: the ODE as the test
+// constants k1 = 0.04, k2 = 3e7 and k3 = 1e4 (the test set's names; real parameters,
+// `--param k2=...`), on [0, 1e11]. Three plugins: the ODE as the test
 // set writes it, the index-1 DAE in which the third equation is replaced by the
 // conservation law y1 + y2 + y3 = 1, and that DAE as a residual F(t, y, y') = 0.
 // All have the same solution, so all are scored against the test set's reference.
@@ -11,8 +12,6 @@
 #include "rober_reference.inc"
 
 namespace {
-
-constexpr double k1 = 0.04, k2 = 1e4, k3 = 3e7;
 
 class RobertsonBase : public daekit::Problem {
  public:
@@ -32,6 +31,8 @@ class RobertsonBase : public daekit::Problem {
     in.name = name;
     in.title = title;
     in.n = 3;
+    // The test set's rate constants, by its names: A -> B (k1), 2B -> B + C (k2), B + C -> A + C (k3).
+    in.parameters = {{"k1", 0.04, 0.04}, {"k2", 3e7, 3e7}, {"k3", 1e4, 1e4}};
     in.t0 = 0.0;
     in.tend = 1e11;
     in.analytic_jacobian = true;
@@ -52,16 +53,25 @@ class RobertsonBase : public daekit::Problem {
     for (int i = 0; i < 3; ++i) y[i] = y0_[i];
   }
 
-  static void kinetics(daekit::ConstVector y, daekit::Vector f) {
-    f[0] = -k1 * y[0] + k2 * y[1] * y[2];
-    f[1] = k1 * y[0] - k2 * y[1] * y[2] - k3 * y[1] * y[1];
-    f[2] = k3 * y[1] * y[1];
+  void kinetics(daekit::ConstVector y, daekit::Vector f) const {
+    const double k1 = p(0), k2 = p(1), k3 = p(2);
+    f[0] = -k1 * y[0] + k3 * y[1] * y[2];
+    f[1] = k1 * y[0] - k3 * y[1] * y[2] - k2 * y[1] * y[1];
+    f[2] = k2 * y[1] * y[1];
   }
 
-  static void kinetics_jacobian(daekit::ConstVector y, daekit::MatrixView J) {
-    J(0, 0) = -k1, J(0, 1) = k2 * y[2], J(0, 2) = k2 * y[1];
-    J(1, 0) = k1, J(1, 1) = -k2 * y[2] - 2 * k3 * y[1], J(1, 2) = -k2 * y[1];
-    J(2, 0) = 0, J(2, 1) = 2 * k3 * y[1], J(2, 2) = 0;
+  void kinetics_jacobian(daekit::ConstVector y, daekit::MatrixView J) const {
+    const double k1 = p(0), k2 = p(1), k3 = p(2);
+    J(0, 0) = -k1, J(0, 1) = k3 * y[2], J(0, 2) = k3 * y[1];
+    J(1, 0) = k1, J(1, 1) = -k3 * y[2] - 2 * k2 * y[1], J(1, 2) = -k3 * y[1];
+    J(2, 0) = 0, J(2, 1) = 2 * k2 * y[1], J(2, 2) = 0;
+  }
+
+  // df/dp: the rates are linear in the constants.
+  void kinetics_dfdp(daekit::ConstVector y, daekit::MatrixView d) const {
+    d(0, 0) = -y[0], d(1, 0) = y[0];
+    d(1, 1) = -y[1] * y[1], d(2, 1) = y[1] * y[1];
+    d(0, 2) = y[1] * y[2], d(1, 2) = -y[1] * y[2];
   }
 
   std::vector<double> y0_;
@@ -83,6 +93,10 @@ class Robertson : public RobertsonBase {
   }
   daekit::Eval jacobian(double, daekit::ConstVector y, daekit::MatrixView J) override {
     kinetics_jacobian(y, J);
+    return daekit::Eval::ok;
+  }
+  daekit::Eval dfdp(double, daekit::ConstVector y, daekit::MatrixView d) override {
+    kinetics_dfdp(y, d);
     return daekit::Eval::ok;
   }
 };
@@ -108,6 +122,11 @@ class RobertsonDae : public RobertsonBase {
   }
   daekit::Eval mass(double, daekit::ConstVector, daekit::MatrixView m) override {
     m(0, 0) = 1, m(1, 1) = 1;
+    return daekit::Eval::ok;
+  }
+  daekit::Eval dfdp(double, daekit::ConstVector y, daekit::MatrixView d) override {
+    kinetics_dfdp(y, d);
+    d.row(2).setZero();  // the conservation law holds whatever the rates
     return daekit::Eval::ok;
   }
 };

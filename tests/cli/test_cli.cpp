@@ -180,6 +180,7 @@ TEST_CASE("daekit check fails every broken model, each for its defect, and passe
   const std::vector<std::pair<std::string, std::string>> expected{
       {"jacobian_nan", "[FAIL] analytic Jacobian agrees with finite differences at y0: df/dy has a non-finite entry at row 3, column 1"},
       {"wrong_dfdt", "[FAIL] analytic df/dt agrees with differences in t"},
+      {"wrong_dfdp", "[FAIL] df/dp agrees with differences in the parameters"},
       {"wrong_sparse_values", "[FAIL] sparse Jacobian values at y0: sparse df/dy against central differences: "
                               "worst at row 2, column 1: 0.5 against 1"},
       {"pattern_misses_superdiagonal", "[FAIL] sparsity pattern covers df/dy at y0: df/dy at row 3, column 4 is 1"},
@@ -328,7 +329,10 @@ TEST_CASE("a plugin's invalid description is refused with the field's name, neve
                                                                   {"absurd_n", "n = 1000000000000000 is beyond any memory"},
                                                                   {"unsorted_pattern", "the sparsity pattern's rows in column 0 are not strictly ascending"},
                                                                   {"null_output_names", "output_names is NULL for 2 outputs"},
-                                                                  {"outputs_without_function", "noutputs = 2 but no outputs function"}};
+                                                                  {"outputs_without_function", "noutputs = 2 but no outputs function"},
+                                                                  {"parameter_twice", "the parameter name 'k' is given twice"},
+                                                                  {"parameter_nan", "real parameter 1 ('k2') has a non-finite nominal value"},
+                                                                  {"parameters_without_set_p", "np = 2 but no set_p function"}};
   for (const auto& [name, field] : problems) {
     INFO(name);
     CHECK(run_command(daekit_cmd("info " + name + " --plugin " + file), &out) == 2);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <cstring>
 #include <cerrno>
+#include <set>
 #include <sstream>
 
 #include "elf_manifest.hpp"
@@ -283,16 +284,18 @@ namespace {
 
 // `ascending`: rows strictly increasing within each column, as the Jacobian's values are
 // read straight into a sorted sparse matrix (the SDK sorts its authors' patterns).
-std::string invalid_pattern(const dk_sparsity& p, std::size_t n, const std::string& what, bool ascending) {
+// A CSC pattern of `rows` x `columns` (rows = columns = n for the Jacobian and M).
+std::string invalid_pattern(const dk_sparsity& p, std::size_t rows, std::size_t columns, const std::string& what,
+                            bool ascending) {
   if (!p.col_ptr || !p.row_idx) return "the " + what + "'s arrays are NULL";
-  if (p.col_ptr[0] != 0 || static_cast<std::size_t>(p.col_ptr[n]) != p.nnz)
+  if (p.col_ptr[0] != 0 || static_cast<std::size_t>(p.col_ptr[columns]) != p.nnz)
     return "the " + what + "'s col_ptr does not run from 0 to nnz";
-  for (std::size_t j = 0; j < n; ++j)
+  for (std::size_t j = 0; j < columns; ++j)
     if (p.col_ptr[j + 1] < p.col_ptr[j]) return "the " + what + "'s col_ptr decreases";
   for (std::size_t k = 0; k < p.nnz; ++k)
-    if (p.row_idx[k] < 0 || static_cast<std::size_t>(p.row_idx[k]) >= n)
+    if (p.row_idx[k] < 0 || static_cast<std::size_t>(p.row_idx[k]) >= rows)
       return "the " + what + " has row index " + std::to_string(p.row_idx[k]) + " outside 0 .. n-1";
-  for (std::size_t j = 0; ascending && j < n; ++j)
+  for (std::size_t j = 0; ascending && j < columns; ++j)
     for (auto k = p.col_ptr[j] + 1; k < p.col_ptr[j + 1]; ++k)
       if (p.row_idx[k] <= p.row_idx[k - 1])
         return "the " + what + "'s rows in column " + std::to_string(j) + " are not strictly ascending (row " +
@@ -305,6 +308,31 @@ constexpr std::size_t max_root_functions = std::size_t{1} << 20;
 // Outputs beyond this many are a broken description (an FMU of 10^6 variables stays below).
 constexpr std::size_t max_outputs = std::size_t{1} << 26;
 
+// Real parameters beyond this many are a broken description.
+constexpr std::size_t max_real_parameters = std::size_t{1} << 20;
+
+// The real parameters (ABI 1.3), when the problem's struct holds them: named, distinct from
+// each other and from the string parameters, finite nominal values, positive scales.
+std::string invalid_parameters(const dk_problem_info* info) {
+  if (!DK_HAS_FIELD(info, dk_problem_info, dfdp_pattern) || info->np == 0) return "";
+  if (info->np > max_real_parameters) return "np = " + std::to_string(info->np) + " is absurd";
+  if (!info->p_names || !info->p_nominal) return "p_names or p_nominal is NULL for " + std::to_string(info->np) + " parameters";
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < info->nparams; ++i) names.insert(info->params[i].name);
+  for (std::size_t i = 0; i < info->np; ++i) {
+    const std::string at = "real parameter " + std::to_string(i);
+    if (!info->p_names[i] || !info->p_names[i][0]) return at + " has no name";
+    if (!names.insert(info->p_names[i]).second)
+      return "the parameter name '" + std::string(info->p_names[i]) + "' is given twice";
+    if (!std::isfinite(info->p_nominal[i])) return at + " ('" + info->p_names[i] + "') has a non-finite nominal value";
+    if (info->p_scale && !(info->p_scale[i] > 0.0 && std::isfinite(info->p_scale[i])) && info->p_scale[i] != 0.0)
+      return at + " ('" + info->p_names[i] + "') has a scale that is not a finite positive number";
+  }
+  if (info->dfdp_pattern.nnz > 0)
+    return invalid_pattern(info->dfdp_pattern, info->n, info->np, "df/dp pattern", false);
+  return "";
+}
+
 // The fields ABI 1.2 added, when the problem's struct holds them.
 std::string invalid_fields_1_2(const dk_problem_info* info) {
   if (!DK_HAS_FIELD(info, dk_problem_info, constraints)) return "";
@@ -313,7 +341,7 @@ std::string invalid_fields_1_2(const dk_problem_info* info) {
   if (info->mass_storage > DK_MASS_STORAGE_SPARSE)
     return "mass_storage " + std::to_string(info->mass_storage) + " is unknown";
   if (info->mass_storage == DK_MASS_STORAGE_SPARSE)
-    if (std::string bad = invalid_pattern(info->mass_pattern, info->n, "mass pattern", false); !bad.empty()) return bad;
+    if (std::string bad = invalid_pattern(info->mass_pattern, info->n, info->n, "mass pattern", false); !bad.empty()) return bad;
   if (info->nroots > max_root_functions) return "nroots = " + std::to_string(info->nroots) + " is absurd";
   for (std::size_t i = 0; info->root_direction && i < info->nroots; ++i)
     if (info->root_direction[i] < -1 || info->root_direction[i] > 1)
@@ -336,7 +364,7 @@ std::string invalid_fields_1_2(const dk_problem_info* info) {
       if (!(info->root_time_scale[i] >= 0.0) || !std::isfinite(info->root_time_scale[i]))
         return "root_time_scale[" + std::to_string(i) + "] = " + std::to_string(info->root_time_scale[i]) +
                " (finite and >= 0 expected)";
-  return "";
+  return invalid_parameters(info);
 }
 
 }  // namespace
@@ -363,7 +391,7 @@ std::string invalid_field(const dk_problem_info* info) {
   for (std::size_t i = 0; info->component_names && i < info->n; ++i)
     if (!info->component_names[i]) return "component_names[" + std::to_string(i) + "] is NULL";
   if (info->flags & DK_PROBLEM_SPARSE_JACOBIAN)
-    if (std::string bad = invalid_pattern(info->jac_pattern, info->n, "sparsity pattern", true); !bad.empty()) return bad;
+    if (std::string bad = invalid_pattern(info->jac_pattern, info->n, info->n, "sparsity pattern", true); !bad.empty()) return bad;
   return invalid_fields_1_2(info);
 }
 
@@ -440,6 +468,35 @@ void ProblemInstance::adopt() {
     throw LoadError("problem '" + plugin.manifest.name + "' (" + plugin.file.string() +
                     ") returned an invalid description: noutputs = " + std::to_string(outputs) +
                     " but no outputs function");
+  }
+  if (const std::size_t np = parameter_count();
+      np > 0 && !(DK_HAS_FIELD(problem_.vtbl, dk_problem_vtbl, set_p) && problem_.vtbl->set_p)) {
+    problem_.vtbl->destroy(problem_.self);
+    problem_.vtbl = nullptr;
+    info_ = nullptr;
+    throw LoadError("problem '" + plugin.manifest.name + "' (" + plugin.file.string() +
+                    ") returned an invalid description: np = " + std::to_string(np) + " but no set_p function");
+  }
+}
+
+std::size_t ProblemInstance::parameter_count() const {
+  return DK_HAS_FIELD(info_, dk_problem_info, dfdp_pattern) ? info_->np : 0;
+}
+
+std::string ProblemInstance::parameter_name(std::size_t i) const { return info_->p_names[i]; }
+
+double ProblemInstance::nominal_parameter(std::size_t i) const { return info_->p_nominal[i]; }
+
+void ProblemInstance::set_parameters(const std::vector<double>& p) const {
+  if (p.size() != parameter_count())
+    throw LoadError("problem '" + plugin_.manifest.name + "' has " + std::to_string(parameter_count()) +
+                    " real parameters, " + std::to_string(p.size()) + " values given");
+  if (call_plugin(plugin_, "set_p function", [&] { return problem_.vtbl->set_p(problem_.self, p.data()); }) !=
+      DK_EVAL_OK) {
+    char err[512] = {0};
+    if (problem_.vtbl->last_error)
+      call_plugin(plugin_, "last_error function", [&] { return problem_.vtbl->last_error(problem_.self, err, sizeof err); });
+    throw LoadError("problem '" + plugin_.manifest.name + "' refused the parameters: " + err);
   }
 }
 

@@ -175,6 +175,16 @@ typedef struct dk_problem_info {
                                      changes of g_i are never closer than tau_i in t, and solvers
                                      then keep their samples of g_i closer than tau_i / 2
                                      (0: nothing promised; the sampling alone) */
+  /* ABI 1.3, parameters (docs/abi-1.3-design.md part B): real parameters p that set_p changes
+     between solves without re-creating the problem, the p of sensitivities. Distinct from
+     the string parameters above (fixed at creation); a creation key/value that names a real
+     parameter sets its value. */
+  size_t np;
+  const char* const* p_names;       /* np entries: distinct, none a string parameter's name */
+  const double* p_nominal;          /* np entries: the values a new instance has, finite */
+  const double* p_scale;            /* np entries or NULL: typical magnitudes (> 0) for
+                                       difference increments and scaling */
+  dk_sparsity dfdp_pattern;         /* n x np CSC pattern of df/dp (dF/dp); nnz = 0: dense */
 } dk_problem_info;
 
 /* An event as the solver found it (ABI 1.2). */
@@ -234,6 +244,20 @@ typedef struct dk_problem_vtbl {
      point's mode. */
   dk_eval (*outputs)(void* self, double t, const double* y, size_t count, const uint32_t* which,
                      double* values);
+  /* ABI 1.3, parameters and sensitivities (part B); every entry optional but set_p, which a
+     problem with np > 0 must have. */
+  dk_eval (*set_p)(void* self, const double* p);  /* np values; later evaluations use them */
+  /* df/dp at (t, y): n x np column-major (ld = n), or the dfdp_pattern's values */
+  dk_eval (*dfdp)(void* self, double t, const double* y, double* out);
+  /* dF/dp at (t, y, y') for residual-form problems, laid out as dfdp */
+  dk_eval (*residual_dfdp)(void* self, double t, const double* y, const double* yp, double* out);
+  /* (df/dy) s for ns columns s (n x ns column-major) in one pass */
+  dk_eval (*jacobian_sens)(void* self, double t, const double* y, size_t ns, const double* s, double* js);
+  /* dg/dy (nroots x n) and dg/dp (nroots x np), column-major */
+  dk_eval (*roots_dgdp)(void* self, double t, const double* y, double* dgdy, double* dgdp);
+  /* The derivatives of the reset y+ = R(y-, p) at this event: dR/dy (n x n), dR/dp (n x np) */
+  dk_eval (*event_derivatives)(void* self, const dk_event* event, const double* y, double* dRdy,
+                               double* dRdp);
 } dk_problem_vtbl;
 
 typedef struct dk_problem {

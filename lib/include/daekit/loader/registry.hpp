@@ -134,6 +134,12 @@ class ProblemInstance {
   // the problem's message in *why when it failed or gave a value that is not finite.
   bool outputs(double t, const double* y, const std::vector<std::uint32_t>& which, double* values,
                std::string* why) const;
+  // ABI 1.3: the real parameters (0 for older plugins), their names and nominal values,
+  // and new values for all of them (LoadError with the problem's message when refused).
+  std::size_t parameter_count() const;
+  std::string parameter_name(std::size_t i) const;
+  double nominal_parameter(std::size_t i) const;
+  void set_parameters(const std::vector<double>& p) const;
 
  private:
   // Checks the table and the description of problem_; throws LoadError.

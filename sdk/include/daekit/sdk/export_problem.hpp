@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "daekit/abi.h"
+#include "daekit/sdk/closest_names.hpp"
 #include "daekit/sdk/data_text.hpp"  // parse_data_text, for problems that read data files
 #include "daekit/sdk/manifest.hpp"
 #include "daekit/sdk/problem.hpp"
@@ -78,6 +79,7 @@ class ProblemAdapter {
     const std::size_t n = in.n;
     if (n == 0) throw std::invalid_argument("problem '" + in.name + "' declares n = 0");
     impl_->stored_as_ = resolve_mass_storage(in, overrides);
+    adopt_parameters(in);  // before anything evaluates the model: it may read p
     check_size(in.index, n, "index");
     check_size(in.differential, n, "differential");
     check_size(in.component_names, n, "component_names");
@@ -167,6 +169,36 @@ class ProblemAdapter {
     if (in.reference_at_any_time) info_.flags |= DK_PROBLEM_REFERENCE_AT;
     info_.noutputs = output_names_.size();
     info_.output_names = output_names_.empty() ? nullptr : output_names_.data();
+    info_.np = p_names_.size();
+    info_.p_names = p_names_.empty() ? nullptr : p_names_.data();
+    info_.p_nominal = p_nominal_.empty() ? nullptr : p_nominal_.data();
+    const bool any_p_scale = std::any_of(p_scale_.begin(), p_scale_.end(), [](double s) { return s > 0.0; });
+    info_.p_scale = any_p_scale ? p_scale_.data() : nullptr;
+    if (!in.dfdp_col_ptr.empty()) {
+      info_.dfdp_pattern.nnz = in.dfdp_row_idx.size();
+      info_.dfdp_pattern.col_ptr = in.dfdp_col_ptr.data();
+      info_.dfdp_pattern.row_idx = in.dfdp_row_idx.data();
+    }
+  }
+
+  // Creation key/values that are not string parameters: each must name a real parameter
+  // (its value a finite number), else the problem is refused naming the valid names.
+  void set_named_parameters(const std::map<std::string, std::string>& given) {
+    if (given.empty()) return;
+    std::vector<double> p = impl_->p_;
+    const auto& declared = impl_->info().parameters;
+    for (const auto& [key, text] : given) {
+      std::size_t k = 0;
+      while (k < declared.size() && declared[k].name != key) ++k;
+      if (k == declared.size()) throw std::invalid_argument(unknown_parameter(key));
+      char* end = nullptr;
+      const double v = std::strtod(text.c_str(), &end);
+      if (end == text.c_str() || *end != '\0' || !std::isfinite(v))
+        throw std::invalid_argument("parameter '" + key + "' must be a finite number, got '" + text + "'");
+      p[k] = v;
+    }
+    if (impl_->set_parameters(p) != Eval::ok)
+      throw std::invalid_argument("the parameters were refused: " + impl_->last_error());
   }
 
   Problem& impl() { return *impl_; }
@@ -200,6 +232,45 @@ class ProblemAdapter {
         throw std::invalid_argument("problem '" + in.name + "' names the output '" + name +
                                     "' twice or as a component");
     }
+  }
+
+  // Real parameters: checked, their C view, and the values a new instance starts with.
+  void adopt_parameters(const ProblemInfo& in) {
+    std::unordered_set<std::string> taken;
+    for (const auto& d : descs_) taken.insert(d.name);
+    for (const auto& prm : in.parameters) {
+      if (prm.name.empty()) throw std::invalid_argument("problem '" + in.name + "' names a real parameter \"\"");
+      if (!taken.insert(prm.name).second)
+        throw std::invalid_argument("problem '" + in.name + "' names the parameter '" + prm.name +
+                                    "' twice (real parameters and string parameters share one set of names)");
+      if (!std::isfinite(prm.nominal))
+        throw std::invalid_argument("real parameter '" + prm.name + "': the nominal value must be finite");
+      if (!(prm.scale >= 0.0) || !std::isfinite(prm.scale))
+        throw std::invalid_argument("real parameter '" + prm.name + "': scale must be finite and >= 0");
+      p_names_.push_back(prm.name.c_str());
+      p_nominal_.push_back(prm.nominal);
+      p_scale_.push_back(prm.scale);
+    }
+    if (!in.dfdp_col_ptr.empty()) {
+      if (in.dfdp_col_ptr.size() != in.parameters.size() + 1 || in.dfdp_col_ptr.front() != 0 ||
+          static_cast<std::size_t>(in.dfdp_col_ptr.back()) != in.dfdp_row_idx.size())
+        throw std::invalid_argument("dfdp_col_ptr must have np + 1 entries from 0 to the number of rows");
+      for (auto r : in.dfdp_row_idx)
+        if (r < 0 || static_cast<std::size_t>(r) >= in.n)
+          throw std::invalid_argument("dfdp_row_idx holds a row outside 0 .. n-1");
+    }
+    impl_->p_ = p_nominal_;
+  }
+
+  std::string unknown_parameter(const std::string& key) const {
+    std::vector<std::string> names;
+    for (const auto& d : descs_) names.push_back(d.name);
+    for (const auto& prm : impl_->info().parameters) names.push_back(prm.name);
+    std::string valid;
+    for (const auto& name : names) valid += (valid.empty() ? "" : ", ") + name;
+    const auto near = closest_names(key, names);
+    return "unknown parameter '" + key + "'" + (near.empty() ? "" : " (did you mean " + near.front() + "?)") +
+           (valid.empty() ? std::string(" (this problem has none)") : " (valid: " + valid + ")");
   }
 
   // The ABI wants rows ascending within each column; authors may list them in any order.
@@ -292,6 +363,8 @@ class ProblemAdapter {
   std::vector<std::int8_t> root_directions_;
   std::vector<std::uint8_t> root_terminal_;
   std::vector<double> root_time_scales_;
+  std::vector<const char*> p_names_;
+  std::vector<double> p_nominal_, p_scale_;
   std::vector<dk_param_desc> cdescs_;
   std::vector<std::string> values_;
   std::vector<const char*> cvalues_;
@@ -477,6 +550,35 @@ struct ProblemTrampolines {
                               Vector(values, static_cast<Eigen::Index>(count)));
     });
   }
+  static dk_eval set_p(void* self, const double* p) noexcept {
+    auto* adapter = static_cast<ProblemAdapter*>(self);
+    const std::size_t np = adapter->info().np;
+    for (std::size_t i = 0; i < np; ++i)
+      if (!std::isfinite(p[i])) {
+        adapter->error() = "parameter '" + std::string(adapter->info().p_names[i]) + "' set to a non-finite value";
+        return DK_EVAL_FATAL;
+      }
+    return guarded(self, [&](ProblemAdapter& a) { return a.impl().set_parameters(std::span<const double>(p, np)); });
+  }
+  // The class's dense df/dp, handed over dense or as the pattern's values.
+  static dk_eval dfdp(void* self, double t, const double* y, double* out) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const dk_problem_info& info = a.info();
+      const auto n = static_cast<Eigen::Index>(info.n), np = static_cast<Eigen::Index>(info.np);
+      if (info.dfdp_pattern.nnz == 0) {
+        MatrixView m(out, n, np, Eigen::OuterStride<>(n));
+        m.setZero();
+        return a.impl().dfdp(t, ConstVector(y, n), m);
+      }
+      Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(n, np);
+      const Eval e = a.impl().dfdp(t, ConstVector(y, n), MatrixView(dense.data(), n, np, Eigen::OuterStride<>(n)));
+      if (e != Eval::ok) return e;
+      for (Eigen::Index j = 0; j < np; ++j)
+        for (auto k = info.dfdp_pattern.col_ptr[j]; k < info.dfdp_pattern.col_ptr[j + 1]; ++k)
+          out[k] = dense(info.dfdp_pattern.row_idx[k], j);
+      return Eval::ok;
+    });
+  }
   static std::size_t last_error(const void* self, char* buf, std::size_t size) noexcept {
     const auto& msg = static_cast<const ProblemAdapter*>(self)->error();
     copy_message(msg, buf, size);
@@ -508,7 +610,13 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
                        &ProblemTrampolines::reference_at,
                        /*jacobian_vector=*/nullptr,
                        &ProblemTrampolines::step_completed,
-                       &ProblemTrampolines::outputs};
+                       &ProblemTrampolines::outputs,
+                       &ProblemTrampolines::set_p,
+                       &ProblemTrampolines::dfdp,
+                       /*residual_dfdp=*/nullptr,
+                       /*jacobian_sens=*/nullptr,
+                       /*roots_dgdp=*/nullptr,
+                       /*event_derivatives=*/nullptr};
   if (!(info.flags & DK_PROBLEM_ANALYTIC_JACOBIAN)) t.jacobian = nullptr;
   if (!(info.flags & DK_PROBLEM_SPARSE_JACOBIAN)) t.jacobian_sparse = nullptr;
   if (!(info.flags & DK_PROBLEM_ANALYTIC_DFDT)) t.dfdt = nullptr;
@@ -528,6 +636,10 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
   if (!(info.flags & DK_PROBLEM_TIME_EVENTS)) t.next_time_event = nullptr;
   if (!(info.flags & DK_PROBLEM_STEP_NOTIFICATION)) t.step_completed = nullptr;
   if (info.noutputs == 0) t.outputs = nullptr;
+  if (info.np == 0) {
+    t.set_p = nullptr;
+    t.dfdp = nullptr;
+  }
   if (info.nroots == 0 && !(info.flags & (DK_PROBLEM_TIME_EVENTS | DK_PROBLEM_STEP_NOTIFICATION)))
     t.on_event = nullptr;
   return t;
@@ -541,11 +653,15 @@ std::int32_t make_problem(const dk_host* host, const dk_keyval* params, std::siz
         std::map<std::string, std::string> given;
         for (std::size_t i = 0; i < nparams; ++i) given[params[i].key] = params[i].value;
         std::vector<ParamDesc> descs = Class::parameters();
-        Params p(descs, given);
+        Params p(descs, given, /*defer_unknown=*/true);
         p.set_host(host);
         const MassOverrides overrides = MassOverrides::of<Class>();
-        auto* adapter = new ProblemAdapter(std::make_unique<Class>(p), std::move(descs), p, overrides);
+        std::unique_ptr<ProblemAdapter> adapter(
+            new ProblemAdapter(std::make_unique<Class>(p), std::move(descs), p, overrides));
+        adapter->set_named_parameters(p.pending());
         adapter->table = problem_vtbl(adapter->info());
+        using Dfdp = Eval (Problem::*)(double, ConstVector, MatrixView);
+        if constexpr (std::is_same_v<decltype(&Class::dfdp), Dfdp>) adapter->table.dfdp = nullptr;
         // A pattern without values: solvers difference in it (one evaluation per colour).
         if (!overrides.jacobian_sparse || adapter->impl().info().jacobian_pattern_only)
           adapter->table.jacobian_sparse = nullptr;
@@ -553,8 +669,8 @@ std::int32_t make_problem(const dk_host* host, const dk_keyval* params, std::siz
         // no reaction, so solvers report its events without restarting.
         using Reaction = EventAction (Problem::*)(const Event&, Vector);
         if constexpr (std::is_same_v<decltype(&Class::on_event), Reaction>) adapter->table.on_event = nullptr;
-        out->self = adapter;
         out->vtbl = &adapter->table;
+        out->self = adapter.release();
       },
       err, err_size, "problem");
 }

@@ -29,8 +29,11 @@ class Params {
   Params() = default;
 
   // Defaults from `descs`, overridden by `given`; an unknown key is an error naming the valid
-  // ones, unless `descs` holds the open_parameters entry.
-  Params(const std::vector<ParamDesc>& descs, const std::map<std::string, std::string>& given) {
+  // ones, unless `descs` holds the open_parameters entry, or unless `defer_unknown`: then it
+  // is kept in pending() for the SDK to match against the problem's real parameters
+  // (ProblemInfo::parameters, known once the problem is made) and to refuse there.
+  Params(const std::vector<ParamDesc>& descs, const std::map<std::string, std::string>& given,
+         bool defer_unknown = false) {
     bool open = false;
     for (const auto& d : descs) {
       if (d.name == open_parameters)
@@ -41,6 +44,10 @@ class Params {
     for (const auto& [key, value] : given) {
       if (!values_.count(key) && open) {
         extra_[key] = value;
+        continue;
+      }
+      if (!values_.count(key) && defer_unknown) {
+        pending_[key] = value;
         continue;
       }
       if (!values_.count(key)) {
@@ -91,6 +98,8 @@ class Params {
   const std::map<std::string, std::string>& all() const { return values_; }
   // Given names beyond the declared ones (only with open_parameters).
   const std::map<std::string, std::string>& extra() const { return extra_; }
+  // Given names that are not string parameters, with defer_unknown.
+  const std::map<std::string, std::string>& pending() const { return pending_; }
 
   // The host's log (dk_host::log): level 0 a note (shown with --verbose), 1 a warning.
   void set_host(const dk_host* host) { host_ = host; }
@@ -100,7 +109,7 @@ class Params {
   }
 
  private:
-  std::map<std::string, std::string> values_, extra_;
+  std::map<std::string, std::string> values_, extra_, pending_;
   const dk_host* host_ = nullptr;
 };
 

@@ -98,6 +98,20 @@ struct ProblemInfo {
   // Variables besides y that outputs() computes at a point (`daekit run --output-vars`):
   // names distinct from each other and from component_names.
   std::vector<std::string> outputs;
+
+  // --- ABI 1.3 --------------------------------------------------------------------------
+  // Real parameters p (rate constants, physical constants): the model reads p(i); the host
+  // sets them with `--param NAME=VALUE` or between solves (set_parameters), and
+  // sensitivities are taken with respect to them. Names distinct, none a string
+  // parameter's (parameters()); nominal finite; scale > 0, or 0 for none.
+  struct Parameter {
+    std::string name;
+    double nominal = 0.0;
+    double scale = 0.0;  // a typical magnitude, for difference increments (0: from the value)
+  };
+  std::vector<Parameter> parameters;
+  // The n x np CSC pattern of df/dp (0-based); empty = dense.
+  std::vector<std::int32_t> dfdp_col_ptr, dfdp_row_idx;
 };
 
 // What a problem's on_event sees: when, and which functions fired in which direction.
@@ -215,6 +229,21 @@ class Problem {
     return Eval::not_provided;
   }
 
+  // --- real parameters (ABI 1.3) ---------------------------------------------------------
+  // The value of parameter i (info().parameters[i]); the nominal one until set.
+  double p(std::size_t i) const { return p_[i]; }
+  const std::vector<double>& p() const { return p_; }
+  // New values for every parameter, used by the evaluations that follow. A problem that
+  // derives quantities from p overrides this, calls the base, and derives them again;
+  // Eval::fatal (with fail()) refuses values it cannot take.
+  virtual Eval set_parameters(std::span<const double> p) {
+    p_.assign(p.begin(), p.end());
+    return Eval::ok;
+  }
+  // df/dp at (t, y): n x np, column j the derivative with respect to parameter j; called
+  // with dfdp zeroed. Without it solvers take differences (or the SDK's AD, sdk/autodiff.hpp).
+  virtual Eval dfdp(double /*t*/, ConstVector /*y*/, MatrixView /*dfdp*/) { return Eval::not_provided; }
+
   // --- events (ABI 1.2) ------------------------------------------------------------------
   // g has info().roots.size() entries.
   virtual Eval roots(double /*t*/, ConstVector /*y*/, Vector /*g*/) { return Eval::not_provided; }
@@ -244,8 +273,9 @@ class Problem {
   std::string error_;
 
  private:
-  friend class sdk::ProblemAdapter;  // sets stored_as_ when it resolves `automatic`
+  friend class sdk::ProblemAdapter;  // sets stored_as_ when it resolves `automatic`, and p_
   MassStorage stored_as_ = MassStorage::dense;
+  std::vector<double> p_;
   Eigen::MatrixXd mass_scratch_;
 };
 
