@@ -125,10 +125,12 @@ void print_problem(const loader::Plugin& plugin, const std::map<std::string, std
   }
   if (const std::size_t np = problem.parameter_count(); np > 0) {
     std::cout << "real parameters (--param name=value; what sensitivities are taken with respect to):\n";
-    for (std::size_t i = 0; i < np; ++i)
+    for (std::size_t i = 0; i < np; ++i) {
       std::cout << "  " << std::left << std::setw(10) << problem.parameter_name(i) << " nominal "
-                << problem.nominal_parameter(i) << (p.p_scale && p.p_scale[i] > 0 ? ", scale " : "")
-                << (p.p_scale && p.p_scale[i] > 0 ? std::to_string(p.p_scale[i]) : std::string()) << "\n";
+                << problem.nominal_parameter(i);
+      if (p.p_scale && p.p_scale[i] > 0) std::cout << ", scale " << p.p_scale[i];
+      std::cout << "\n";
+    }
   }
   if (p.atol_scale) {
     std::cout << "tolerances  suggested atol_i = scale_i * rtol, scales:";
@@ -140,7 +142,8 @@ void print_problem(const loader::Plugin& plugin, const std::map<std::string, std
     for (std::size_t i = 0; i < p.ntstops; ++i) std::cout << " " << p.tstops[i];
     std::cout << "\n";
   }
-  if (p.has_reference) {
+  const bool stored_reference = problem.has_stored_reference();
+  if (stored_reference) {
     std::cout << "reference   at t = " << p.reference_t << ": " << p.reference_source << "\n";
     // What lets wpd score at any --tend and its l2-steps, L2 ... without a reference solver.
     if (problem.has_reference_at()) std::cout << "            exact at any t (an exact solution)\n";
@@ -151,12 +154,12 @@ void print_problem(const loader::Plugin& plugin, const std::map<std::string, std
     std::cout << "reference   none for these parameters\n";
   }
   std::cout << "components:\n   #  " << std::left << std::setw(12) << "name" << " kind          index"
-            << (p.has_reference ? "  scored" : "") << "\n";
+            << (stored_reference ? "  scored" : "") << "\n";
   for (std::size_t i = 0; i < p.n; ++i) {
     std::cout << "  " << std::right << std::setw(3) << i + 1 << "  " << std::left << std::setw(12)
               << component_name(p, i) << " "
               << std::setw(13) << (p.differential[i] ? "differential" : "algebraic") << " " << int(p.index[i]);
-    if (p.has_reference)
+    if (stored_reference)
       std::cout << "      " << (p.scored[i] == DK_SCORED_ABSOLUTE ? "absolute" : p.scored[i] ? "yes" : "no");
     std::cout << "\n";
   }

@@ -340,7 +340,7 @@ void check_mass_matrix(Report& report, const ProblemProbe& probe, const dk_probl
 // The stored reference: as many finite entries as components.
 void check_reference(Report& report, const loader::ProblemInstance& problem) {
   const dk_problem_info& info = problem.info();
-  if (!info.has_reference) return;
+  if (!problem.has_stored_reference()) return;
   std::vector<double> ref;
   const bool got = problem.reference(ref);
   const bool sized = got && ref.size() == info.n;

@@ -76,7 +76,7 @@ std::string survey_points(const loader::Registry& registry, const std::vector<Po
       const auto& i = pi.info();
       out["problems"][p.instance] = {
           {"t0", i.t0}, {"tend", i.tend}, {"n", i.n}, {"exact", pi.has_reference_at()},
-          {"own_reference_at_tend", (i.has_reference && i.reference_t == i.tend) || pi.has_reference_at()}};
+          {"own_reference_at_tend", (pi.has_stored_reference() && i.reference_t == i.tend) || pi.has_reference_at()}};
     }
   } catch (const std::exception& e) {
     out = {{"error", e.what()}};

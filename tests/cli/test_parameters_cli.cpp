@@ -67,3 +67,18 @@ TEST_CASE("daekit info lists a problem's real parameters", "[cli][parameters]") 
   REQUIRE(run_command(daekit::test::daekit_binary() + " info rober 2>&1", &out) == 0);
   CHECK_THAT(out, Catch::Contains("k2         nominal 3e+07"));
 }
+
+TEST_CASE("a real parameter away from its nominal value is never scored against the stored reference",
+          "[cli][parameters]") {
+  // rober's reference is the test set's, for k1, k2, k3 at their nominal values.
+  std::string out;
+  const std::string run = daekit::test::daekit_binary() + " run --problem rober --solver rodas5p --rtol 1e-6 --report json";
+  REQUIRE(run_command(run + " 2>/dev/null", &out) == 0);
+  CHECK_THAT(out, Catch::Contains("\"reference\": \"IVP Test Set"));
+  REQUIRE(run_command(run + " --param k2=1e7 2>/dev/null", &out) == 0);
+  CHECK_THAT(out, Catch::Contains("\"scd\": null") && Catch::Contains("\"reference\": null"));
+  REQUIRE(run_command(run + " --param k2=3e7 2>/dev/null", &out) == 0);  // the nominal value, written out
+  CHECK_THAT(out, Catch::Contains("\"reference\": \"IVP Test Set"));
+  REQUIRE(run_command(daekit::test::daekit_binary() + " info rober --param k1=0.05 2>&1", &out) == 0);
+  CHECK_THAT(out, Catch::Contains("reference   none for these parameters"));
+}

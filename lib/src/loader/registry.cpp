@@ -423,6 +423,11 @@ ProblemInstance::ProblemInstance(const Plugin& plugin, const std::map<std::strin
     throw LoadError("problem '" + plugin.manifest.name + "' (" + plugin.file.string() +
                     ") could not be created: " + (err[0] ? err : "no message"));
   adopt();
+  // A real parameter given at creation away from its nominal value: the stored reference
+  // (computed at the nominal values) no longer describes this problem.
+  for (std::size_t i = 0; i < parameter_count(); ++i)
+    if (auto it = params.find(info_->p_names[i]); it != params.end())
+      at_nominal_ = at_nominal_ && std::strtod(it->second.c_str(), nullptr) == info_->p_nominal[i];
 }
 
 ProblemInstance::ProblemInstance(dk_problem problem, const std::string& origin) : problem_(problem) {
@@ -498,7 +503,10 @@ void ProblemInstance::set_parameters(const std::vector<double>& p) const {
       call_plugin(plugin_, "last_error function", [&] { return problem_.vtbl->last_error(problem_.self, err, sizeof err); });
     throw LoadError("problem '" + plugin_.manifest.name + "' refused the parameters: " + err);
   }
+  at_nominal_ = std::equal(p.begin(), p.end(), info_->p_nominal);
 }
+
+bool ProblemInstance::has_stored_reference() const { return info_->has_reference && at_nominal_; }
 
 ProblemInstance::~ProblemInstance() {
   if (problem_.vtbl) destroy_quietly(plugin_, problem_.vtbl->destroy, problem_.self);
@@ -517,7 +525,7 @@ void ProblemInstance::initial_values(std::vector<double>& y0, std::vector<double
 }
 
 bool ProblemInstance::reference(std::vector<double>& yref) const {
-  if (!info_->has_reference || !problem_.vtbl->reference) return false;
+  if (!has_stored_reference() || !problem_.vtbl->reference) return false;
   yref.assign(info_->n, 0.0);
   return call_plugin(plugin_, "reference function", [&] { return problem_.vtbl->reference(problem_.self, yref.data()); }) ==
          DK_EVAL_OK;

@@ -140,11 +140,15 @@ class ProblemInstance {
   std::string parameter_name(std::size_t i) const;
   double nominal_parameter(std::size_t i) const;
   void set_parameters(const std::vector<double>& p) const;
+  // The stored reference (info().has_reference) holds for the nominal real parameters only:
+  // false once any was set away from its nominal value (reference() then gives none).
+  bool has_stored_reference() const;
 
  private:
   // Checks the table and the description of problem_; throws LoadError.
   void adopt();
   Plugin plugin_;  // holds the library (none for a problem made in this process)
+  mutable bool at_nominal_ = true;  // every real parameter at its nominal value
   dk_problem problem_{};
   const dk_problem_info* info_ = nullptr;
 };
