@@ -45,6 +45,9 @@ void print_solver(const loader::Plugin& plugin) {
             << "mass store  "
             << ((s.flags & DK_SOLVER_MASS_STORAGE) ? "diagonal and sparse M read as stored (no n x n copy)"
                                                    : "dense (reads every M as an n x n array)")
+            << "\n"
+            << "sensitivities "
+            << ((s.flags & DK_SOLVER_SENSITIVITIES) ? "yes (forward: dy/dp and dy/dy0, --sensitivities)" : "no")
             << "\n";
   std::cout << "options (--solver-opt key=value):\n";
   if (s.noptions == 0) std::cout << "  (none)\n";

@@ -105,7 +105,7 @@ struct RunRequest {
 
 std::optional<RunRequest> parse_run_request(int argc, char** argv) {
   RunRequest r;
-  std::string output_vars;
+  std::string output_vars, sensitivities, sens_error_control = "off";
   RunSettingsOptions run_settings;
   po::options_description desc("daekit run options");
   desc.add_options()("help,h", "show this help")("problem,p", po::value(&r.problem_name), "problem plugin name")(
@@ -123,6 +123,11 @@ std::optional<RunRequest> parse_run_request(int argc, char** argv) {
       "in-process", "run the plugins in this process (for debuggers and profilers; no --timeout)")(
       "timeout", po::value(&r.timeout),
       "seconds the run may take; then it is killed, status 'timeout' (default: none)")(
+      "sensitivities", po::value(&sensitivities),
+      "forward sensitivities dy/dq: all (every real parameter), parameter names, y0 (every initial value) or "
+      "y0:NAME, comma-separated; reported at the end and written as dY/dQ columns of --output")(
+      "sens-error-control", po::value(&sens_error_control),
+      "on: the sensitivities join the error test; off (default, as CVODES and IDAS): only y's error is tested")(
       "verbose,v", "show the plugins' notes (an FMU's own log lines) on stderr");
   run_settings.add_to(desc);
   add_plugin_options(desc, r.plugins);
@@ -136,6 +141,12 @@ std::optional<RunRequest> parse_run_request(int argc, char** argv) {
   if (vm.count("output") && r.output_file.empty()) throw UsageError("--output needs a file name");
   if (vm.count("output-vars") && r.output_file.empty()) throw UsageError("--output-vars needs --output FILE");
   r.variable_names = split_variable_names(output_vars);
+  if (vm.count("sensitivities")) {
+    r.settings.sensitivities = split_variable_names(sensitivities);
+    if (r.settings.sensitivities.empty()) throw UsageError("--sensitivities needs at least one name");
+  }
+  if (sens_error_control != "on" && sens_error_control != "off") throw UsageError("--sens-error-control must be on or off");
+  r.settings.sensitivity_error_control = sens_error_control == "on";
   if (vm.count("output-vars") && r.variable_names.empty()) throw UsageError("--output-vars needs at least one name");
   // A long run's result must not be lost to an output path that cannot be written.
   if (!r.output_file.empty()) check_writable(r.output_file);
@@ -183,6 +194,15 @@ RunReport report_of(const Solution& solution, const dk_problem_info& info, const
                        r.result.stats.jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE
                    ? api::jacobian_name(r.result.stats.jacobian_used)
                    : settings.jacobian;
+  for (std::size_t i = 0; i < info.n; ++i) r.component_names.push_back(component_name(info, i));
+  r.sensitivity_names = settings.sensitivities.empty() ? std::vector<std::string>{} : solution.sensitivity_names;
+  if (const std::size_t points = solution.t.size(); points > 0 && solution.sensitivity_count() > 0 &&
+                                                    solution.s.size() == points * info.n * solution.sensitivity_count())
+    for (std::size_t i = 0; i < info.n; ++i) {
+      r.sensitivities_at_end.emplace_back();
+      for (std::size_t k = 0; k < solution.sensitivity_count(); ++k)
+        r.sensitivities_at_end.back().push_back(solution.sensitivity(points - 1, i, k));
+    }
   if (solution.accuracy) {
     r.accuracy = solution.accuracy;
     r.reference_used = solution.reference_used;
@@ -190,6 +210,26 @@ RunReport report_of(const Solution& solution, const dk_problem_info& info, const
     r.scored_components = scored_components_text(info);
   }
   return r;
+}
+
+// The points with the sensitivities after their own columns, named dY/dQ (Y a component,
+// Q a parameter or y0:COMPONENT); a point reached without them (a failed run's last) has none.
+void write_trajectory_with_sensitivities(const std::string& target, const std::vector<std::string>& columns,
+                                         const Trajectory& collected, const std::vector<double>& values,
+                                         const std::vector<std::string>& components) {
+  std::vector<std::string> names = columns;
+  const std::size_t n = collected.n, ns = collected.sensitivity_count(), width = columns.size();
+  for (std::size_t k = 0; k < ns; ++k)
+    for (std::size_t i = 0; i < n; ++i) names.push_back("d" + components[i] + "/d" + collected.sensitivity_names[k]);
+  const std::size_t points = std::min(collected.t.size(), collected.s.size() / (n * ns));
+  std::vector<double> rows;
+  for (std::size_t p = 0; p < points; ++p) {
+    rows.insert(rows.end(), values.begin() + static_cast<std::ptrdiff_t>(p * width),
+                values.begin() + static_cast<std::ptrdiff_t>((p + 1) * width));
+    rows.insert(rows.end(), collected.s.begin() + static_cast<std::ptrdiff_t>(p * n * ns),
+                collected.s.begin() + static_cast<std::ptrdiff_t>((p + 1) * n * ns));
+  }
+  write_trajectory(target, names, std::vector<double>(collected.t.begin(), collected.t.begin() + static_cast<std::ptrdiff_t>(points)), rows);
 }
 
 // --output: the points; a failed run never replaces an existing file, what it reached goes beside it.
@@ -204,6 +244,9 @@ void write_output(const std::string& output_file, const Solution& solution, cons
   if (has_events)
     write_trajectory_with_events(target, chosen ? collected.variable_names : names, collected,
                                  chosen ? TrajectoryColumns::variables : TrajectoryColumns::components);
+  else if (collected.sensitivity_count() > 0)
+    write_trajectory_with_sensitivities(target, chosen ? collected.variable_names : names, collected,
+                                        chosen ? collected.variables : collected.y, names);
   else if (chosen)
     write_trajectory(target, collected.variable_names, collected.t, collected.variables);
   else

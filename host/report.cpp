@@ -67,6 +67,26 @@ EventCounts count_events(const std::vector<EventRecord>& records) {
 // The first and last few events in the text report; all of them are in the JSON.
 constexpr std::size_t events_listed = 10;
 
+// dy/dq at the last point, one row per component; the statistics of their cost.
+void print_sensitivities(const RunReport& r, std::ostream& out) {
+  const dk_stats& s = r.result.stats;
+  out << "sensitivities " << r.sensitivity_names.size() << " (" << s.nfev_sens << " f evals, " << s.nsolve_sens
+      << " solves, " << s.nsens_error_fails << " steps rejected for them)";
+  if (r.sensitivities_at_end.empty()) {
+    out << "; none reached\n";
+    return;
+  }
+  out << " at t=" << r.result.t_reached << ":\n" << std::setprecision(6) << std::left << "  " << std::setw(14) << "d y / d";
+  for (const auto& name : r.sensitivity_names) out << " " << std::setw(14) << name;
+  out << "\n";
+  for (std::size_t i = 0; i < r.sensitivities_at_end.size(); ++i) {
+    out << "  " << std::setw(14) << r.component_names[i];
+    for (double v : r.sensitivities_at_end[i]) out << " " << std::setw(14) << v;
+    out << "\n";
+  }
+  out << std::right;
+}
+
 }  // namespace
 
 void print_text(const RunReport& r, std::ostream& out) {
@@ -106,6 +126,7 @@ void print_text(const RunReport& r, std::ostream& out) {
   if (r.constraints_ignored)
     out << "constraints not enforced: solver '" << r.solver << "' ignores the problem's sign constraints\n";
   if (s.nconstraint_fails) out << "constraints " << s.nconstraint_fails << " steps rejected for leaving a sign constraint\n";
+  if (!r.sensitivity_names.empty()) print_sensitivities(r, out);
   out << "wall time  " << std::setprecision(4) << s.wall_s << " s\n";
   if (r.accuracy) {
     const Accuracy& a = *r.accuracy;
@@ -180,6 +201,17 @@ nlohmann::json to_json(const RunReport& r) {
   const EventCounts counted = count_events(r.events);
   j["nevents"] = counted.events;
   j["nroots_fired"] = counted.roots_fired;
+  // Forward sensitivities: at_tend[i][k] = d y_i / d q_k at the end (null when not reached).
+  if (!r.sensitivity_names.empty()) {
+    json at_end = json::array();
+    for (const auto& row : r.sensitivities_at_end) {
+      json values = json::array();
+      for (double v : row) values.push_back(number(v));
+      at_end.push_back(values);
+    }
+    j["sensitivities"] = {{"parameters", r.sensitivity_names},
+                          {"at_tend", r.sensitivities_at_end.empty() ? json(nullptr) : at_end}};
+  }
   return j;
 }
 

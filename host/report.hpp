@@ -32,6 +32,10 @@ struct RunReport {
   bool constraints_ignored = false;  // the problem declares sign constraints the solver does not enforce
   std::vector<EventRecord> events;
   std::vector<std::string> root_names;
+  // Forward sensitivities (--sensitivities): their names and dy/dq at the last point,
+  // at_end[i][k] = d y_i / d q_k (empty when none were asked for or none reached).
+  std::vector<std::string> component_names, sensitivity_names;
+  std::vector<std::vector<double>> sensitivities_at_end;
 };
 
 void print_text(const RunReport& r, std::ostream& out);

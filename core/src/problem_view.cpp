@@ -30,6 +30,8 @@ std::string ProblemView::root_name(std::size_t i) const {
 std::string ProblemView::entry(Eigen::Index k, Layout layout) const {
   if (layout == Layout::vector) return "component " + component(k);
   if (layout == Layout::roots) return "root function " + root_name(static_cast<std::size_t>(k));
+  if (layout == Layout::parameters)
+    return "row " + component(k % size()) + ", parameter '" + parameter_name(static_cast<std::size_t>(k / size())) + "'";
   Eigen::Index row = 0, col = 0;
   if (layout == Layout::dense_matrix) {
     row = k % size();
@@ -112,6 +114,56 @@ Eval ProblemView::jacobian_sparse(double t, ConstRef y, Eigen::SparseMatrix<doub
 Eval ProblemView::dfdt(double t, ConstRef y, Ref df) {
   if (!p_.vtbl->dfdt) return finish(DK_EVAL_NOT_PROVIDED, "df/dt", t, nullptr, 0);
   return finish(guarded([&] { return p_.vtbl->dfdt(p_.self, t, y.data(), df.data()); }), "df/dt", t, df.data(), size());
+}
+
+bool ProblemView::has_parameter_derivative() const {
+  if (np() == 0) return false;
+  return residual_only() ? p_.vtbl->residual_dfdp != nullptr : p_.vtbl->dfdp != nullptr;
+}
+
+namespace {
+// A pattern's values (CSC, n x np) spread into a dense matrix.
+void spread_dfdp(const dk_sparsity& pattern, const std::vector<double>& values, Eigen::MatrixXd& out) {
+  out.setZero();
+  for (Eigen::Index j = 0; j < out.cols(); ++j)
+    for (auto k = pattern.col_ptr[j]; k < pattern.col_ptr[j + 1]; ++k)
+      out(pattern.row_idx[k], j) = values[static_cast<std::size_t>(k)];
+}
+}  // namespace
+
+Eval ProblemView::dfdp(double t, ConstRef y, Eigen::MatrixXd& out) {
+  const auto cols = static_cast<Eigen::Index>(np());
+  out.setZero(size(), cols);
+  if (!p_.vtbl->dfdp || cols == 0) return finish(DK_EVAL_NOT_PROVIDED, "df/dp", t, nullptr, 0);
+  const dk_sparsity& pattern = info_->dfdp_pattern;
+  if (pattern.nnz == 0) {
+    const dk_eval code = guarded([&] { return p_.vtbl->dfdp(p_.self, t, y.data(), out.data()); });
+    return finish(code, "df/dp", t, out.data(), out.size(), Layout::parameters);
+  }
+  std::vector<double> values(pattern.nnz);
+  const dk_eval code = guarded([&] { return p_.vtbl->dfdp(p_.self, t, y.data(), values.data()); });
+  if (code == DK_EVAL_OK) spread_dfdp(pattern, values, out);
+  return finish(code, "df/dp", t, out.data(), out.size(), Layout::parameters);
+}
+
+Eval ProblemView::residual_dfdp(double t, ConstRef y, ConstRef yp, Eigen::MatrixXd& out) {
+  if (!residual_only()) {
+    const Eval e = dfdp(t, y, out);
+    out = -out;
+    return e;
+  }
+  const auto cols = static_cast<Eigen::Index>(np());
+  out.setZero(size(), cols);
+  if (!p_.vtbl->residual_dfdp || cols == 0) return finish(DK_EVAL_NOT_PROVIDED, "dF/dp", t, nullptr, 0);
+  const dk_sparsity& pattern = info_->dfdp_pattern;
+  if (pattern.nnz == 0) {
+    const dk_eval code = guarded([&] { return p_.vtbl->residual_dfdp(p_.self, t, y.data(), yp.data(), out.data()); });
+    return finish(code, "dF/dp", t, out.data(), out.size(), Layout::parameters);
+  }
+  std::vector<double> values(pattern.nnz);
+  const dk_eval code = guarded([&] { return p_.vtbl->residual_dfdp(p_.self, t, y.data(), yp.data(), values.data()); });
+  if (code == DK_EVAL_OK) spread_dfdp(pattern, values, out);
+  return finish(code, "dF/dp", t, out.data(), out.size(), Layout::parameters);
 }
 
 Eval ProblemView::mass(double t, ConstRef y, Eigen::MatrixXd& m) {

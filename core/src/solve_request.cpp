@@ -92,6 +92,37 @@ bool bound_steps_by_root_time_scales(const dk_problem_info& problem, SolveReques
   return true;
 }
 
+// Which columns of dy/dq a solve wants (ABI 1.3): parameters by index, initial values as -1 - i.
+bool parse_sensitivities(const dk_solve_options& in, const dk_problem_info& problem, SolveRequest* r,
+                         std::string* why) {
+  if (!DK_HAS_FIELD(&in, dk_solve_options, sens) || in.nsens == 0) return true;
+  if (!in.sens_index) return fail(why, "sensitivities asked for without their indices");
+  const std::size_t np = DK_HAS_FIELD(&problem, dk_problem_info, dfdp_pattern) ? problem.np : 0;
+  const auto n = static_cast<std::int64_t>(problem.n);
+  for (std::size_t k = 0; k < in.nsens; ++k) {
+    const std::int32_t q = in.sens_index[k];
+    if (q >= 0 && static_cast<std::size_t>(q) >= np) {
+      std::ostringstream m;
+      m << "sensitivity " << k + 1 << " is with respect to parameter " << q + 1 << ", but problem '" << problem.name
+        << "' has " << np << " real parameter" << (np == 1 ? "" : "s");
+      return fail(why, m.str());
+    }
+    if (q < 0 && -1 - static_cast<std::int64_t>(q) >= n) {
+      std::ostringstream m;
+      m << "sensitivity " << k + 1 << " is with respect to initial value " << -static_cast<std::int64_t>(q)
+        << ", but the problem has " << n << " components";
+      return fail(why, m.str());
+    }
+    for (std::size_t j = 0; j < k; ++j)
+      if (in.sens_index[j] == q) return fail(why, "sensitivity " + std::to_string(k + 1) + " repeats an earlier one");
+    r->sens_index.push_back(q);
+  }
+  if (in.sens_error_control > DK_SENS_ERROR_CONTROL_OFF)
+    return fail(why, "sens_error_control = " + std::to_string(in.sens_error_control) + " is unknown");
+  r->sens_error_control = in.sens_error_control == DK_SENS_ERROR_CONTROL_ON;
+  return true;
+}
+
 }  // namespace
 
 double SolveRequest::extra_real(const std::string& key, double fallback) const {
@@ -223,6 +254,7 @@ bool parse_request(const dk_solve_options& in, const dk_problem_info& problem, S
       return fail(why, "derivative_check = " + std::to_string(in.derivative_check) + " is unknown");
     r.check_derivatives = in.derivative_check != DK_DERIVATIVE_CHECK_OFF;
   }
+  if (!parse_sensitivities(in, problem, &r, why)) return false;
   if (!bound_steps_by_root_time_scales(problem, &r, why)) return false;
   *out = std::move(r);
   return true;
@@ -273,6 +305,23 @@ bool check_extra_options(const dk_solver_info& solver, const std::map<std::strin
     if (!ok)
       return fail(why, "option '" + key + "' of solver '" + solver.name + "' expects " + type + ", got '" + value + "'");
   }
+  return true;
+}
+
+bool check_sensitivity_request(const dk_solver_info& solver, const dk_problem_info& problem,
+                               const SolveRequest& request, std::string* why) {
+  if (!request.wants_sensitivities()) return true;
+  if (!(solver.flags & DK_SOLVER_SENSITIVITIES))
+    return fail(why, "solver '" + std::string(solver.name) +
+                         "' does not compute sensitivities; use a solver whose `daekit info` says `sensitivities: yes`");
+  // The jump of s at an event (s+ = dR/dy s- + dR/dp + (f+ - dR/dy f-) dtau/dq) is not
+  // applied yet: integrating across one without it would give a wrong dy/dq.
+  const bool events = DK_HAS_FIELD(&problem, dk_problem_info, constraints) &&
+                      (problem.nroots > 0 || (problem.flags & DK_PROBLEM_TIME_EVENTS));
+  if (events)
+    return fail(why, "problem '" + std::string(problem.name) +
+                         "' has events, and sensitivities across events (the jump of dy/dp at each) are not "
+                         "computed yet");
   return true;
 }
 

@@ -1,12 +1,16 @@
-#include <cvode/cvode.h>
-#include <cvode/cvode_ls.h>
+#include <cvodes/cvodes.h>
+#include <cvodes/cvodes_ls.h>
 
 #include <daekit/numerics/iteration_matrix.hpp>
 #include <daekit/numerics/mass_matrix.hpp>
+#include <daekit/numerics/sensitivity_equations.hpp>
+#include <memory>
+#include <optional>
 
 #include "ida_solver.hpp"
 #include "linear_algebra.hpp"
 #include "options.hpp"
+#include "sensitivity_support.hpp"
 #include "sundials_support.hpp"
 
 namespace daekit::plugins {
@@ -42,8 +46,26 @@ struct OdeModel {
   IterationMatrix matrix;  // our Jacobian (analytic, or differences inside a sparse pattern)
   bool use_matrix = false;
   ErrorCapture errors;
+  std::unique_ptr<SensitivityEquations> sensitivities;  // with sensitivities asked for
+  Eigen::MatrixXd s, sdot;
 
-  OdeModel(ProblemView& p, const SolveRequest& r) : problem(p), request(r) {}
+  OdeModel(ProblemView& p, const SolveRequest& r) : problem(p), request(r) {
+    if (r.wants_sensitivities()) sensitivities = std::make_unique<SensitivityEquations>(p, r);
+  }
+
+  // CVODES' sensitivity right-hand sides, all columns at once: (df/dy) s_k + df/dq_k.
+  static int sensitivity_rhs(int ns, double t, N_Vector y, N_Vector ydot, N_Vector* ys, N_Vector* ysdot, void* data,
+                             N_Vector, N_Vector) {
+    auto* m = static_cast<OdeModel*>(data);
+    const Eigen::Index n = m->problem.size();
+    m->s.resize(n, ns);
+    for (int k = 0; k < ns; ++k) m->s.col(k) = Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(ys[k]), n);
+    const Eval e = m->sensitivities->rhs(t, Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(y), n),
+                                         Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(ydot), n), m->s, m->sdot);
+    if (e != Eval::ok) return to_sundials(e);
+    for (int k = 0; k < ns; ++k) Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(ysdot[k]), n) = m->sdot.col(k);
+    return 0;
+  }
 
   static int rhs(double t, N_Vector y, N_Vector f, void* data) {
     auto* m = static_cast<OdeModel*>(data);
@@ -87,6 +109,7 @@ class Cvode {
     make_linear_solver(la_, y_, solver, klu ? &model.matrix.sparse_w() : nullptr, model.matrix.ordering(), ctx_);
     check(CVodeSetLinearSolver(mem_, la_.solver, la_.matrix), "CVodeSetLinearSolver");
     if (model.use_matrix) check(CVodeSetJacFn(mem_, &OdeModel::jacobian), "CVodeSetJacFn");
+    if (model.sensitivities) start_sensitivities();
     check(CVodeSetMaxOrd(mem_, max_order), "CVodeSetMaxOrd");
     max_order_ = max_order;
     check(CVodeSetMaxNumSteps(mem_, 1000000), "CVodeSetMaxNumSteps");
@@ -98,12 +121,27 @@ class Cvode {
 
   // An ODE has nothing to make consistent: CVODE starts afresh from the changed state.
   RestartOutcome reset(double t, bool) {
+    if (s_)
+      return {Status::unsupported_problem, "sensitivities across events (the jump of dy/dp) are not computed yet", 0.0};
     const int flag = restart(t);
     if (flag < 0) return {cvode_status(flag), flag_name(flag) + ": " + message(), 0.0};
     return {};
   }
 
-  int step(double tout, double* t) { return CVode(mem_, tout, y_, t, CV_ONE_STEP); }
+  int step(double tout, double* t) {
+    if (s_) {  // s where this step starts: a constraint's roll-back returns to it
+      double at = 0.0;
+      CVodeGetSens(mem_, &at, s_->data());
+      s_->load(s_start_);
+    }
+    return CVode(mem_, tout, y_, t, CV_ONE_STEP);
+  }
+  // s(t) on the last step (CVODES' interpolant of the sensitivities).
+  bool interpolate_sensitivities(double t, Eigen::MatrixXd& out) {
+    if (CVodeGetSensDky(mem_, t, 0, s_dky_->data()) != CV_SUCCESS) return false;
+    s_dky_->load(out);
+    return true;
+  }
   // The Nordsieck array's degree is the order, at most max_order (one more sample is exact too).
   int dense_degree() const { return max_order_ + 1; }
   bool interpolate(double t, Eigen::VectorXd& out) {
@@ -115,12 +153,22 @@ class Cvode {
   void set_stop_time(double t) { CVodeSetStopTime(mem_, t); }
   int restart(double t) {
     carried_ += counters();
-    return CVodeReInit(mem_, t, y_);
+    if (!s_) return CVodeReInit(mem_, t, y_);
+    carried_sens_ += sensitivity_counters();
+    double at = 0.0;
+    if (!rolled_back_) CVodeGetSens(mem_, &at, s_->data());
+    rolled_back_ = false;
+    const int flag = CVodeReInit(mem_, t, y_);
+    return flag < 0 ? flag : CVodeSensReInit(mem_, CV_STAGGERED, s_->data());
   }
   // Back to an earlier accepted point (a step that left a sign constraint), the next
   // step no longer than h.
   int roll_back(double t, const Eigen::VectorXd& y, const Eigen::VectorXd&, double h) {
     y_.map() = y;
+    if (s_) {
+      s_->store(s_start_);
+      rolled_back_ = true;
+    }
     CVodeSetInitStep(mem_, h);
     return restart(t);
   }
@@ -153,6 +201,10 @@ class Cvode {
     CVodeGetLastOrder(mem_, &c.order);
     c.h_last = last_step();
     add_counters(s, c, model_.use_matrix);
+    if (!s_) return;
+    SensitivityCounters sc = sensitivity_counters();
+    sc += carried_sens_;
+    sc.add_to(s, s_->size());
   }
 
  private:
@@ -171,6 +223,30 @@ class Cvode {
 
   Counters carried_;  // the segments before the last restart at a breakpoint
 
+  SensitivityCounters sensitivity_counters() const {
+    SensitivityCounters c;
+    CVodeGetSensNumNonlinSolvIters(mem_, &c.iterations);
+    CVodeGetSensNumErrTestFails(mem_, &c.error_test_failures);
+    return c;
+  }
+  SensitivityCounters carried_sens_;
+
+  // The staggered corrector (CVODES' CV_STAGGERED): y's Newton iteration converges first,
+  // then s's, a linear system with the same iteration matrix; errors weighted as y's with
+  // atol / pbar (CVodeSensEEtolerances).
+  void start_sensitivities() {
+    const SolveRequest& req = model_.request;
+    const int ns = static_cast<int>(req.sens_index.size());
+    s_.emplace(ns, y_);
+    s_dky_.emplace(ns, y_);
+    s_->store(model_.sensitivities->initial());
+    check(CVodeSensInit(mem_, ns, CV_STAGGERED, &OdeModel::sensitivity_rhs, s_->data()), "CVodeSensInit");
+    pbar_ = sensitivity_scales(model_.problem, req);
+    check(CVodeSetSensParams(mem_, nullptr, pbar_.data(), nullptr), "CVodeSetSensParams");
+    check(CVodeSensEEtolerances(mem_), "CVodeSensEEtolerances");
+    check(CVodeSetSensErrCon(mem_, req.sens_error_control ? SUNTRUE : SUNFALSE), "CVodeSetSensErrCon");
+  }
+
   void check(int flag, const char* what) {
     if (flag < 0) throw std::runtime_error(std::string(what) + " failed: " + flag_name(flag) + " " + model_.errors.last);
   }
@@ -178,6 +254,10 @@ class Cvode {
   OdeModel& model_;
   Context ctx_;
   Vector y_, dky_;  // dky_: interpolated output
+  std::optional<VectorArray> s_, s_dky_;  // with sensitivities: s, and s interpolated
+  Eigen::MatrixXd s_start_;
+  std::vector<double> pbar_;
+  bool rolled_back_ = false;  // s_ holds the roll-back's s, not CVODES' current one
   LinearAlgebra la_;
   void* mem_ = nullptr;
   int max_order_ = 5;
@@ -198,6 +278,7 @@ SolverDescription CvodeSolver::describe() {
   d.capabilities.keep_dense = true;
   d.capabilities.step_notification = true;
   d.capabilities.mass_storage = true;
+  d.capabilities.sensitivities = true;
   d.options = cvode_options().describe();
   return d;
 }
@@ -225,12 +306,23 @@ SolveOutcome CvodeSolver::solve(ProblemView& problem, const SolveRequest& req, O
   // With our matrix its setup says dense or sparse (KLU); without it SUNDIALS' dense LU runs.
   if (!model.use_matrix) problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_DENSE;
 
+  if (model.sensitivities && model.sensitivities->any_parameter() && !problem.has_parameter_derivative())
+    return {Status::unsupported_problem, "problem gives no df/dp, which sensitivities with respect to parameters need",
+            req.t0};
+  Stats& stats = problem.stats();
+  Cvode cvode(model, req.y0, solver_choice, max_order);
+  bool started = false;
+  if (model.sensitivities) {
+    const Eigen::MatrixXd s0 = model.sensitivities->initial();
+    sink.sensitivities_from([&, s0](double t, Eigen::MatrixXd& s) {
+      if (!started) return s = s0, true;
+      return cvode.interpolate_sensitivities(t, s);
+    });
+  }
   if (req.output == OutputMode::every_step && !sink.emit(req.t0, req.y0)) return {Status::stopped_by_observer, "", req.t0};
   for (std::size_t k = 0; k < req.saveat.size() && req.saveat[k] == req.t0; ++k)
     if (!sink.emit(req.t0, req.y0)) return {Status::stopped_by_observer, "", req.t0};
-
-  Stats& stats = problem.stats();
-  Cvode cvode(model, req.y0, solver_choice, max_order);
+  started = true;
   EventMonitor events(problem, req, sink);
   SolveOutcome out = one_step_loop(cvode, req, sink, static_cast<long>(req.max_steps), events);
   cvode.add_stats(stats);

@@ -1,7 +1,7 @@
 #include "ida_solver.hpp"
 
-#include <ida/ida.h>
-#include <ida/ida_ls.h>
+#include <idas/idas.h>
+#include <idas/idas_ls.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_dense.h>
@@ -14,10 +14,14 @@
 #include <daekit/numerics/initial_step.hpp>
 #include <daekit/numerics/iteration_matrix.hpp>
 #include <daekit/numerics/mass_matrix.hpp>
+#include <daekit/numerics/sensitivity_equations.hpp>
+#include <memory>
+#include <optional>
 #include <sstream>
 
 #include "linear_algebra.hpp"
 #include "options.hpp"
+#include "sensitivity_support.hpp"
 #include "sundials_support.hpp"
 
 namespace daekit::plugins {
@@ -58,8 +62,31 @@ struct Model {
   Eigen::MatrixXd rj;
   Eigen::VectorXd f;               // for finite differences inside a sparse pattern
   ErrorCapture errors;
+  std::unique_ptr<SensitivityEquations> sensitivities;  // with sensitivities asked for
+  Eigen::MatrixXd s, sp, rs;
 
-  Model(ProblemView& p, const SolveRequest& r) : problem(p), request(r), f(p.size()) {}
+  Model(ProblemView& p, const SolveRequest& r) : problem(p), request(r), f(p.size()) {
+    if (r.wants_sensitivities()) sensitivities = std::make_unique<SensitivityEquations>(p, r);
+  }
+
+  // IDAS' sensitivity residuals, all columns at once: dF/dy s_k + dF/dy' s_k' + dF/dq_k.
+  static int sensitivity_residual(int ns, double t, N_Vector yy, N_Vector yp, N_Vector rr, N_Vector* ys, N_Vector* yps,
+                                  N_Vector* rs, void* data, N_Vector, N_Vector, N_Vector) {
+    auto* m = static_cast<Model*>(data);
+    const Eigen::Index n = m->problem.size();
+    m->s.resize(n, ns);
+    m->sp.resize(n, ns);
+    for (int k = 0; k < ns; ++k) {
+      m->s.col(k) = Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(ys[k]), n);
+      m->sp.col(k) = Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(yps[k]), n);
+    }
+    using Map = Eigen::Map<const Eigen::VectorXd>;
+    const Eval e = m->sensitivities->residual(t, Map(N_VGetArrayPointer(yy), n), Map(N_VGetArrayPointer(yp), n),
+                                              Map(N_VGetArrayPointer(rr), n), m->s, m->sp, m->rs);
+    if (e != Eval::ok) return to_sundials(e);
+    for (int k = 0; k < ns; ++k) Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(rs[k]), n) = m->rs.col(k);
+    return 0;
+  }
 
   static int residual(double t, N_Vector yy, N_Vector yp, N_Vector rr, void* data) {
     auto* m = static_cast<Model*>(data);
@@ -130,6 +157,8 @@ class Ida {
   // After an event changed y: the core's consistency service (the algebraic components
   // re-solved when the event asks, else checked), y' anew, then IDA starts afresh.
   RestartOutcome reset(double t, bool reinit) {
+    if (s_)
+      return {Status::unsupported_problem, "sensitivities across events (the jump of dy/dp) are not computed yet", 0.0};
     const ProblemView& problem = model_.problem;
     const bool constant_mass = !problem.residual_only() && problem.mass_kind() <= MassKind::constant;
     Eigen::VectorXd y = yy_.map(), yp;
@@ -153,10 +182,45 @@ class Ida {
     IDASetLineSearchOffIC(mem_, line_search ? SUNFALSE : SUNTRUE);
     return IDACalcIC(mem_, IDA_YA_YDP_INIT, tout1);
   }
-  void consistent_ic() { IDAGetConsistentIC(mem_, yy_, yp_); }
+  void consistent_ic() {
+    IDAGetConsistentIC(mem_, yy_, yp_);
+    if (s_) IDAGetSensConsistentIC(mem_, s_->data(), sp_->data());
+  }
+
+  // The staggered corrector (IDAS' IDA_STAGGERED), errors weighted as y's with atol / pbar
+  // (IDASensEEtolerances); s0 as given, s'0 zero until IDACalcIC makes both consistent.
+  void start_sensitivities(const Eigen::MatrixXd& s0) {
+    const SolveRequest& req = model_.request;
+    const int ns = static_cast<int>(req.sens_index.size());
+    s_.emplace(ns, yy_);
+    sp_.emplace(ns, yy_);
+    s_dky_.emplace(ns, yy_);
+    s_->store(s0);
+    sp_->store(Eigen::MatrixXd::Zero(s0.rows(), s0.cols()));
+    check(IDASensInit(mem_, ns, IDA_STAGGERED, &Model::sensitivity_residual, s_->data(), sp_->data()), "IDASensInit");
+    pbar_ = sensitivity_scales(model_.problem, req);
+    check(IDASetSensParams(mem_, nullptr, pbar_.data(), nullptr), "IDASetSensParams");
+    check(IDASensEEtolerances(mem_), "IDASensEEtolerances");
+    check(IDASetSensErrCon(mem_, req.sens_error_control ? SUNTRUE : SUNFALSE), "IDASetSensErrCon");
+  }
+  // s(t) on the last step; s0 itself before the first.
+  bool interpolate_sensitivities(double t, Eigen::MatrixXd& out) {
+    if (!stepped_) return s_->load(out), true;
+    if (IDAGetSensDky(mem_, t, 0, s_dky_->data()) != IDA_SUCCESS) return false;
+    s_dky_->load(out);
+    return true;
+  }
 
   // Backend for one_step_loop.
-  int step(double tout, double* t) { return last_flag_ = IDASolve(mem_, tout, t, yy_, yp_, IDA_ONE_STEP); }
+  int step(double tout, double* t) {
+    if (s_ && stepped_) {  // s where this step starts: a constraint's roll-back returns to it
+      double at = 0.0;
+      IDAGetSens(mem_, &at, s_->data());
+      IDAGetSensDky(mem_, at, 1, sp_->data());
+    }
+    stepped_ = true;
+    return last_flag_ = IDASolve(mem_, tout, t, yy_, yp_, IDA_ONE_STEP);
+  }
   // The model said stop (a fatal evaluation, an interrupt): no other first step helps.
   bool model_gave_up() const { return last_flag_ == IDA_RES_FAIL; }
   // IDAGetDky's polynomial has the degree of the order used, at most max_order.
@@ -170,13 +234,23 @@ class Ida {
   void set_stop_time(double t) { IDASetStopTime(mem_, t); }
   int restart(double t) {
     carried_ += counters();
-    return IDAReInit(mem_, t, yy_, yp_);
+    if (!s_) return IDAReInit(mem_, t, yy_, yp_);
+    carried_sens_ += sensitivity_counters();
+    if (!rolled_back_) {
+      double at = 0.0;
+      IDAGetSens(mem_, &at, s_->data());
+      IDAGetSensDky(mem_, t, 1, sp_->data());
+    }
+    rolled_back_ = false;
+    const int flag = IDAReInit(mem_, t, yy_, yp_);
+    return flag < 0 ? flag : IDASensReInit(mem_, IDA_STAGGERED, s_->data(), sp_->data());
   }
   // Back to an earlier accepted point (a step that left a sign constraint), the next
   // step no longer than h.
   int roll_back(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double h) {
     yy_.map() = y;
     yp_.map() = yp;
+    rolled_back_ = s_.has_value();  // s_ and sp_ hold where the step started (step())
     IDASetInitStep(mem_, h);
     return restart(t);
   }
@@ -211,6 +285,10 @@ class Ida {
     IDAGetLastOrder(mem_, &c.order);
     c.h_last = last_step();
     add_counters(s, c, model_.use_matrix);
+    if (!s_) return;
+    SensitivityCounters sc = sensitivity_counters();
+    sc += carried_sens_;
+    sc.add_to(s, s_->size());
   }
 
 
@@ -233,6 +311,17 @@ class Ida {
   }
 
   Counters carried_;  // the segments before the last restart at a breakpoint
+
+  SensitivityCounters sensitivity_counters() const {
+    SensitivityCounters c;
+    IDAGetSensNumNonlinSolvIters(mem_, &c.iterations);
+    IDAGetSensNumErrTestFails(mem_, &c.error_test_failures);
+    return c;
+  }
+  SensitivityCounters carried_sens_;
+  std::optional<VectorArray> s_, sp_, s_dky_;  // with sensitivities: s, s', s interpolated
+  std::vector<double> pbar_;
+  bool stepped_ = false, rolled_back_ = false;
   Model& model_;
   Context ctx_;
   Vector yy_, yp_, id_, dky_;  // dky_: interpolated output
@@ -355,6 +444,22 @@ std::vector<double> first_steps(ProblemView& problem, const SolveRequest& req, c
   return h0s;
 }
 
+// IDACalcIC's tout1: where the first output would be, close to t0.
+double first_output(const SolveRequest& req) {
+  return req.t0 + req.direction() * std::max(std::abs(req.tend - req.t0) * 1e-6, 1e-12);
+}
+
+// Why sensitivities cannot be computed for this problem ("" when they can).
+std::string sensitivities_refused(const ProblemView& problem, const Model& model, int max_index) {
+  if (!model.sensitivities) return "";
+  if (model.sensitivities->any_parameter() && !problem.has_parameter_derivative())
+    return "problem gives no df/dp, which sensitivities with respect to parameters need";
+  if (max_index >= 2)
+    return "ida computes sensitivities of index-1 DAEs (IDACalcIC makes s0 consistent); this problem has index " +
+           std::to_string(max_index) + " components";
+  return "";
+}
+
 }  // namespace
 
 SolverDescription IdaSolver::describe() {
@@ -371,6 +476,7 @@ SolverDescription IdaSolver::describe() {
   d.capabilities.keep_dense = true;
   d.capabilities.step_notification = true;
   d.capabilities.mass_storage = true;
+  d.capabilities.sensitivities = true;
   d.options = ida_options().describe();
   return d;
 }
@@ -401,9 +507,22 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
 
   const std::vector<double> h0s = first_steps(problem, req, options, constant_mass, model, y0);
 
-  if (req.output == OutputMode::every_step && !sink.emit(req.t0, y0)) return {Status::stopped_by_observer, "", req.t0};
-  for (std::size_t k = 0; k < req.saveat.size() && req.saveat[k] == req.t0; ++k)
-    if (!sink.emit(req.t0, y0)) return {Status::stopped_by_observer, "", req.t0};
+  if (const std::string why = sensitivities_refused(problem, model, max_index); !why.empty())
+    return {Status::unsupported_problem, why, req.t0};
+  // The points at t0; with sensitivities after IDACalcIC has made s0 consistent (below).
+  Ida* current = nullptr;
+  if (model.sensitivities)
+    sink.sensitivities_from([&](double t, Eigen::MatrixXd& s) { return current && current->interpolate_sensitivities(t, s); });
+  bool t0_emitted = false;
+  auto emit_t0 = [&](const Eigen::VectorXd& y) {
+    if (t0_emitted) return true;
+    t0_emitted = true;
+    if (req.output == OutputMode::every_step && !sink.emit(req.t0, y)) return false;
+    for (std::size_t k = 0; k < req.saveat.size() && req.saveat[k] == req.t0; ++k)
+      if (!sink.emit(req.t0, y)) return false;
+    return true;
+  };
+  if (!model.sensitivities && !emit_t0(y0)) return {Status::stopped_by_observer, "", req.t0};
 
   Stats& stats = problem.stats();
   std::string retries;
@@ -413,12 +532,13 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
     model.errors.last.clear();
     Ida ida(model, y0, yp0, h0s[attempt], solver_choice, max_order, max_nonlinear);
     ida.set_suppress(suppress);
+    current = &ida;
+    if (model.sensitivities) ida.start_sensitivities(model.sensitivities->initial());
     // A constant mass matrix: the core's service has made y consistent and y' follows
     // from M y' = f (algebraic y' do not enter F = M y' - f). IDACalcIC is for the
     // other forms; it cannot meet index-2 constraints (its Newton matrix is singular there).
     if (use_calc_ic) {
-      const double tout1 = req.t0 + req.direction() * std::max(std::abs(req.tend - req.t0) * 1e-6, 1e-12);
-      const int flag = ida.calc_ic(tout1, options.calcic_line_search);
+      const int flag = ida.calc_ic(first_output(req), options.calcic_line_search);
       if (flag < 0) {
         // The core's residual-form service also moves y where index-2 constraints ask
         // for it (the 17-variable slider crank); IDA then starts again from its values.
@@ -441,10 +561,23 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
       }
       ida.consistent_ic();
       init_note += "initial values made consistent by IDACalcIC (IDA_YA_YDP_INIT); ";
+    } else if (model.sensitivities) {
+      // y0 and y'0 are consistent already; IDACalcIC gives s0's algebraic and s'0's
+      // differential components from the sensitivity equations at t0.
+      if (const int flag = ida.calc_ic(first_output(req), options.calcic_line_search); flag < 0) {
+        ida.add_stats(stats);
+        return {Status::inconsistent_initial_values,
+                "IDACalcIC could not make the initial sensitivities consistent: " + ida.flag_name(flag) + ": " +
+                    ida.message(),
+                req.t0};
+      }
+      ida.consistent_ic();
     }
+    if (!emit_t0(ida.state())) return {Status::stopped_by_observer, "", req.t0};
     EventMonitor events(problem, req, sink);
     out = one_step_loop(ida, req, sink, static_cast<long>(req.max_steps - stats.steps), events);
     ida.add_stats(stats);
+    current = nullptr;
     used_h0 = h0s[attempt];
     // A fatal model failure (or an interrupt) is not the first step's size: no retry.
     const bool failed_at_start = !is_success(out.status) && !ida.model_gave_up() && ida.accepted_steps() == 0;

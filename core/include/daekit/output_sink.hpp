@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <functional>
 
 #include "daekit/abi.h"
 #include "daekit/numerics/dense_history.hpp"
@@ -12,12 +13,27 @@ namespace daekit {
 
 class OutputSink {
  public:
-  explicit OutputSink(const dk_output_sink* sink, const dk_event_sink* events = nullptr)
-      : sink_(sink), events_(events) {}
-  // false when the receiver asks to stop.
+  explicit OutputSink(const dk_output_sink* sink, const dk_event_sink* events = nullptr,
+                      const dk_sens_sink* sens = nullptr)
+      : sink_(sink), events_(events), sens_(sens) {}
+  // false when the receiver asks to stop. With sensitivities asked for, s(t) follows.
   bool emit(double t, const Eigen::VectorXd& y) {
-    if (!sink_ || !sink_->emit) return true;
-    return sink_->emit(sink_->env, t, y.data(), static_cast<std::size_t>(y.size())) == 0;
+    if (sink_ && sink_->emit && sink_->emit(sink_->env, t, y.data(), static_cast<std::size_t>(y.size())) != 0)
+      return false;
+    if (!sensitivities_at_ || !wants_sensitivities()) return true;
+    if (!sensitivities_at_(t, s_)) return false;
+    return emit_sensitivities(t, s_);
+  }
+  // Whoever integrates s says how to get it at an emitted t (the last step's interpolant,
+  // or s0 at the start): emit() then hands it on beside y.
+  using SensitivitySource = std::function<bool(double t, Eigen::MatrixXd& s)>;
+  void sensitivities_from(SensitivitySource source) { sensitivities_at_ = std::move(source); }
+  bool wants_sensitivities() const { return sens_ && sens_->struct_size >= sizeof(dk_sens_sink) && sens_->emit; }
+  // The sensitivities (n x ns, column-major) at the point emitted just before; false to stop.
+  bool emit_sensitivities(double t, const Eigen::MatrixXd& s) {
+    if (!wants_sensitivities()) return true;
+    return sens_->emit(sens_->env, t, s.data(), static_cast<std::size_t>(s.rows()),
+                       static_cast<std::size_t>(s.cols())) == 0;
   }
   // A point at an event (DK_MARK_LEFT_LIMIT / DK_MARK_RIGHT_LIMIT); false to stop.
   bool emit_marked(double t, const Eigen::VectorXd& y, std::uint32_t mark) {
@@ -40,7 +56,10 @@ class OutputSink {
   }
   const dk_output_sink* sink_;
   const dk_event_sink* events_;
-  DenseHistory* dense_ = nullptr;  // last: code built against the older layout never reads it
+  const dk_sens_sink* sens_;
+  DenseHistory* dense_ = nullptr;
+  SensitivitySource sensitivities_at_;
+  Eigen::MatrixXd s_;
 };
 
 }  // namespace daekit

@@ -89,6 +89,19 @@ class ProblemView {
   // After an accepted step ending at (t, y): sets *action to DK_EVENT_CONTINUE, _STOP or _HANDLE.
   Eval step_completed(double t, ConstRef y, std::uint32_t* action);
 
+  // --- ABI 1.3: real parameters, for sensitivities. ---
+  std::size_t np() const { return DK_HAS_FIELD(info_, dk_problem_info, dfdp_pattern) ? info_->np : 0; }
+  std::string parameter_name(std::size_t i) const { return info_->p_names[i]; }
+  // Whether the problem gives the derivative of its equations with respect to p: df/dp for
+  // the mass-matrix form (M must not depend on p), dF/dp for the residual form. The SDK
+  // always gives one (exact, or central differences in p); a raw C problem may not.
+  bool has_parameter_derivative() const;
+  // dF/dp at (t, y, y') as a dense n x np matrix, F = M y' - f for the mass-matrix form
+  // (so -df/dp); yp is not read for that form.
+  Eval residual_dfdp(double t, ConstRef y, ConstRef yp, Eigen::MatrixXd& out);
+  // df/dp (n x np, dense) of a mass-matrix problem.
+  Eval dfdp(double t, ConstRef y, Eigen::MatrixXd& out);
+
   // The pattern as an Eigen matrix with explicit zeros (for analysing once).
   Eigen::SparseMatrix<double> sparsity_pattern() const;
   // The sparse mass matrix's pattern, and for each of its entries in the problem's order
@@ -124,7 +137,7 @@ class ProblemView {
     }
   }
   // How a result's entries map to components, for messages that name them.
-  enum class Layout { vector, dense_matrix, sparse_matrix, sparse_mass, roots };
+  enum class Layout { vector, dense_matrix, sparse_matrix, sparse_mass, roots, parameters };
   bool has_1_2_info() const { return DK_HAS_FIELD(info_, dk_problem_info, constraints); }
   bool has_1_2_table() const { return DK_HAS_FIELD(p_.vtbl, dk_problem_vtbl, step_completed); }
   Eval finish(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,

@@ -41,6 +41,11 @@ struct SolveRequest {
   // ABI 1.3
   int event_samples = DK_DEFAULT_EVENT_SAMPLES;  // interior samples of g per accepted step (0: ends only)
   bool check_derivatives = true;  // supplied derivatives compared with differences at run time
+  // Forward sensitivities: column k of s = dy/dq_k, q_k = p_i (i >= 0) or y0_(-1-i) (i < 0).
+  std::vector<std::int32_t> sens_index;
+  bool sens_error_control = false;  // s joins the local error test (off: CVODES' errconS default)
+
+  bool wants_sensitivities() const { return !sens_index.empty(); }
 
   double direction() const { return tend >= t0 ? 1.0 : -1.0; }
 
@@ -61,6 +66,11 @@ bool tolerances_attainable(const SolveRequest& request, std::string* why);
 // Plugin options: unknown keys and values of the wrong type are refused, naming the valid keys.
 bool check_extra_options(const dk_solver_info& solver, const std::map<std::string, std::string>& extra,
                          std::string* why);
+
+// A request for sensitivities the solver cannot meet (no DK_SOLVER_SENSITIVITIES, or a
+// problem whose events would need the jump of s): refused before the run.
+bool check_sensitivity_request(const dk_solver_info& solver, const dk_problem_info& problem,
+                               const SolveRequest& request, std::string* why);
 
 // Can this solver take this problem at all? (mass kind, residual form, DAE index, events).
 // With the problem's table: a problem that stores M only as a diagonal or sparse (no dense

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "daekit/api/discovery.hpp"
+#include "daekit/api/sensitivity_columns.hpp"
 
 namespace daekit::api {
 std::string format_number(double v) {
@@ -168,6 +169,14 @@ std::string impossible_result(const dk_result& result, const Trajectory& traject
     return "reported success at t = " + format_number(result.t_reached) + (by_event ? " beyond" : " before") +
            " tend = " + format_number(tend);
   if (trajectory.t.empty()) return "reported success without any output point";
+  const std::size_t block = trajectory.n * trajectory.sensitivity_count();
+  if (block > 0 && trajectory.s.size() != trajectory.t.size() * block)
+    return "reported success with sensitivities at " + std::to_string(trajectory.s.size() / block) + " of " +
+           std::to_string(trajectory.t.size()) + " output points";
+  for (std::size_t k = 0; k < trajectory.s.size(); ++k)
+    if (!std::isfinite(trajectory.s[k]))
+      return "reported success with a non-finite sensitivity (" + format_number(trajectory.s[k]) + ") at t = " +
+             format_number(trajectory.t[k / block]);
   for (std::size_t k = 0; k < trajectory.t.size(); ++k) {
     if (!std::isfinite(trajectory.t[k])) return "reported success with an output point at t = " + format_number(trajectory.t[k]);
     for (std::size_t i = 0; i < trajectory.n; ++i)
@@ -252,6 +261,14 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
   o.event_samples = s.event_samples < 0 ? 0 : s.event_samples == 0 ? -1 : s.event_samples;
   o.derivative_check = s.derivative_check ? DK_DERIVATIVE_CHECK_ON : DK_DERIVATIVE_CHECK_OFF;
   variables_ = resolve_variables(problem, s.output_vars);
+  if (!s.sensitivities.empty()) {
+    SensitivityColumns columns = resolve_sensitivities(problem, s.sensitivities);
+    sens_index_ = std::move(columns.index);
+    sensitivity_names_ = std::move(columns.names);
+    o.nsens = sens_index_.size();
+    o.sens_index = sens_index_.data();
+  }
+  o.sens_error_control = s.sensitivity_error_control ? DK_SENS_ERROR_CONTROL_ON : DK_SENS_ERROR_CONTROL_OFF;
 
   // The same checks the solver makes, so the message names the option.
   SolveRequest request;
@@ -259,6 +276,7 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
   if (!check_capabilities(solver.info(), info, &why, problem.handle().vtbl)) throw UnsupportedProblem(why);
   if (!parse_request(o, info, &request, &why)) throw UsageError(why);
   if (!check_extra_options(solver.info(), request.extra, &why)) throw UsageError(why);
+  if (!check_sensitivity_request(solver.info(), info, request, &why)) throw UnsupportedProblem(why);
 }
 
 dk_result solve_checked(const loader::ProblemInstance& problem, const loader::SolverInstance& solver,
@@ -287,6 +305,10 @@ dk_result solve_checked(const loader::ProblemInstance& problem, const loader::So
   const dk_event_sink event_sink = recorder ? recorder->event_sink() : collect_events_into(trajectory);
   dk_solve_options o = options;
   o.events = with_events ? &event_sink : nullptr;
+  for (std::size_t k = 0; k < o.nsens; ++k)
+    trajectory.sensitivity_names.push_back(sensitivity_name(problem.info(), o.sens_index[k]));
+  const dk_sens_sink sens_sink = collect_sensitivities_into(trajectory);
+  o.sens = o.nsens > 0 ? &sens_sink : nullptr;
   if (interrupt) {
     const InterruptibleProblem watched(problem.handle(), interrupt);
     solver.solve(watched.handle(), o, sink, result);

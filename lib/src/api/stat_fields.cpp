@@ -41,6 +41,11 @@ const StatField fields[] = {
      &S::nderivative_checks, false, nullptr, 3},
     {"nderivative_mismatches", "of which disagreed (the solver then used differences)", "count",
      &S::nderivative_mismatches, false, nullptr, 3},
+    {"nfev_sens", "evaluations made for sensitivities (also in nfev)", "count", &S::nfev_sens, false, nullptr, 3},
+    {"nsolve_sens", "back-solves made for sensitivities (also in nsolve)", "count", &S::nsolve_sens, false, nullptr,
+     3},
+    {"nsens_error_fails", "steps rejected for the sensitivities' error alone", "count", &S::nsens_error_fails, false,
+     nullptr, 3},
 };
 
 }  // namespace

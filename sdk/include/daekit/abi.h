@@ -305,6 +305,7 @@ typedef enum {
 /* ABI 1.3 */
 #define DK_SOLVER_EVENT_SAMPLING (1u << 8) /* samples root functions inside every step (event_samples)
                                               and bounds steps by root_time_scale */
+#define DK_SOLVER_SENSITIVITIES (1u << 9)  /* forward sensitivities dy/dp and dy/dy0 (nsens, sens) */
 
 typedef struct dk_option_desc {
   const char* key;
@@ -368,7 +369,22 @@ typedef struct dk_solve_options {
                                 sampled: 0 the default (DK_DEFAULT_EVENT_SAMPLES), -1 none */
   uint32_t derivative_check; /* DK_DERIVATIVE_CHECK_*: supplied derivatives compared with
                                 differences at run time */
+  size_t nsens;                /* forward sensitivities wanted: columns of s = dy/dq (0: none) */
+  const int32_t* sens_index;   /* nsens entries: q_k = p_i for i >= 0, the initial value y0_i for -1 - i */
+  uint32_t sens_error_control; /* DK_SENS_ERROR_CONTROL_*: s in the local error test (as CVODES' errconS) */
+  const struct dk_sens_sink* sens; /* where s goes, at every point the output sink gets; NULL: nowhere */
 } dk_solve_options;
+#define DK_SENS_ERROR_CONTROL_DEFAULT 0u /* off, as CVODES and IDAS (errconS = SUNFALSE) */
+#define DK_SENS_ERROR_CONTROL_ON 1u
+#define DK_SENS_ERROR_CONTROL_OFF 2u
+
+/* Sensitivities beside the output (ABI 1.3): s is n x ns column-major, column k = dy/dq_k. */
+typedef struct dk_sens_sink {
+  uint32_t struct_size;
+  void* env;
+  /* at the same t as the output sink's emit just before; returns 0 to go on, 1 to stop */
+  int32_t (*emit)(void* env, double t, const double* s, size_t n, size_t ns);
+} dk_sens_sink;
 #define DK_DEFAULT_EVENT_SAMPLES 10
 #define DK_DERIVATIVE_CHECK_DEFAULT 0u /* on */
 #define DK_DERIVATIVE_CHECK_ON 1u
@@ -402,6 +418,9 @@ typedef struct dk_stats {
   int64_t nroots_fired;          /* root functions that fired (several at one event count apart) */
   int64_t nderivative_checks;    /* run-time comparisons of supplied derivatives with differences */
   int64_t nderivative_mismatches; /* of which disagreed (the solver then used differences) */
+  int64_t nfev_sens;         /* f or F evaluations made for sensitivities (also counted in nfev) */
+  int64_t nsolve_sens;       /* linear back-solves made for sensitivities (also counted in nsolve) */
+  int64_t nsens_error_fails; /* steps rejected because of the sensitivities' error alone */
 } dk_stats;
 
 typedef struct dk_result {

@@ -41,7 +41,8 @@ class SolverAdapter {
                   (c.constraints ? DK_SOLVER_CONSTRAINTS : 0u) | (c.keep_dense ? DK_SOLVER_KEEP_DENSE : 0u) |
                   (c.mass_storage ? DK_SOLVER_MASS_STORAGE : 0u) |
                   (c.step_notification ? DK_SOLVER_STEP_NOTIFICATION : 0u) |
-                  (c.event_sampling ? DK_SOLVER_EVENT_SAMPLING : 0u);
+                  (c.event_sampling ? DK_SOLVER_EVENT_SAMPLING : 0u) |
+                  (c.sensitivities ? DK_SOLVER_SENSITIVITIES : 0u);
     info_.order = c.order;
     info_.noptions = coptions_.size();
     info_.options = coptions_.empty() ? nullptr : coptions_.data();
@@ -132,6 +133,11 @@ struct SolverTrampolines {
       out.message = why;
       return out;
     }
+    if (!check_sensitivity_request(a.info(), view.info(), request, &why)) {
+      out.status = Status::unsupported_problem;
+      out.message = why;
+      return out;
+    }
     out.t_reached = request.t0;
     if (!tolerances_attainable(request, &why)) {
       out.status = Status::tolerances_too_small;
@@ -139,7 +145,8 @@ struct SolverTrampolines {
       return out;
     }
     const dk_event_sink* events = DK_HAS_FIELD(options, dk_solve_options, events) ? options->events : nullptr;
-    OutputSink output(sink, events);
+    const dk_sens_sink* sens = DK_HAS_FIELD(options, dk_solve_options, sens) ? options->sens : nullptr;
+    OutputSink output(sink, events, sens);
     if (request.keep_dense && (a.info().flags & DK_SOLVER_KEEP_DENSE)) output.keep_dense_in(&a.dense());
     SolveOutcome result = a.impl().solve(view, request, output);
     stats.nfailed_eval = view.failed_evaluations();

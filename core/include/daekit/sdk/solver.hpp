@@ -59,6 +59,9 @@ struct Capabilities {
   // ABI 1.3: root functions sampled inside every step and steps bounded by their time
   // scales (numerics/step_end.hpp does both for the shared driver and SUNDIALS loop).
   bool event_sampling = false;
+  // ABI 1.3: forward sensitivities dy/dp and dy/dy0 (SolveRequest::sens_index), emitted
+  // beside every output point through OutputSink::emit_sensitivities.
+  bool sensitivities = false;
 };
 
 struct SolverDescription {

@@ -36,6 +36,11 @@ struct RunSettings {
   // Variables recorded at every output point (--output-vars): names of components of y or
   // of the problem's outputs (an FMU's outputs and locals), in the order wanted.
   std::vector<std::string> output_vars;
+  // Forward sensitivities (--sensitivities): "all", parameter names, "y0", "y0:NAME"
+  // (api/sensitivity_columns.hpp); empty: none. They join the error test only when asked
+  // (off by default, as in CVODES and IDAS: measured, errconS is SUNFALSE there).
+  std::vector<std::string> sensitivities;
+  bool sensitivity_error_control = false;
 };
 
 // Where one variable of RunSettings::output_vars comes from.
@@ -68,6 +73,15 @@ struct Trajectory {
   // variable_names.size() per point, for the points and for the marked points.
   std::vector<std::string> variable_names;
   std::vector<double> variables, marked_variables;
+  // Forward sensitivities (ABI 1.3): for each point of t, the n x ns matrix dy/dq
+  // column-major (column k = dy/dq_k), q named by sensitivity_names.
+  std::vector<std::string> sensitivity_names;
+  std::vector<double> s;
+  std::size_t sensitivity_count() const { return sensitivity_names.size(); }
+  // d y_i / d q_k at point `point`.
+  double sensitivity(std::size_t point, std::size_t i, std::size_t k) const {
+    return s[(point * sensitivity_count() + k) * n + i];
+  }
 };
 // A sink that appends every point to `trajectory` (whose n must be set).
 dk_output_sink collect_into(Trajectory& trajectory);
@@ -112,8 +126,12 @@ class PreparedRun {
   const std::vector<double>& y0() const { return y0_; }
   // RunSettings::output_vars resolved against the problem's components and outputs.
   const std::vector<VariableColumn>& variables() const { return variables_; }
+  // The sensitivities' names (a parameter, or "y0:COMPONENT"), in the order of sens_index.
+  const std::vector<std::string>& sensitivity_names() const { return sensitivity_names_; }
 
  private:
+  std::vector<std::int32_t> sens_index_;
+  std::vector<std::string> sensitivity_names_;
   std::vector<double> rtols_, atols_, y0_, yp0_, saveat_;
   std::vector<std::pair<std::string, std::string>> extra_strings_;
   std::vector<dk_keyval> extra_;

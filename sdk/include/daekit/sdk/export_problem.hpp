@@ -24,6 +24,7 @@
 #include "daekit/sdk/closest_names.hpp"
 #include "daekit/sdk/data_text.hpp"  // parse_data_text, for problems that read data files
 #include "daekit/sdk/manifest.hpp"
+#include "daekit/sdk/parameter_differences.hpp"
 #include "daekit/sdk/problem.hpp"
 
 namespace daekit::sdk {
@@ -560,24 +561,48 @@ struct ProblemTrampolines {
       }
     return guarded(self, [&](ProblemAdapter& a) { return a.impl().set_parameters(std::span<const double>(p, np)); });
   }
-  // The class's dense df/dp, handed over dense or as the pattern's values.
+  // The class's df/dp (central differences in p when it gives none), handed over dense
+  // or as the pattern's values.
   static dk_eval dfdp(void* self, double t, const double* y, double* out) noexcept {
     return guarded(self, [&](ProblemAdapter& a) {
-      const dk_problem_info& info = a.info();
-      const auto n = static_cast<Eigen::Index>(info.n), np = static_cast<Eigen::Index>(info.np);
-      if (info.dfdp_pattern.nnz == 0) {
-        MatrixView m(out, n, np, Eigen::OuterStride<>(n));
-        m.setZero();
-        return a.impl().dfdp(t, ConstVector(y, n), m);
-      }
-      Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(n, np);
-      const Eval e = a.impl().dfdp(t, ConstVector(y, n), MatrixView(dense.data(), n, np, Eigen::OuterStride<>(n)));
-      if (e != Eval::ok) return e;
-      for (Eigen::Index j = 0; j < np; ++j)
-        for (auto k = info.dfdp_pattern.col_ptr[j]; k < info.dfdp_pattern.col_ptr[j + 1]; ++k)
-          out[k] = dense(info.dfdp_pattern.row_idx[k], j);
-      return Eval::ok;
+      const auto n = static_cast<Eigen::Index>(a.info().n);
+      return in_dfdp_layout(a, out, [&](MatrixView m) {
+        const Eval e = a.impl().dfdp(t, ConstVector(y, n), m);
+        if (e != Eval::not_provided) return e;
+        return central_differences_in_p(
+            a.impl(), [&](Vector f) { return a.impl().rhs(t, ConstVector(y, n), f); }, m);
+      });
     });
+  }
+  // dF/dp of a residual-form problem, likewise.
+  static dk_eval residual_dfdp(void* self, double t, const double* y, const double* yp, double* out) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto n = static_cast<Eigen::Index>(a.info().n);
+      return in_dfdp_layout(a, out, [&](MatrixView m) {
+        const Eval e = a.impl().residual_dfdp(t, ConstVector(y, n), ConstVector(yp, n), m);
+        if (e != Eval::not_provided) return e;
+        return central_differences_in_p(
+            a.impl(), [&](Vector r) { return a.impl().residual(t, ConstVector(y, n), ConstVector(yp, n), r); }, m);
+      });
+    });
+  }
+  // fill(m) writes a dense, zeroed n x np matrix; it reaches `out` dense or as pattern values.
+  template <class Fill>
+  static Eval in_dfdp_layout(ProblemAdapter& a, double* out, Fill fill) {
+    const dk_problem_info& info = a.info();
+    const auto n = static_cast<Eigen::Index>(info.n), np = static_cast<Eigen::Index>(info.np);
+    if (info.dfdp_pattern.nnz == 0) {
+      MatrixView m(out, n, np, Eigen::OuterStride<>(n));
+      m.setZero();
+      return fill(m);
+    }
+    Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(n, np);
+    const Eval e = fill(MatrixView(dense.data(), n, np, Eigen::OuterStride<>(n)));
+    if (e != Eval::ok) return e;
+    for (Eigen::Index j = 0; j < np; ++j)
+      for (auto k = info.dfdp_pattern.col_ptr[j]; k < info.dfdp_pattern.col_ptr[j + 1]; ++k)
+        out[k] = dense(info.dfdp_pattern.row_idx[k], j);
+    return Eval::ok;
   }
   static std::size_t last_error(const void* self, char* buf, std::size_t size) noexcept {
     const auto& msg = static_cast<const ProblemAdapter*>(self)->error();
@@ -613,7 +638,7 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
                        &ProblemTrampolines::outputs,
                        &ProblemTrampolines::set_p,
                        &ProblemTrampolines::dfdp,
-                       /*residual_dfdp=*/nullptr,
+                       &ProblemTrampolines::residual_dfdp,
                        /*jacobian_sens=*/nullptr,
                        /*roots_dgdp=*/nullptr,
                        /*event_derivatives=*/nullptr};
@@ -640,6 +665,8 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
     t.set_p = nullptr;
     t.dfdp = nullptr;
   }
+  if (info.np == 0 || info.form != DK_FORM_RESIDUAL_ONLY) t.residual_dfdp = nullptr;
+  if (info.np > 0 && info.form == DK_FORM_RESIDUAL_ONLY) t.dfdp = nullptr;  // no f to differentiate
   if (info.nroots == 0 && !(info.flags & (DK_PROBLEM_TIME_EVENTS | DK_PROBLEM_STEP_NOTIFICATION)))
     t.on_event = nullptr;
   return t;
@@ -660,8 +687,6 @@ std::int32_t make_problem(const dk_host* host, const dk_keyval* params, std::siz
             new ProblemAdapter(std::make_unique<Class>(p), std::move(descs), p, overrides));
         adapter->set_named_parameters(p.pending());
         adapter->table = problem_vtbl(adapter->info());
-        using Dfdp = Eval (Problem::*)(double, ConstVector, MatrixView);
-        if constexpr (std::is_same_v<decltype(&Class::dfdp), Dfdp>) adapter->table.dfdp = nullptr;
         // A pattern without values: solvers difference in it (one evaluation per colour).
         if (!overrides.jacobian_sparse || adapter->impl().info().jacobian_pattern_only)
           adapter->table.jacobian_sparse = nullptr;

@@ -241,8 +241,12 @@ class Problem {
     return Eval::ok;
   }
   // df/dp at (t, y): n x np, column j the derivative with respect to parameter j; called
-  // with dfdp zeroed. Without it solvers take differences (or the SDK's AD, sdk/autodiff.hpp).
+  // with dfdp zeroed. Without it the SDK takes central differences in p (sdk/parameter_differences.hpp).
   virtual Eval dfdp(double /*t*/, ConstVector /*y*/, MatrixView /*dfdp*/) { return Eval::not_provided; }
+  // dF/dp at (t, y, y') of a residual-form problem, likewise.
+  virtual Eval residual_dfdp(double /*t*/, ConstVector /*y*/, ConstVector /*yp*/, MatrixView /*dfdp*/) {
+    return Eval::not_provided;
+  }
 
   // --- events (ABI 1.2) ------------------------------------------------------------------
   // g has info().roots.size() entries.

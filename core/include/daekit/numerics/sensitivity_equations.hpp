@@ -1,0 +1,70 @@
+// The forward sensitivity equations every family integrates beside y: for a column s_k =
+// dy/dq_k, q_k a parameter or an initial value,
+//   mass-matrix form:  M s_k' = (df/dy) s_k + df/dq_k        (M independent of p)
+//   residual form:     (dF/dy) s_k + (dF/dy') s_k' + dF/dq_k = 0
+// with df/dq_k = 0 for an initial value. The products with the Jacobian are exact where
+// the problem gives its Jacobian (dense or sparse; the residual of a constant mass matrix
+// problem is M s' - J s), else central directional differences whose increment moves
+// no component by more than eps^(1/3) of its scale, |y_i| + atol_i / rtol_i (the size
+// below which the tolerances call it noise: a component that starts at 0 is not moved by
+// a mere eps^(1/3) atol, where round-off would swamp the quotient).
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <cstdint>
+#include <vector>
+
+#include "daekit/numerics/mass_matrix.hpp"
+#include "daekit/problem_view.hpp"
+#include "daekit/solve_request.hpp"
+
+namespace daekit {
+
+class SensitivityEquations {
+ public:
+  // The columns the request asks for; exact Jacobian products when the problem allows.
+  SensitivityEquations(ProblemView& problem, const SolveRequest& request);
+
+  Eigen::Index columns() const { return static_cast<Eigen::Index>(index_.size()); }
+  bool any_parameter() const { return any_parameter_; }
+  // s(t0): e_i for the initial value y0_i, 0 for a parameter (before DAE consistency).
+  Eigen::MatrixXd initial() const;
+  // The right-hand sides (df/dy) S + df/dq at (t, y) of a mass-matrix problem, f = f(t, y).
+  Eval rhs(double t, ProblemView::ConstRef y, ProblemView::ConstRef f, const Eigen::MatrixXd& s,
+           Eigen::MatrixXd& out);
+  // The same for one column (k), for solvers that ask column by column.
+  Eval rhs_column(double t, ProblemView::ConstRef y, ProblemView::ConstRef f, Eigen::Index k,
+                  ProblemView::ConstRef s, ProblemView::Ref out);
+  // The residuals (dF/dy) S + (dF/dy') S' + dF/dq at (t, y, y'), r = F(t, y, y').
+  Eval residual(double t, ProblemView::ConstRef y, ProblemView::ConstRef yp, ProblemView::ConstRef r,
+                const Eigen::MatrixXd& s, const Eigen::MatrixXd& sp, Eigen::MatrixXd& out);
+  // dF/dq (n x columns) at (t, y, y'): the parameters' columns of dF/dp, zero for initial values.
+  Eval residual_parameter_columns(double t, ProblemView::ConstRef y, ProblemView::ConstRef yp,
+                                  Eigen::MatrixXd& out);
+
+ private:
+  Eval parameter_columns(double t, ProblemView::ConstRef y, Eigen::MatrixXd& out);
+  Eval jacobian_product(double t, ProblemView::ConstRef y, ProblemView::ConstRef f, ProblemView::ConstRef s,
+                        ProblemView::Ref out);
+  double increment(ProblemView::ConstRef y, ProblemView::ConstRef s) const;
+  double scale(Eigen::Index i, double v) const;
+  Eval mass_residual(double t, ProblemView::ConstRef y, const Eigen::MatrixXd& s, const Eigen::MatrixXd& sp,
+                      Eigen::MatrixXd& out);
+
+  ProblemView& problem_;
+  const SolveRequest& request_;
+  std::vector<std::int32_t> index_;
+  bool any_parameter_ = false;
+  bool exact_dense_ = false, exact_sparse_ = false;
+  bool mass_residual_ = false;  // constant M: F_y s + F_y' s' = M s' - J s
+  MassMatrix mass_;
+  double jacobian_t_ = 0.0;
+  Eigen::VectorXd jacobian_y_;  // where jacobian_ was evaluated
+  Eigen::MatrixXd jacobian_;
+  Eigen::SparseMatrix<double> sparse_jacobian_;
+  Eigen::MatrixXd dfdp_, dfdq_;
+  Eigen::VectorXd plus_, minus_, y_moved_, yp_moved_;
+};
+
+}  // namespace daekit

@@ -1,0 +1,166 @@
+#include "daekit/numerics/sensitivity_equations.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace daekit {
+
+SensitivityEquations::SensitivityEquations(ProblemView& problem, const SolveRequest& request)
+    : problem_(problem), request_(request), index_(request.sens_index) {
+  for (auto q : index_) any_parameter_ = any_parameter_ || q >= 0;
+  // A problem in residual form differentiates its residual by directions; one with f
+  // and a Jacobian of its own multiplies by it (exact, one evaluation per point).
+  if (!problem.residual_only()) {
+    exact_sparse_ = problem.has_sparse_jacobian();
+    exact_dense_ = !exact_sparse_ && problem.has_analytic_jacobian();
+    if (exact_sparse_) sparse_jacobian_ = problem.sparsity_pattern();
+    mass_residual_ = problem.mass_kind() <= MassKind::constant && mass_.setup(problem, request.t0, request.y0) == Eval::ok;
+  }
+  const Eigen::Index n = problem.size();
+  plus_.resize(n);
+  minus_.resize(n);
+  y_moved_.resize(n);
+  yp_moved_.resize(n);
+}
+
+Eigen::MatrixXd SensitivityEquations::initial() const {
+  Eigen::MatrixXd s = Eigen::MatrixXd::Zero(problem_.size(), columns());
+  for (Eigen::Index k = 0; k < columns(); ++k)
+    if (index_[static_cast<std::size_t>(k)] < 0) s(-1 - index_[static_cast<std::size_t>(k)], k) = 1.0;
+  return s;
+}
+
+// A component's scale for increments: its size, or the size below which the tolerances
+// treat it as noise (atol / rtol), whichever is larger.
+double SensitivityEquations::scale(Eigen::Index i, double v) const {
+  const double noise = request_.rtol[i] > 0.0 ? request_.atol[i] / request_.rtol[i] : request_.atol[i];
+  return std::abs(v) + noise + 1e-300;
+}
+
+// The largest step along s that moves no component by more than eps^(1/3) of its scale.
+double SensitivityEquations::increment(ProblemView::ConstRef y, ProblemView::ConstRef s) const {
+  double largest = 0.0;
+  for (Eigen::Index i = 0; i < y.size(); ++i) largest = std::max(largest, std::abs(s[i]) / scale(i, y[i]));
+  return largest > 0.0 ? std::cbrt(std::numeric_limits<double>::epsilon()) / largest : 0.0;
+}
+
+Eval SensitivityEquations::jacobian_product(double t, ProblemView::ConstRef y, ProblemView::ConstRef f,
+                                            ProblemView::ConstRef s, ProblemView::Ref out) {
+  if (exact_dense_ || exact_sparse_) {
+    if (jacobian_y_.size() != y.size() || jacobian_t_ != t || jacobian_y_ != y) {
+      const Eval e = exact_sparse_ ? problem_.jacobian_sparse(t, y, sparse_jacobian_) : problem_.jacobian(t, y, jacobian_);
+      if (e != Eval::ok) return e;
+      ++problem_.stats().njac;
+      jacobian_t_ = t;
+      jacobian_y_ = y;
+    }
+    if (exact_sparse_)
+      out.noalias() = sparse_jacobian_ * s;
+    else
+      out.noalias() = jacobian_ * s;
+    return Eval::ok;
+  }
+  (void)f;
+  const double delta = increment(y, s);
+  if (delta == 0.0) {
+    out.setZero();
+    return Eval::ok;
+  }
+  y_moved_ = y + delta * s;
+  Eval e = problem_.rhs(t, y_moved_, plus_);
+  y_moved_ = y - delta * s;
+  if (e == Eval::ok) e = problem_.rhs(t, y_moved_, minus_);
+  problem_.stats().nfev_sens += 2;
+  if (e == Eval::ok) out = (plus_ - minus_) / (2.0 * delta);
+  return e;
+}
+
+Eval SensitivityEquations::parameter_columns(double t, ProblemView::ConstRef y, Eigen::MatrixXd& out) {
+  out.setZero(problem_.size(), columns());
+  if (!any_parameter_) return Eval::ok;
+  const Eval e = problem_.dfdp(t, y, dfdp_);
+  if (e != Eval::ok) return e;
+  for (Eigen::Index k = 0; k < columns(); ++k)
+    if (index_[static_cast<std::size_t>(k)] >= 0) out.col(k) = dfdp_.col(index_[static_cast<std::size_t>(k)]);
+  return Eval::ok;
+}
+
+Eval SensitivityEquations::rhs(double t, ProblemView::ConstRef y, ProblemView::ConstRef f, const Eigen::MatrixXd& s,
+                               Eigen::MatrixXd& out) {
+  Eval e = parameter_columns(t, y, dfdq_);
+  out.resize(problem_.size(), columns());
+  for (Eigen::Index k = 0; k < columns() && e == Eval::ok; ++k) {
+    e = jacobian_product(t, y, f, s.col(k), out.col(k));
+    out.col(k) += dfdq_.col(k);
+  }
+  return e;
+}
+
+Eval SensitivityEquations::rhs_column(double t, ProblemView::ConstRef y, ProblemView::ConstRef f, Eigen::Index k,
+                                      ProblemView::ConstRef s, ProblemView::Ref out) {
+  Eval e = jacobian_product(t, y, f, s, out);
+  const std::int32_t q = index_[static_cast<std::size_t>(k)];
+  if (e != Eval::ok || q < 0) return e;
+  e = problem_.dfdp(t, y, dfdp_);
+  if (e == Eval::ok) out += dfdp_.col(q);
+  return e;
+}
+
+Eval SensitivityEquations::residual_parameter_columns(double t, ProblemView::ConstRef y, ProblemView::ConstRef yp,
+                                                      Eigen::MatrixXd& out) {
+  out.setZero(problem_.size(), columns());
+  if (!any_parameter_) return Eval::ok;
+  const Eval e = problem_.residual_dfdp(t, y, yp, dfdp_);
+  if (e != Eval::ok) return e;
+  for (Eigen::Index k = 0; k < columns(); ++k)
+    if (index_[static_cast<std::size_t>(k)] >= 0) out.col(k) = dfdp_.col(index_[static_cast<std::size_t>(k)]);
+  return Eval::ok;
+}
+
+Eval SensitivityEquations::residual(double t, ProblemView::ConstRef y, ProblemView::ConstRef yp,
+                                    ProblemView::ConstRef r, const Eigen::MatrixXd& s, const Eigen::MatrixXd& sp,
+                                    Eigen::MatrixXd& out) {
+  (void)r;
+  Eval e = residual_parameter_columns(t, y, yp, dfdq_);
+  out.resize(problem_.size(), columns());
+  if (mass_residual_) {
+    if (e == Eval::ok) e = mass_residual(t, y, s, sp, out);
+    if (e == Eval::ok) out += dfdq_;
+    return e;
+  }
+  // dF/dy s and dF/dy' s' each by its own central difference: one shared increment would
+  // be set by the larger of s and s' and leave the other's quotient to round-off.
+  for (Eigen::Index k = 0; k < columns() && e == Eval::ok; ++k) {
+    out.col(k) = dfdq_.col(k);
+    for (const bool in_yp : {false, true}) {
+      const auto direction = in_yp ? sp.col(k) : s.col(k);
+      const double delta = increment(in_yp ? yp : y, direction);
+      if (delta == 0.0) continue;
+      y_moved_ = y, yp_moved_ = yp;
+      (in_yp ? yp_moved_ : y_moved_) += delta * direction;
+      e = problem_.residual(t, y_moved_, yp_moved_, plus_);
+      (in_yp ? yp_moved_ : y_moved_) -= 2.0 * delta * direction;
+      if (e == Eval::ok) e = problem_.residual(t, y_moved_, yp_moved_, minus_);
+      problem_.stats().nfev_sens += 2;
+      if (e != Eval::ok) break;
+      out.col(k) += (plus_ - minus_) / (2.0 * delta);
+    }
+  }
+  return e;
+}
+
+// M s' - J s, column by column: M as it is, J s exact or by differences of f.
+Eval SensitivityEquations::mass_residual(double t, ProblemView::ConstRef y, const Eigen::MatrixXd& s,
+                                          const Eigen::MatrixXd& sp, Eigen::MatrixXd& out) {
+  Eigen::VectorXd column(problem_.size()), ms(problem_.size());
+  for (Eigen::Index k = 0; k < columns(); ++k) {
+    const Eval e = jacobian_product(t, y, y, s.col(k), column);
+    if (e != Eval::ok) return e;
+    mass_.apply(sp.col(k), ms);
+    out.col(k) = ms - column;
+  }
+  return Eval::ok;
+}
+
+}  // namespace daekit

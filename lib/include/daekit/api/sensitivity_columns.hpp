@@ -1,0 +1,32 @@
+// Which sensitivities a run asks for (`--sensitivities all|p1,p2[,y0]`), resolved against
+// the problem's real parameters and components, and the sink that stores s beside y.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <daekit/loader/registry.hpp>
+
+#include "daekit/api/run_setup.hpp"
+
+namespace daekit::api {
+
+struct SensitivityColumns {
+  std::vector<std::int32_t> index;  // dk_solve_options::sens_index
+  std::vector<std::string> names;   // a parameter's name, or "y0:COMPONENT"
+};
+
+// Words: "all" (every real parameter), a parameter's name, "y0" (every initial value),
+// "y0:NAME" or "y0:I" (one, by component name or 1-based index). UsageError names an
+// unknown word with the closest names, a problem without parameters, and repeats.
+SensitivityColumns resolve_sensitivities(const loader::ProblemInstance& problem, const std::vector<std::string>& words);
+
+// The name of sensitivity column q: the parameter's, or "y0:COMPONENT" for -1 - i.
+std::string sensitivity_name(const dk_problem_info& info, std::int32_t q);
+
+// Stores the sensitivities the solver emits into trajectory.s (trajectory.sensitivity_names
+// and n set): n x ns per point, column-major, one block per point of trajectory.t.
+dk_sens_sink collect_sensitivities_into(Trajectory& trajectory);
+
+}  // namespace daekit::api

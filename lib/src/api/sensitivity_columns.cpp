@@ -1,0 +1,104 @@
+#include "daekit/api/sensitivity_columns.hpp"
+
+#include <algorithm>
+#include <daekit/sdk/closest_names.hpp>
+
+#include "daekit/api/discovery.hpp"
+
+namespace daekit::api {
+namespace {
+
+std::int32_t append_sensitivities(void* env, double t, const double* s, std::size_t n, std::size_t ns) {
+  auto* trajectory = static_cast<Trajectory*>(env);
+  const std::size_t wanted = trajectory->sensitivity_names.size();
+  if (n != trajectory->n || ns != wanted || !s) {
+    trajectory->violation = "emitted sensitivities of " + std::to_string(n) + " x " + std::to_string(ns) +
+                            " values for " + std::to_string(trajectory->n) + " x " + std::to_string(wanted);
+    return 1;
+  }
+  // They belong to the point emitted just before, and to no other.
+  const std::size_t points = trajectory->t.size();
+  if (points == 0 || trajectory->t.back() != t || trajectory->s.size() != (points - 1) * n * ns) {
+    trajectory->violation = "emitted sensitivities at t = " + format_number(t) + " without their point";
+    return 1;
+  }
+  trajectory->s.insert(trajectory->s.end(), s, s + n * ns);
+  return 0;
+}
+
+// The component a "y0:WORD" names: a component name, or a 1-based index.
+std::size_t component_named(const dk_problem_info& info, const std::string& word) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < info.n; ++i) names.push_back(component_name(info, i));
+  const auto at = std::find(names.begin(), names.end(), word);
+  if (at != names.end()) return static_cast<std::size_t>(at - names.begin());
+  if (!word.empty() && std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+      word.size() < 10) {
+    const std::size_t i = std::stoul(word);
+    if (i >= 1 && i <= info.n) return i - 1;
+  }
+  std::string msg = "--sensitivities: problem '" + std::string(info.name) + "' has no component '" + word + "'";
+  const auto near = closest_names(word, names);
+  for (std::size_t i = 0; i < near.size(); ++i) msg += (i == 0 ? "; did you mean '" : "', '") + near[i];
+  if (!near.empty()) msg += "'?";
+  throw UsageError(msg + " (name a component or give its 1-based index)");
+}
+
+}  // namespace
+
+SensitivityColumns resolve_sensitivities(const loader::ProblemInstance& problem, const std::vector<std::string>& words) {
+  const dk_problem_info& info = problem.info();
+  const std::size_t np = problem.parameter_count();
+  std::vector<std::string> parameters;
+  for (std::size_t i = 0; i < np; ++i) parameters.push_back(problem.parameter_name(i));
+  SensitivityColumns columns;
+  auto add = [&](std::int32_t index, const std::string& name) {
+    if (std::find(columns.index.begin(), columns.index.end(), index) != columns.index.end())
+      throw UsageError("--sensitivities names '" + name + "' twice");
+    columns.index.push_back(index);
+    columns.names.push_back(name);
+  };
+  for (const auto& word : words) {
+    if (word == "all" || (word != "y0" && word.rfind("y0:", 0) != 0)) {
+      if (np == 0)
+        throw UsageError("--sensitivities: problem '" + std::string(info.name) +
+                         "' declares no real parameters (`daekit info " + info.name +
+                         "` lists them); ask for y0 to get sensitivities to the initial values");
+    }
+    if (word == "all") {
+      for (std::size_t i = 0; i < np; ++i) add(static_cast<std::int32_t>(i), parameters[i]);
+    } else if (word == "y0") {
+      for (std::size_t i = 0; i < info.n; ++i) add(-1 - static_cast<std::int32_t>(i), sensitivity_name(info, -1 - static_cast<std::int32_t>(i)));
+    } else if (word.rfind("y0:", 0) == 0) {
+      const std::size_t i = component_named(info, word.substr(3));
+      add(-1 - static_cast<std::int32_t>(i), sensitivity_name(info, -1 - static_cast<std::int32_t>(i)));
+    } else {
+      const auto at = std::find(parameters.begin(), parameters.end(), word);
+      if (at == parameters.end()) {
+        std::string msg = "--sensitivities: problem '" + std::string(info.name) + "' has no real parameter '" + word + "'";
+        const auto near = closest_names(word, parameters);
+        for (std::size_t i = 0; i < near.size(); ++i) msg += (i == 0 ? "; did you mean '" : "', '") + near[i];
+        msg += near.empty() ? "" : "'?";
+        throw UsageError(msg + " (it has: " + [&] {
+          std::string all;
+          for (const auto& p : parameters) all += (all.empty() ? "" : ", ") + p;
+          return all;
+        }() + ")");
+      }
+      add(static_cast<std::int32_t>(at - parameters.begin()), word);
+    }
+  }
+  if (columns.index.empty()) throw UsageError("--sensitivities names nothing");
+  return columns;
+}
+
+std::string sensitivity_name(const dk_problem_info& info, std::int32_t q) {
+  if (q >= 0) return info.p_names[q];
+  return "y0:" + component_name(info, static_cast<std::size_t>(-1 - q));
+}
+
+dk_sens_sink collect_sensitivities_into(Trajectory& trajectory) {
+  return {sizeof(dk_sens_sink), &trajectory, &append_sensitivities};
+}
+
+}  // namespace daekit::api

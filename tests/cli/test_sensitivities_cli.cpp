@@ -1,0 +1,113 @@
+// Forward sensitivities on the command line (ABI 1.3): `daekit run --sensitivities` prints
+// dy/dq at the end, puts them in --report json under "sensitivities" and in --output as
+// dY/dQ columns; each checked against the closed form computed here. Requests a solver or
+// problem cannot meet are errors with a non-zero exit, before anything runs.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+#include "harness.hpp"
+
+using daekit::test::run_command;
+
+namespace {
+
+std::string daekit_with_fixture(const std::string& args, bool with_stderr = true) {
+  return daekit::test::daekit_binary() + " " + args + " --plugin " + daekit::test::fixture_dir() +
+         "/parameters/fixture_parameter_models.so" + (with_stderr ? " 2>&1" : " 2>/dev/null");
+}
+
+// y' = -k y + c, y(0) = 1 at t = 2 (the fixture's span): dy/dk, dy/dc, dy/dy0.
+struct Exact {
+  double k = 1.5, c = 0.5, t = 2.0;
+  double e() const { return std::exp(-k * t); }
+  double dk() const { return -c / (k * k) * (1.0 - e()) - t * (1.0 - c / k) * e(); }
+  double dc() const { return (1.0 - e()) / k; }
+  double dy0() const { return e(); }
+};
+
+}  // namespace
+
+TEST_CASE("daekit run --sensitivities reports dy/dq at the end in JSON, against the closed form",
+          "[cli][sensitivities]") {
+  for (const std::string solver : {"cvode", "ida"}) {
+    INFO(solver);
+    std::string out;
+    REQUIRE(run_command(daekit_with_fixture("run --problem parametric_decay --solver " + solver +
+                                                " --rtol 1e-10 --atol 1e-12 --sensitivities all,y0 --report json",
+                                            false),
+                        &out) == 0);
+    const auto j = nlohmann::json::parse(out);
+    const auto& s = j.at("sensitivities");
+    CHECK(s.at("parameters") == nlohmann::json::array({"k", "c", "y0:y1"}));
+    const Exact x;
+    CHECK(std::abs(s.at("at_tend")[0][0].get<double>() - x.dk()) < 1e-8);
+    CHECK(std::abs(s.at("at_tend")[0][1].get<double>() - x.dc()) < 1e-8);
+    CHECK(std::abs(s.at("at_tend")[0][2].get<double>() - x.dy0()) < 1e-8);
+    CHECK(j.at("stats").contains("nsolve_sens"));
+  }
+}
+
+TEST_CASE("daekit run --sensitivities writes dY/dQ columns beside y in --output", "[cli][sensitivities]") {
+  const auto file = std::filesystem::temp_directory_path() / ("daekit-sens-" + std::to_string(::getpid()) + ".csv");
+  std::string out;
+  REQUIRE(run_command(daekit_with_fixture("run --problem parametric_decay --solver cvode --rtol 1e-10 --atol 1e-12"
+                                          " --sensitivities k --saveat 0,1,2 --output " + file.string()),
+                      &out) == 0);
+  CHECK_THAT(out, Catch::Contains("sensitivities 1") && Catch::Contains("d y / d"));
+  std::ifstream in(file);
+  std::string header, row;
+  std::getline(in, header);
+  CHECK(header == "t,y1,dy1/dk");
+  int rows = 0;
+  while (std::getline(in, row)) {
+    std::stringstream fields(row);
+    std::string t, y, dk;
+    std::getline(fields, t, ',');
+    std::getline(fields, y, ',');
+    std::getline(fields, dk, ',');
+    Exact x;
+    x.t = std::stod(t);
+    INFO("t = " << t);
+    CHECK(std::abs(std::stod(dk) - x.dk()) < 1e-8);
+    ++rows;
+  }
+  CHECK(rows == 3);
+  std::filesystem::remove(file);
+}
+
+TEST_CASE("sensitivities that cannot be had are refused before the run, with a message", "[cli][sensitivities]") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--solver cvode --sensitivities kk", "no real parameter 'kk'; did you mean 'k'"},
+      {"--solver radau5 --sensitivities all", "does not compute sensitivities"},
+      {"--solver cvode --sensitivities k,k", "names 'k' twice"},
+      {"--solver cvode --sensitivities y0:z", "no component 'z'"},
+      {"--solver cvode --sensitivities ,", "empty name"},
+      {"--solver cvode --sensitivities k --sens-error-control maybe", "--sens-error-control must be on or off"},
+  };
+  for (const auto& [args, message] : cases) {
+    INFO(args);
+    std::string out;
+    CHECK(run_command(daekit_with_fixture("run --problem parametric_decay " + args), &out) != 0);
+    CHECK_THAT(out, Catch::Contains(message));
+  }
+  std::string out;
+  CHECK(run_command(daekit::test::daekit_binary() + " run --problem hires --solver cvode --sensitivities all 2>&1",
+                    &out) != 0);
+  CHECK_THAT(out, Catch::Contains("declares no real parameters"));
+}
+
+TEST_CASE("daekit info says which solvers compute sensitivities", "[cli][sensitivities]") {
+  for (const auto& [solver, answer] : {std::pair{"cvode", "sensitivities yes"}, std::pair{"ida", "sensitivities yes"},
+                                       std::pair{"radau5", "sensitivities no"}}) {
+    INFO(solver);
+    std::string out;
+    REQUIRE(run_command(daekit::test::daekit_binary() + " info " + solver + " 2>&1", &out) == 0);
+    CHECK_THAT(out, Catch::Contains(answer));
+  }
+}
