@@ -228,6 +228,8 @@ void bind_options(py::module_& m) {
       .def_readwrite("saveat", &SolveOptions::saveat)
       .def_readwrite("dense", &SolveOptions::dense)
       .def_readwrite("output_vars", &SolveOptions::output_vars)
+      .def_readwrite("sensitivities", &SolveOptions::sensitivities)
+      .def_readwrite("sensitivity_error_control", &SolveOptions::sensitivity_error_control)
       .def_property(
           "output_end_only", [](const SolveOptions& o) { return o.output == DK_OUTPUT_END; },
           [](SolveOptions& o, bool end) { o.output = end ? DK_OUTPUT_END : DK_OUTPUT_EVERY_STEP; });
@@ -274,6 +276,18 @@ void bind_solution(py::module_& m) {
                                                           {static_cast<py::ssize_t>(sizeof(double)) * width,
                                                            static_cast<py::ssize_t>(sizeof(double))},
                                                           s.variables.data(), self);
+                             })
+      .def_readonly("sensitivity_names", &Solution::sensitivity_names)
+      // (points x n x ns): [p, i, k] = d y_i / d q_k at point p, a view on the solution.
+      .def_property_readonly("sensitivities",
+                             [](py::object self) {
+                               const auto& s = self.cast<const Solution&>();
+                               const auto n = static_cast<py::ssize_t>(s.n);
+                               const auto ns = static_cast<py::ssize_t>(s.sensitivity_count());
+                               const auto block = n * ns;
+                               const auto rows = block == 0 ? py::ssize_t{0} : static_cast<py::ssize_t>(s.s.size()) / block;
+                               const auto d = static_cast<py::ssize_t>(sizeof(double));
+                               return py::array_t<double>({rows, n, ns}, {d * block, d, d * n}, s.s.data(), self);
                              })
       .def_property_readonly("events",
                              [](const Solution& s) {

@@ -61,7 +61,8 @@ class Result:
     mescd against the problem's reference (None without one), events, and r(t): y at any
     t of the span from the solver's dense output (solve(..., dense=True)). With
     solve(..., output_vars=[...]): r.variables (points x len(output_vars)) and r[name], one
-    variable's column."""
+    variable's column. With solve(..., sensitivities=[...]): r.sensitivities (points x n x ns),
+    [p, i, k] = d y_i / d q_k, q named by r.sensitivity_names."""
 
     def __init__(self, solution):
         self._s = solution
@@ -81,6 +82,8 @@ class Result:
     has_dense = property(lambda self: self._s.has_dense)
     variable_names = property(lambda self: self._s.variable_names)
     variables = property(lambda self: self._s.variables)
+    sensitivity_names = property(lambda self: self._s.sensitivity_names)
+    sensitivities = property(lambda self: self._s.sensitivities)
 
     def __getitem__(self, name):
         """The column of one variable of output_vars."""
@@ -103,14 +106,16 @@ class Result:
 def solve(problem, solver, rtol=None, atol=None, params=None, saveat=None, tend=None, dense=False,
           every_step=True, solver_options=None, init="check", jacobian="auto", h0=0.0, hmin=0.0, hmax=0.0,
           max_steps=100000, max_events=0, index_scaling=True, suppress_algebraic=False, output_vars=None,
-          event_samples=None, derivative_check=True):
+          event_samples=None, derivative_check=True, sensitivities=None, sensitivity_error_control=False):
     """Solve a problem (a plugin's name or a daekit.Problem) with a solver plugin.
 
     Output: every accepted step (every_step=True), the end only (False), or the times in
     saveat; output_vars names variables (components or the problem's outputs, as
     `daekit run --output-vars`) recorded at every point. event_samples: interior points of
     each step where root functions are sampled (None: the default, 10; 0: none);
-    derivative_check=False trusts a supplied Jacobian. Options as `daekit run` takes them
+    derivative_check=False trusts a supplied Jacobian. sensitivities: forward sensitivities
+    dy/dq ("all", parameter names, "y0", "y0:NAME"; docs/sensitivities.md), with
+    sensitivity_error_control=True putting them in the error test. Options as `daekit run` takes them
     (docs/cli.md); solver_options are the
     plugin's own (daekit.info(solver)["options"]). Bad settings raise UsageError; what the
     solver meets is the result's status. An exception raised by a Python callback is
@@ -142,6 +147,9 @@ def solve(problem, solver, rtol=None, atol=None, params=None, saveat=None, tend=
     o.output_end_only = not every_step
     if output_vars is not None:
         o.output_vars = [str(v) for v in ([output_vars] if isinstance(output_vars, str) else output_vars)]
+    if sensitivities is not None:
+        o.sensitivities = [str(v) for v in ([sensitivities] if isinstance(sensitivities, str) else sensitivities)]
+        o.sensitivity_error_control = bool(sensitivity_error_control)
     if saveat is not None:
         times = np.asarray(_vector(np.atleast_1d(np.asarray(saveat, dtype=float)), "saveat"))
         if times.size == 0:

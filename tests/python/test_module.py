@@ -279,3 +279,22 @@ def test_ctrl_c_stops_a_native_solve_promptly_and_the_module_stays_usable():
     assert "interrupted after" in done.stdout, done.stdout + done.stderr
     assert float(done.stdout.split("interrupted after")[1].split()[0]) < 10.0
     assert done.stdout.strip().endswith("success")
+
+
+def test_sensitivities_are_points_by_components_by_columns():
+    # y' = -2 y: dy/dy0 = exp(-2 t) at every point, against the closed form.
+    p = daekit.Problem(1, lambda t, y: -2.0 * y, [1.0], (0.0, 1.5), jac=lambda t, y: np.array([[-2.0]]))
+    r = daekit.solve(p, "cvode", rtol=1e-10, atol=1e-12, sensitivities="y0")
+    assert r.success and r.sensitivity_names == ["y0:y1"]
+    assert r.sensitivities.shape == (len(r.t), 1, 1)
+    assert np.allclose(r.sensitivities[:, 0, 0], np.exp(-2.0 * r.t), rtol=1e-7, atol=1e-12)
+    # Robertson's dy/dk1 at t = 40 against central differences of tight solves.
+    s = daekit.solve("rober", "ida", rtol=1e-10, atol=1e-16, tend=40.0, every_step=False,
+                     sensitivities=["k1", "k3"], sensitivity_error_control=True)
+    assert s.success and s.sensitivities.shape == (1, 3, 2)
+    h = 0.04e-4
+    up, down = (daekit.solve("rober", "radauiia", rtol=1e-13, atol=1e-20, tend=40.0, every_step=False,
+                             params={"k1": 0.04 + d}).y[-1] for d in (h, -h))
+    assert np.allclose(s.sensitivities[-1, :, 0], (up - down) / (2 * h), rtol=1e-6, atol=1e-14)
+    with pytest.raises(daekit.UsageError, match="no real parameter 'k9'"):
+        daekit.solve("rober", "cvode", sensitivities="k9")

@@ -75,6 +75,12 @@ InterruptibleProblem::InterruptibleProblem(const dk_problem& inner, const std::a
   DK_FORWARD(jacobian_vector, true);
   DK_FORWARD(step_completed, false);
   DK_FORWARD(outputs, false);
+  DK_FORWARD(set_p, false);
+  DK_FORWARD(dfdp, true);
+  DK_FORWARD(residual_dfdp, true);
+  DK_FORWARD(jacobian_sens, true);
+  DK_FORWARD(roots_dgdp, false);
+  DK_FORWARD(event_derivatives, false);
 #undef DK_FORWARD
   outer_.vtbl = &table_;
   outer_.self = this;
