@@ -44,6 +44,7 @@ class MultistepSolver : public Solver {
     d.capabilities.order = 5;
     d.capabilities.events = true;
     d.capabilities.event_sampling = true;
+    d.capabilities.sensitivities = true;  // ODEs with a constant M (kit/sensitivities.cpp)
     d.capabilities.constraints = true;
     d.capabilities.keep_dense = true;
     d.capabilities.step_notification = true;

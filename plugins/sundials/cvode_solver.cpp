@@ -241,7 +241,7 @@ class Cvode {
     s_dky_.emplace(ns, y_);
     s_->store(model_.sensitivities->initial());
     check(CVodeSensInit(mem_, ns, CV_STAGGERED, &OdeModel::sensitivity_rhs, s_->data()), "CVodeSensInit");
-    pbar_ = sensitivity_scales(model_.problem, req);
+    pbar_ = model_.sensitivities->scales();
     check(CVodeSetSensParams(mem_, nullptr, pbar_.data(), nullptr), "CVodeSetSensParams");
     check(CVodeSensEEtolerances(mem_), "CVodeSensEEtolerances");
     check(CVodeSetSensErrCon(mem_, req.sens_error_control ? SUNTRUE : SUNFALSE), "CVodeSetSensErrCon");

@@ -198,7 +198,7 @@ class Ida {
     s_->store(s0);
     sp_->store(Eigen::MatrixXd::Zero(s0.rows(), s0.cols()));
     check(IDASensInit(mem_, ns, IDA_STAGGERED, &Model::sensitivity_residual, s_->data(), sp_->data()), "IDASensInit");
-    pbar_ = sensitivity_scales(model_.problem, req);
+    pbar_ = model_.sensitivities->scales();
     check(IDASetSensParams(mem_, nullptr, pbar_.data(), nullptr), "IDASetSensParams");
     check(IDASensEEtolerances(mem_), "IDASensEEtolerances");
     check(IDASetSensErrCon(mem_, req.sens_error_control ? SUNTRUE : SUNFALSE), "IDASetSensErrCon");

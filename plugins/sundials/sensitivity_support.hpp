@@ -1,15 +1,11 @@
 // What CVODES and IDAS share for forward sensitivities: the columns of s as SUNDIALS
-// vectors, and the scales (pbar) their error weights are divided by.
+// vectors, and their counters.
 #pragma once
 
 #include <nvector/nvector_serial.h>
 
 #include <Eigen/Core>
-#include <cmath>
-#include <vector>
-
-#include <daekit/problem_view.hpp>
-#include <daekit/solve_request.hpp>
+#include <daekit/abi.h>
 
 namespace daekit::plugins::sundials {
 
@@ -56,23 +52,5 @@ class VectorArray {
   int count_;
   N_Vector* v_;
 };
-
-// The magnitude each column's sensitivity is measured against (SUNDIALS' pbar): a
-// parameter's declared scale, else its nominal value's size, else 1; 1 for an initial
-// value. The error weight of dy/dq_k is then that of y with atol divided by pbar_k.
-inline std::vector<double> sensitivity_scales(const ProblemView& problem, const SolveRequest& request) {
-  std::vector<double> pbar;
-  const dk_problem_info& info = problem.info();
-  for (auto q : request.sens_index) {
-    double scale = 1.0;
-    if (q >= 0) {
-      const double declared = info.p_scale ? info.p_scale[q] : 0.0;
-      const double nominal = std::abs(info.p_nominal[q]);
-      scale = declared > 0.0 ? declared : nominal > 0.0 ? nominal : 1.0;
-    }
-    pbar.push_back(scale);
-  }
-  return pbar;
-}
 
 }  // namespace daekit::plugins::sundials

@@ -117,7 +117,7 @@ void check_decay(const std::string& solver) {
 }  // namespace
 
 TEST_CASE("sensitivities of y' = -k y + c match the closed form in every way they are built", "[api][sensitivities]") {
-  for (const std::string solver : {"cvode", "ida"}) {
+  for (const std::string solver : {"cvode", "ida", "bdf", "ndf"}) {
     INFO(solver);
     check_decay<true, true>(solver);
     check_decay<false, true>(solver);
@@ -169,7 +169,7 @@ TEST_CASE("Robertson's dy/dk against central differences of tight solves, to 6 d
     reference.emplace_back();
     for (std::size_t i = 0; i < up.size(); ++i) reference.back().push_back((up[i] - down[i]) / (2 * h));
   }
-  for (const std::string solver : {"cvode", "ida"}) {
+  for (const std::string solver : {"cvode", "ida", "bdf"}) {
     INFO(solver);
     daekit::SolveOptions options;
     options.rtol = 1e-10;
@@ -196,7 +196,7 @@ TEST_CASE("sensitivities come at every output point and follow the trajectory", 
   options.saveat = {0.0, 0.5, 1.0, 2.0};
   options.output = DK_OUTPUT_SAVEAT;
   options.sensitivities = {"k"};
-  for (const std::string solver : {"cvode", "ida"}) {
+  for (const std::string solver : {"cvode", "ida", "bdf"}) {
     INFO(solver);
     const daekit::Solution s = daekit::solve(problem, registry().solver(solver), options);
     REQUIRE(s.success());
@@ -206,6 +206,36 @@ TEST_CASE("sensitivities come at every output point and follow the trajectory", 
       const DecayExact x{1.5, 0.5, 1.0, s.t[p]};
       CHECK(std::abs(s.sensitivity(p, 0, 0) - x.dk()) < 1e-7);
     }
+  }
+}
+
+TEST_CASE("bdf's sensitivities converge with the order of its formula at constant steps", "[api][sensitivities]") {
+  // y' = -k y + c: dy/dk at t = 2 against the closed form, steps h = 2/N; the slope of
+  // log error over log h between the two finest steps still clear of round-off.
+  const auto problem = daekit::ProblemHandle::from(std::make_unique<Decay<true, true>>());
+  const DecayExact x{1.5, 0.5, 1.0, 2.0};
+  for (int order = 1; order <= 5; ++order) {
+    INFO("order " << order);
+    std::vector<double> hs, errors;
+    for (int steps : {40, 80, 160, 320, 640}) {
+      daekit::SolveOptions options;
+      options.rtol = 1e-13;
+      options.atol = 1e-13;
+      options.output = DK_OUTPUT_END;
+      options.sensitivities = {"k"};
+      options.solver_options = {{"fixed_step", std::to_string(2.0 / steps)}, {"max_order", std::to_string(order)}};
+      const daekit::Solution s = daekit::solve(problem, registry().solver("bdf"), options);
+      REQUIRE(s.success());
+      const double error = std::abs(s.sensitivity(s.size() - 1, 0, 0) - x.dk());
+      if (error < 1e-11) break;
+      hs.push_back(2.0 / steps);
+      errors.push_back(error);
+    }
+    REQUIRE(hs.size() >= 2);
+    const std::size_t a = hs.size() - 2, b = hs.size() - 1;
+    const double slope = std::log(errors[a] / errors[b]) / std::log(hs[a] / hs[b]);
+    INFO("errors " << errors[a] << ", " << errors[b]);
+    CHECK(std::abs(slope - order) <= 0.3);
   }
 }
 
@@ -228,6 +258,12 @@ TEST_CASE("sensitivities a solver or problem cannot give are refused before the 
   options.sensitivities = {"y0:y9"};
   CHECK_THROWS_WITH(daekit::solve(registry().problem("rober"), registry().solver("cvode"), options),
                     Catch::Contains("no component 'y9'"));
+  // bdf: ODEs (and a constant, regular M) only, for now.
+  options.sensitivities = {"k"};
+  const auto dae = daekit::ProblemHandle::from(std::make_unique<LinearDae>());
+  const daekit::Solution refused = daekit::solve(dae, registry().solver("bdf"), options);
+  CHECK(refused.status == daekit::Status::unsupported_problem);
+  CHECK_THAT(refused.message, Catch::Contains("ida computes them for index-1 DAEs"));
   // Events: the jump of s at an event is not applied yet, so no run crosses one.
   options.sensitivities = {"y0"};
   CHECK_THROWS_WITH(daekit::solve(registry().problem("bouncing_ball"), registry().solver("cvode"), options),

@@ -8,7 +8,16 @@ namespace daekit {
 
 SensitivityEquations::SensitivityEquations(ProblemView& problem, const SolveRequest& request)
     : problem_(problem), request_(request), index_(request.sens_index) {
-  for (auto q : index_) any_parameter_ = any_parameter_ || q >= 0;
+  const dk_problem_info& info = problem.info();
+  for (auto q : index_) {
+    any_parameter_ = any_parameter_ || q >= 0;
+    double scale = 1.0;
+    if (q >= 0) {
+      const double declared = info.p_scale ? info.p_scale[q] : 0.0, nominal = std::abs(info.p_nominal[q]);
+      scale = declared > 0.0 ? declared : nominal > 0.0 ? nominal : 1.0;
+    }
+    scales_.push_back(scale);
+  }
   // A problem in residual form differentiates its residual by directions; one with f
   // and a Jacobian of its own multiplies by it (exact, one evaluation per point).
   if (!problem.residual_only()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "daekit/numerics/consistency.hpp"
 #include "daekit/numerics/newton_tolerance.hpp"
@@ -96,6 +97,7 @@ void BdfStepper::restart_history(double h) {
   order_ = 1;
   order_old_ = 0;
   constant_steps_ = 0;
+  if (sensitivities_) sensitivities_->restart_history(h);
 }
 
 void BdfStepper::compute_coefficients(double h) {
@@ -139,8 +141,17 @@ StepAttempt BdfStepper::attempt(double t, double h, const Eigen::VectorXd&) {
     yp_pred_ += gamma_[j] * phi_star_.col(j);
   }
   y_pred_norm_ = newton_norm(y_pred_);
+  if (sensitivities_) sensitivities_->predict(beta_.data(), gamma_.data(), k);
 
   StepAttempt a = newton(t_new_);
+  if (a.kind == StepAttempt::Kind::ok && sensitivities_) {
+    a = sensitivities_->correct(system_, t_new_, y_, yp_, cj_, newton_norm_, y_n_, h, dassl_newton_tolerance);
+    if (a.kind == StepAttempt::Kind::convergence) {
+      // As for y: an old matrix may be the reason, so the same step again with a new one.
+      need_new_jacobian_ = true;
+      a.shrink = jacobian_fresh_ ? 0.25 : 1.0;
+    }
+  }
   if (a.kind != StepAttempt::Kind::ok) {
     initial_phase_ = false;
     return a;
@@ -246,6 +257,12 @@ StepAttempt BdfStepper::error_test(double h) {
   }
   StepAttempt a;
   a.error = error_constant_ * e_norm;
+  // With the sensitivities in the error test, theirs counts too (the order is y's choice).
+  if (sensitivities_ && request_.sens_error_control) {
+    const double sensitivity_error = error_constant_ * sensitivities_->correction_norm(norm_, y_n_, h);
+    if (sensitivity_error > 1.0 && a.error <= 1.0) ++system_.problem().stats().nsens_error_fails;
+    a.error = std::max(a.error, sensitivity_error);
+  }
   if (a.error <= 1.0) return a;
 
   // Rejected: DASSL's reductions, lowering the order as the estimates ask, and to
@@ -314,6 +331,7 @@ void BdfStepper::accept() {
   if (k < max_order_) phi_.col(k + 2) = e_;
   phi_.col(k + 1) += e_;
   for (int j = k; j >= 1; --j) phi_.col(j) += phi_.col(j + 1);
+  if (sensitivities_) sensitivities_->accept(k, max_order_);
   psi_ = psi_trial_;
   constant_steps_ = constant_steps_trial_;
   order_old_ = k;
@@ -387,6 +405,19 @@ SolveOutcome solve_bdf(ProblemView& problem, const SolveRequest& request, Output
   const ErrorNorm norm = ErrorNorm::for_request(request, problem);
   BdfStepper stepper(system, request, norm, settings);
   stepper.start(request.t0, y, yp);
+  std::optional<BdfSensitivities> sensitivities;
+  if (request.wants_sensitivities()) {
+    sensitivities.emplace(problem, request, settings.max_order);
+    if (const std::string why = sensitivities->refused(); !why.empty())
+      return {Status::unsupported_problem, why, request.t0};
+    if (sensitivities->start(system, request.t0, y) != Eval::ok)
+      return {Status::evaluation_failure, "the sensitivities at t0: " + problem.last_message(), request.t0};
+    stepper.integrate_sensitivities(&*sensitivities);
+    sink.sensitivities_from([&](double t, Eigen::MatrixXd& s) {
+      stepper.interpolate_sensitivities(t, s);
+      return true;
+    });
+  }
   const double h0 = request.h0 > 0.0 ? request.h0 : stepper.initial_step();
   BdfController controller(stepper);
   DriverLimits limits;

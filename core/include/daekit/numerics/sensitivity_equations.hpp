@@ -30,6 +30,10 @@ class SensitivityEquations {
   bool any_parameter() const { return any_parameter_; }
   // s(t0): e_i for the initial value y0_i, 0 for a parameter (before DAE consistency).
   Eigen::MatrixXd initial() const;
+  // The magnitude each column is measured against (SUNDIALS' pbar): a parameter's declared
+  // scale, else its nominal value's size, else 1; 1 for an initial value. Error weights of
+  // dy/dq_k are y's applied to pbar_k dy/dq_k: the error in the units of y.
+  const std::vector<double>& scales() const { return scales_; }
   // The right-hand sides (df/dy) S + df/dq at (t, y) of a mass-matrix problem, f = f(t, y).
   Eval rhs(double t, ProblemView::ConstRef y, ProblemView::ConstRef f, const Eigen::MatrixXd& s,
            Eigen::MatrixXd& out);
@@ -55,6 +59,7 @@ class SensitivityEquations {
   ProblemView& problem_;
   const SolveRequest& request_;
   std::vector<std::int32_t> index_;
+  std::vector<double> scales_;
   bool any_parameter_ = false;
   bool exact_dense_ = false, exact_sparse_ = false;
   bool mass_residual_ = false;  // constant M: F_y s + F_y' s' = M s' - J s

@@ -19,6 +19,7 @@
 #include "daekit/numerics/driver.hpp"
 #include "daekit/numerics/error_norm.hpp"
 #include "daekit/numerics/implicit_system.hpp"
+#include "daekit/kits/bdf/sensitivities.hpp"
 
 namespace daekit {
 
@@ -56,6 +57,13 @@ class BdfStepper {
   // The driver moved the accepted end onto a sign constraint (by less than its
   // tolerance): the newest difference carries the shift, the order stays.
   void projected(const Eigen::VectorXd& y);
+
+  // Sensitivities integrated beside y on the same steps (the stepper does not own them).
+  void integrate_sensitivities(BdfSensitivities* sensitivities) { sensitivities_ = sensitivities; }
+  // s at t on the last accepted step.
+  void interpolate_sensitivities(double t, Eigen::MatrixXd& out) const {
+    sensitivities_->interpolate(t - t_, psi_.data(), order_old_, out);
+  }
 
   // Step-size factors chosen together with the order (read by BdfController).
   double accepted_factor() const { return accepted_factor_; }
@@ -122,6 +130,7 @@ class BdfStepper {
   int error_failures_ = 0;
 
   double accepted_factor_ = 1.0, rejected_factor_ = 0.25;
+  BdfSensitivities* sensitivities_ = nullptr;
 };
 
 // Hands the driver the step-size factors the BDF stepper chose with its order.

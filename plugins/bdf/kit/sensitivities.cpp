@@ -1,0 +1,139 @@
+#include "daekit/kits/bdf/sensitivities.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "daekit/numerics/consistency.hpp"
+#include "daekit/problem_view.hpp"
+
+namespace daekit {
+
+BdfSensitivities::BdfSensitivities(ProblemView& problem, const SolveRequest& request, int max_order)
+    : problem_(problem), equations_(problem, request), max_order_(max_order) {
+  const Eigen::Index n = problem.size(), ns = equations_.columns();
+  phi_.assign(static_cast<std::size_t>(max_order + 3), Eigen::MatrixXd::Zero(n, ns));
+  phi_star_ = phi_;
+  for (Eigen::MatrixXd* m : {&s_n_, &sp_start_, &s_, &sp_, &s_pred_, &sp_pred_, &e_, &residual_}) m->setZero(n, ns);
+  r_.setZero(n);
+  delta_.setZero(n);
+}
+
+std::string BdfSensitivities::refused() const {
+  if (equations_.any_parameter() && !problem_.has_parameter_derivative())
+    return "problem gives no df/dp, which sensitivities with respect to parameters need";
+  if (problem_.residual_only() || problem_.mass_kind() > MassKind::constant)
+    return "bdf computes sensitivities of problems M y' = f with a constant M; this one is a residual or has a "
+           "varying M (ida computes them for index-1 DAEs in any form)";
+  for (Eigen::Index i = 0; i < problem_.size(); ++i)
+    if (problem_.is_algebraic(i))
+      return "bdf computes sensitivities of ODEs so far (their initial values for algebraic components are not "
+             "made consistent yet); ida computes them for index-1 DAEs";
+  return "";
+}
+
+Eval BdfSensitivities::start(ImplicitSystem& system, double t0, const Eigen::VectorXd& y0) {
+  s_n_ = equations_.initial();
+  Eigen::VectorXd f(y0.size()), column(y0.size());
+  Eval e = problem_.rhs(t0, y0, f);
+  if (e == Eval::ok) e = equations_.rhs(t0, y0, f, s_n_, residual_);
+  if (e != Eval::ok) return e;
+  for (Eigen::Index k = 0; k < columns(); ++k) {
+    derivative_from_mass(system.mass(), problem_, residual_.col(k), column);
+    sp_start_.col(k) = column;
+  }
+  s_ = s_n_;
+  sp_ = sp_start_;
+  return Eval::ok;
+}
+
+void BdfSensitivities::restart_history(double h) {
+  phi_[1] = s_n_;
+  phi_[2] = h * sp_start_;
+}
+
+void BdfSensitivities::predict(const double* beta, const double* gamma, int order) {
+  for (int j = 1; j <= order + 1; ++j) phi_star_[static_cast<std::size_t>(j)] = beta[j] * phi_[static_cast<std::size_t>(j)];
+  s_pred_ = phi_star_[1];
+  sp_pred_.setZero();
+  for (int j = 2; j <= order + 1; ++j) {
+    s_pred_ += phi_star_[static_cast<std::size_t>(j)];
+    sp_pred_ += gamma[j] * phi_star_[static_cast<std::size_t>(j)];
+  }
+}
+
+StepAttempt BdfSensitivities::correct(ImplicitSystem& system, double t, const Eigen::VectorXd& y,
+                                      const Eigen::VectorXd& yp, double cj, const ErrorNorm& newton_norm,
+                                      const Eigen::VectorXd& y_n, double h, double tolerance) {
+  s_ = s_pred_;
+  sp_ = sp_pred_;
+  e_.setZero();
+  const double cj_matrix = system.matrix_cj();
+  const auto& pbar = equations_.scales();
+  constexpr int max_iterations = 4;
+  // A first correction is trusted only when it is small (a factor of 20, as IDAS' staggered
+  // corrector starts each step): the rate a step before measured need not hold for this
+  // step's matrix and residual.
+  double rate_factor = 20.0, first = 0.0;
+  for (int m = 0; m < max_iterations; ++m) {
+    const Eval e = equations_.residual(t, y, yp, r_, s_, sp_, residual_);
+    if (e != Eval::ok)
+      return StepAttempt::failed(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
+                                 problem_.last_message(), 0.25);
+    double largest = 0.0;
+    for (Eigen::Index k = 0; k < columns(); ++k) {
+      r_ = residual_.col(k);
+      system.solve(r_, delta_);
+      ++problem_.stats().nsolve_sens;
+      // The matrix was factorised for another cj: DASSL's correction of the step length.
+      if (cj_matrix != cj) delta_ *= 2.0 / (1.0 + cj / cj_matrix);
+      s_.col(k) -= delta_;
+      sp_.col(k) -= cj * delta_;
+      e_.col(k) -= delta_;
+      weighted_ = pbar[static_cast<std::size_t>(k)] * delta_;
+      largest = std::max(largest, newton_norm.rms(weighted_, y_n, y_n, h));
+    }
+    if (!std::isfinite(largest)) break;
+    // DASSL's test, as y's iteration: converged when the rate of the (linear) iteration
+    // so far says the rest of it is below the tolerance.
+    if (m == 0) {
+      first = largest;
+    } else {
+      const double rate = std::pow(largest / first, 1.0 / m);
+      if (rate > 0.9) break;
+      rate_factor = rate / (1.0 - rate);
+    }
+    if (rate_factor * largest <= tolerance) return {};
+  }
+  return StepAttempt::failed(StepAttempt::Kind::convergence, "the sensitivities' corrector did not converge", 0.25);
+}
+
+double BdfSensitivities::correction_norm(const ErrorNorm& norm, const Eigen::VectorXd& y_n, double h) {
+  double largest = 0.0;
+  for (Eigen::Index k = 0; k < columns(); ++k) {
+    weighted_ = equations_.scales()[static_cast<std::size_t>(k)] * e_.col(k);
+    largest = std::max(largest, norm.rms(weighted_, y_n, y_n, h));
+  }
+  return largest;
+}
+
+void BdfSensitivities::accept(int order, int max_order) {
+  for (int j = 1; j <= order + 1; ++j) phi_[static_cast<std::size_t>(j)] = phi_star_[static_cast<std::size_t>(j)];
+  if (order < max_order) phi_[static_cast<std::size_t>(order + 2)] = e_;
+  phi_[static_cast<std::size_t>(order + 1)] += e_;
+  for (int j = order; j >= 1; --j) phi_[static_cast<std::size_t>(j)] += phi_[static_cast<std::size_t>(j + 1)];
+  s_n_ = s_;
+  sp_start_ = sp_;  // the corrector's s', the slope a restart at a breakpoint starts from
+}
+
+void BdfSensitivities::interpolate(double offset, const double* psi, int order_old, Eigen::MatrixXd& out) const {
+  out = order_old == 0 ? s_n_ : phi_[1];
+  if (order_old == 0) return;
+  double c = 1.0, gamma = offset / psi[1];
+  for (int j = 2; j <= order_old + 1; ++j) {
+    c *= gamma;
+    gamma = (offset + psi[j - 1]) / psi[j];
+    out += c * phi_[static_cast<std::size_t>(j)];
+  }
+}
+
+}  // namespace daekit
