@@ -78,6 +78,7 @@ class Radau5Solver : public Solver {
  public:
   static SolverDescription describe() {
     SolverDescription d = radau_description(5);
+    d.capabilities.sensitivities = true;  // ODEs with a constant M (kit/radau5_sensitivities.cpp)
     d.options = radau5_options().describe();
     return d;
   }
@@ -89,10 +90,19 @@ class Radau5Solver : public Solver {
     const bool sparse = sparse_lus(options.linear_solver, problem, error);
     if (!error.empty()) return {Status::invalid_input, error, request.t0};
     const Radau5Settings settings = options;
+    if (request.wants_sensitivities())
+      if (const std::string why = Radau5Sensitivities(problem, request).refused(); !why.empty())
+        return {Status::unsupported_problem, why, request.t0};
     return solve_one_step(
         problem, request, sink, 5, sparse,
         [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm&) {
-          return std::make_unique<Radau5Stepper>(problem, request, mass, matrix, settings);
+          auto stepper = std::make_unique<Radau5Stepper>(problem, request, mass, matrix, settings);
+          if (request.wants_sensitivities())
+            sink.sensitivities_from([s = stepper.get()](double t, Eigen::MatrixXd& out) {
+              s->interpolate_sensitivities(t, out);
+              return true;
+            });
+          return stepper;
         },
         [](const Radau5Stepper& stepper) { return std::make_unique<Radau5Controller>(stepper); });
   }

@@ -117,7 +117,7 @@ void check_decay(const std::string& solver) {
 }  // namespace
 
 TEST_CASE("sensitivities of y' = -k y + c match the closed form in every way they are built", "[api][sensitivities]") {
-  for (const std::string solver : {"cvode", "ida", "bdf", "ndf"}) {
+  for (const std::string solver : {"cvode", "ida", "bdf", "ndf", "radau5"}) {
     INFO(solver);
     check_decay<true, true>(solver);
     check_decay<false, true>(solver);
@@ -169,7 +169,7 @@ TEST_CASE("Robertson's dy/dk against central differences of tight solves, to 6 d
     reference.emplace_back();
     for (std::size_t i = 0; i < up.size(); ++i) reference.back().push_back((up[i] - down[i]) / (2 * h));
   }
-  for (const std::string solver : {"cvode", "ida", "bdf"}) {
+  for (const std::string solver : {"cvode", "ida", "bdf", "radau5"}) {
     INFO(solver);
     daekit::SolveOptions options;
     options.rtol = 1e-10;
@@ -196,7 +196,7 @@ TEST_CASE("sensitivities come at every output point and follow the trajectory", 
   options.saveat = {0.0, 0.5, 1.0, 2.0};
   options.output = DK_OUTPUT_SAVEAT;
   options.sensitivities = {"k"};
-  for (const std::string solver : {"cvode", "ida", "bdf"}) {
+  for (const std::string solver : {"cvode", "ida", "bdf", "radau5"}) {
     INFO(solver);
     const daekit::Solution s = daekit::solve(problem, registry().solver(solver), options);
     REQUIRE(s.success());
@@ -239,11 +239,37 @@ TEST_CASE("bdf's sensitivities converge with the order of its formula at constan
   }
 }
 
+TEST_CASE("radau5's sensitivities converge with order 5 at constant steps", "[api][sensitivities]") {
+  // Constant steps: h0 = hmax = 2/N at a tolerance no step fails; dy/dk at t = 2.
+  const auto problem = daekit::ProblemHandle::from(std::make_unique<Decay<true, true>>());
+  const DecayExact x{1.5, 0.5, 1.0, 2.0};
+  std::vector<double> hs, errors;
+  for (int steps : {4, 8, 16}) {
+    daekit::SolveOptions options;
+    options.rtol = 1e-1;
+    options.atol = 1e-1;
+    options.h0 = options.hmax = 2.0 / steps;
+    options.output = DK_OUTPUT_END;
+    options.sensitivities = {"k"};
+    const daekit::Solution s = daekit::solve(problem, registry().solver("radau5"), options);
+    REQUIRE(s.success());
+    REQUIRE(s.stats.accepted == steps);
+    REQUIRE(s.stats.rejected == 0);
+    hs.push_back(2.0 / steps);
+    errors.push_back(std::abs(s.sensitivity(s.size() - 1, 0, 0) - x.dk()));
+  }
+  for (std::size_t i = 1; i < hs.size(); ++i) {
+    const double slope = std::log(errors[i - 1] / errors[i]) / std::log(hs[i - 1] / hs[i]);
+    INFO("h " << hs[i] << ": errors " << errors[i - 1] << ", " << errors[i]);
+    CHECK(std::abs(slope - 5.0) <= 0.4);
+  }
+}
+
 TEST_CASE("sensitivities a solver or problem cannot give are refused before the run", "[api][sensitivities]") {
   daekit::SolveOptions options;
   options.sensitivities = {"all"};
   // A solver without DK_SOLVER_SENSITIVITIES.
-  CHECK_THROWS_WITH(daekit::solve(registry().problem("rober"), registry().solver("radau5"), options),
+  CHECK_THROWS_WITH(daekit::solve(registry().problem("rober"), registry().solver("rodas5p"), options),
                     Catch::Contains("does not compute sensitivities"));
   // Unknown names, with the closest; a problem without real parameters; a repeat.
   options.sensitivities = {"k4"};
@@ -258,12 +284,14 @@ TEST_CASE("sensitivities a solver or problem cannot give are refused before the 
   options.sensitivities = {"y0:y9"};
   CHECK_THROWS_WITH(daekit::solve(registry().problem("rober"), registry().solver("cvode"), options),
                     Catch::Contains("no component 'y9'"));
-  // bdf: ODEs (and a constant, regular M) only, for now.
+  // bdf and radau5: ODEs (and a constant, regular M) only, for now.
   options.sensitivities = {"k"};
   const auto dae = daekit::ProblemHandle::from(std::make_unique<LinearDae>());
-  const daekit::Solution refused = daekit::solve(dae, registry().solver("bdf"), options);
-  CHECK(refused.status == daekit::Status::unsupported_problem);
-  CHECK_THAT(refused.message, Catch::Contains("ida computes them for index-1 DAEs"));
+  for (const std::string solver : {"bdf", "radau5"}) {
+    const daekit::Solution refused = daekit::solve(dae, registry().solver(solver), options);
+    CHECK(refused.status == daekit::Status::unsupported_problem);
+    CHECK_THAT(refused.message, Catch::Contains("ida computes them for index-1 DAEs"));
+  }
   // Events: the jump of s at an event is not applied yet, so no run crosses one.
   options.sensitivities = {"y0"};
   CHECK_THROWS_WITH(daekit::solve(registry().problem("bouncing_ball"), registry().solver("cvode"), options),

@@ -23,7 +23,8 @@ SensitivityEquations::SensitivityEquations(ProblemView& problem, const SolveRequ
   if (!problem.residual_only()) {
     exact_sparse_ = problem.has_sparse_jacobian();
     exact_dense_ = !exact_sparse_ && problem.has_analytic_jacobian();
-    if (exact_sparse_) sparse_jacobian_ = problem.sparsity_pattern();
+    if (exact_sparse_)
+      for (auto& kept : kept_) kept.sparse = problem.sparsity_pattern();
     mass_residual_ = problem.mass_kind() <= MassKind::constant && mass_.setup(problem, request.t0, request.y0) == Eval::ok;
   }
   const Eigen::Index n = problem.size();
@@ -55,19 +56,23 @@ double SensitivityEquations::increment(ProblemView::ConstRef y, ProblemView::Con
 }
 
 Eval SensitivityEquations::jacobian_product(double t, ProblemView::ConstRef y, ProblemView::ConstRef f,
-                                            ProblemView::ConstRef s, ProblemView::Ref out) {
+                                            ProblemView::ConstRef s, ProblemView::Ref out, int slot) {
   if (exact_dense_ || exact_sparse_) {
-    if (jacobian_y_.size() != y.size() || jacobian_t_ != t || jacobian_y_ != y) {
-      const Eval e = exact_sparse_ ? problem_.jacobian_sparse(t, y, sparse_jacobian_) : problem_.jacobian(t, y, jacobian_);
-      if (e != Eval::ok) return e;
+    KeptJacobian& kept = kept_[slot];
+    if (kept.y.size() != y.size() || kept.t != t || kept.y != y) {
+      const Eval e = exact_sparse_ ? problem_.jacobian_sparse(t, y, kept.sparse) : problem_.jacobian(t, y, kept.dense);
+      if (e != Eval::ok) {
+        kept.y.resize(0);
+        return e;
+      }
       ++problem_.stats().njac;
-      jacobian_t_ = t;
-      jacobian_y_ = y;
+      kept.t = t;
+      kept.y = y;
     }
     if (exact_sparse_)
-      out.noalias() = sparse_jacobian_ * s;
+      out.noalias() = kept.sparse * s;
     else
-      out.noalias() = jacobian_ * s;
+      out.noalias() = kept.dense * s;
     return Eval::ok;
   }
   (void)f;
@@ -96,11 +101,11 @@ Eval SensitivityEquations::parameter_columns(double t, ProblemView::ConstRef y, 
 }
 
 Eval SensitivityEquations::rhs(double t, ProblemView::ConstRef y, ProblemView::ConstRef f, const Eigen::MatrixXd& s,
-                               Eigen::MatrixXd& out) {
+                               Eigen::MatrixXd& out, int slot) {
   Eval e = parameter_columns(t, y, dfdq_);
   out.resize(problem_.size(), columns());
   for (Eigen::Index k = 0; k < columns() && e == Eval::ok; ++k) {
-    e = jacobian_product(t, y, f, s.col(k), out.col(k));
+    e = jacobian_product(t, y, f, s.col(k), out.col(k), slot);
     out.col(k) += dfdq_.col(k);
   }
   return e;

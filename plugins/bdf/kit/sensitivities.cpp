@@ -69,7 +69,9 @@ StepAttempt BdfSensitivities::correct(ImplicitSystem& system, double t, const Ei
   e_.setZero();
   const double cj_matrix = system.matrix_cj();
   const auto& pbar = equations_.scales();
-  constexpr int max_iterations = 4;
+  // Twice y's iterations (DASSL's 4): linear in s, the iteration only converges slowly when
+  // the kept matrix is old, and a retried step costs more than a few back-solves.
+  constexpr int max_iterations = 8;
   // A first correction is trusted only when it is small (a factor of 20, as IDAS' staggered
   // corrector starts each step): the rate a step before measured need not hold for this
   // step's matrix and residual.

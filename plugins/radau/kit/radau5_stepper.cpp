@@ -1,33 +1,13 @@
 #include "daekit/kits/radau/radau5_stepper.hpp"
 
+#include "daekit/kits/radau/radau5_coefficients.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace daekit {
-namespace {
-
-// Radau IIA (three stages) and the transformation of its A^-1 to block-diagonal form,
-// as in RADAU5 (Hairer & Wanner): nodes c, error-estimate weights dd, the real
-// eigenvalue u1 = 1/gamma0 and the complex pair alph +- i beta of A^-1, and T, T^-1.
-const double sq6 = std::sqrt(6.0);
-const double c1 = (4.0 - sq6) / 10.0, c2 = (4.0 + sq6) / 10.0;
-const double c1m1 = c1 - 1.0, c2m1 = c2 - 1.0, c1mc2 = c1 - c2;
-const double dd1 = -(13.0 + 7.0 * sq6) / 3.0, dd2 = (-13.0 + 7.0 * sq6) / 3.0, dd3 = -1.0 / 3.0;
-const double cbrt81 = std::cbrt(81.0), cbrt9 = std::cbrt(9.0);
-const double u1 = 30.0 / (6.0 + cbrt81 - cbrt9);
-const double alph0 = (12.0 - cbrt81 + cbrt9) / 60.0, beta0 = (cbrt81 + cbrt9) * std::sqrt(3.0) / 60.0;
-const double cno = alph0 * alph0 + beta0 * beta0;
-const double alph = alph0 / cno, beta = beta0 / cno;
-constexpr double t11 = 9.1232394870892942792e-02, t12 = -0.14125529502095420843, t13 = -3.0029194105147424492e-02;
-constexpr double t21 = 0.24171793270710701896, t22 = 0.20412935229379993199, t23 = 0.38294211275726193779;
-constexpr double t31 = 0.96604818261509293619;
-constexpr double ti11 = 4.3255798900631553510, ti12 = 0.33919925181580986954, ti13 = 0.54177053993587487119;
-constexpr double ti21 = -4.1787185915519047273, ti22 = -0.32768282076106238708, ti23 = 0.47662355450055045196;
-constexpr double ti31 = -0.50287263494578687595, ti32 = 2.5719269498556054292, ti33 = -0.59603920482822492497;
-constexpr double uround = std::numeric_limits<double>::epsilon();
-
-}  // namespace
+using namespace radau5;
 
 Radau5Stepper::Radau5Stepper(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,
                              IterationMatrix& matrix, Radau5Settings settings)
@@ -43,9 +23,11 @@ Radau5Stepper::Radau5Stepper(ProblemView& problem, const SolveRequest& request, 
   complex_.setup(matrix);
   rhs_c_.resize(n);
   sol_c_.resize(n);
+  if (request.wants_sensitivities()) sensitivities_.emplace(problem, request);
 }
 
 Eval Radau5Stepper::start(double t0, const Eigen::VectorXd& y0) {
+  if (sensitivities_ && first_) sensitivities_->start();
   Eval e = problem_.rhs(t0, y0, f0_);
   have_f0_ = e == Eval::ok;
   return e;
@@ -68,7 +50,21 @@ StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y)
   scale_.update(y, h);
   start_stages(h);
   if (std::optional<StepAttempt> failed = solve_stages(t, h, y)) return *failed;
-  const double err = error_estimate(t, h, y);
+  double err_s = 0.0;
+  if (sensitivities_) {
+    const Radau5Stage stage{t, h, &y, {&z1_, &z2_, &z3_}, &matrix_, &complex_, &mass_, &scale_, settings_.max_newton};
+    if (std::optional<StepAttempt> failed = sensitivities_->solve_stages(stage, &err_s)) {
+      // s's iteration is linear: it fails only when the kept Jacobian is too far from the
+      // stages' (y's converged anyway). The same step again with a new one, first.
+      if (failed->kind == StepAttempt::Kind::convergence && !jac_current_) {
+        have_jac_ = false;
+        failed->shrink = 1.0;
+      }
+      return *failed;
+    }
+  }
+  const double err = std::max(error_estimate(t, h, y), err_s);
+  t_end_ = t + h;
   y_new_ = y + z3_;
   have_f_new_ = false;
   if (err <= 1.0) {
@@ -243,6 +239,7 @@ void Radau5Stepper::accept() {
   cont3_ = cont2_ - work2_;
   first_ = false;
   hold_ = h_;
+  if (sensitivities_) sensitivities_->accept();
   if (have_f_new_) f0_.swap(f_new_);
   have_f0_ = have_f_new_;
   // Keep the Jacobian when Newton converged fast (RADAU5's THET rule); it no longer belongs to this point.

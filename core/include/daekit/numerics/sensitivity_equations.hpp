@@ -35,8 +35,11 @@ class SensitivityEquations {
   // dy/dq_k are y's applied to pbar_k dy/dq_k: the error in the units of y.
   const std::vector<double>& scales() const { return scales_; }
   // The right-hand sides (df/dy) S + df/dq at (t, y) of a mass-matrix problem, f = f(t, y).
+  // An exact Jacobian is kept per `slot` while (t, y) stays (a method with stages gives
+  // each stage its slot, 0 .. slots - 1).
+  static constexpr int slots = 4;
   Eval rhs(double t, ProblemView::ConstRef y, ProblemView::ConstRef f, const Eigen::MatrixXd& s,
-           Eigen::MatrixXd& out);
+           Eigen::MatrixXd& out, int slot = 0);
   // The same for one column (k), for solvers that ask column by column.
   Eval rhs_column(double t, ProblemView::ConstRef y, ProblemView::ConstRef f, Eigen::Index k,
                   ProblemView::ConstRef s, ProblemView::Ref out);
@@ -50,7 +53,7 @@ class SensitivityEquations {
  private:
   Eval parameter_columns(double t, ProblemView::ConstRef y, Eigen::MatrixXd& out);
   Eval jacobian_product(double t, ProblemView::ConstRef y, ProblemView::ConstRef f, ProblemView::ConstRef s,
-                        ProblemView::Ref out);
+                        ProblemView::Ref out, int slot = 0);
   double increment(ProblemView::ConstRef y, ProblemView::ConstRef s) const;
   double scale(Eigen::Index i, double v) const;
   Eval mass_residual(double t, ProblemView::ConstRef y, const Eigen::MatrixXd& s, const Eigen::MatrixXd& sp,
@@ -64,10 +67,13 @@ class SensitivityEquations {
   bool exact_dense_ = false, exact_sparse_ = false;
   bool mass_residual_ = false;  // constant M: F_y s + F_y' s' = M s' - J s
   MassMatrix mass_;
-  double jacobian_t_ = 0.0;
-  Eigen::VectorXd jacobian_y_;  // where jacobian_ was evaluated
-  Eigen::MatrixXd jacobian_;
-  Eigen::SparseMatrix<double> sparse_jacobian_;
+  struct KeptJacobian {
+    double t = 0.0;
+    Eigen::VectorXd y;  // where it was evaluated (empty: nowhere yet)
+    Eigen::MatrixXd dense;
+    Eigen::SparseMatrix<double> sparse;
+  };
+  KeptJacobian kept_[slots];
   Eigen::MatrixXd dfdp_, dfdq_;
   Eigen::VectorXd plus_, minus_, y_moved_, yp_moved_;
 };

@@ -20,6 +20,7 @@
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/problem_view.hpp"
 #include "daekit/kits/radau/error_scale.hpp"
+#include "daekit/kits/radau/radau5_sensitivities.hpp"
 #include "daekit/solve_request.hpp"
 
 namespace daekit {
@@ -54,6 +55,10 @@ class Radau5Stepper {
   void interpolate(double theta, Eigen::VectorXd& out) const;
   int order() const { return 5; }
   int dense_degree() const { return 3; }  // the collocation polynomial
+  // With sensitivities asked for: s(t) on the last accepted step (s0 before one).
+  void interpolate_sensitivities(double t, Eigen::MatrixXd& out) const {
+    sensitivities_->interpolate(first_ ? 1.0 : 1.0 + (t - t_end_) / hold_, out);
+  }
 
   // For the controller: Newton iterations of the last step and its convergence rate.
   int last_newton() const { return newton_; }
@@ -77,7 +82,7 @@ class Radau5Stepper {
 
   bool have_f0_ = false, have_f_new_ = false, have_jac_ = false, jac_current_ = false, first_ = true, retry_ = false;
   double factored_h_ = 0.0, last_t_ = std::numeric_limits<double>::quiet_NaN(), h_ = 0.0, hold_ = 0.0;
-  double faccon_ = 1.0, theta_ = 1.0;
+  double faccon_ = 1.0, theta_ = 1.0, t_end_ = 0.0;
   int newton_ = 0;
 
   ComplexIterationMatrix complex_;  // E2 = ((alph + i beta)/h) M - J
@@ -85,6 +90,7 @@ class Radau5Stepper {
   Eigen::VectorXd f0_, f_new_, y_new_, z1_, z2_, z3_, f1_, f2_, f3_, work_, work2_, stage_, fz_;
   Eigen::VectorXd mf1_, mf2_, mf3_;
   Eigen::VectorXd cont0_, cont1_, cont2_, cont3_;
+  std::optional<Radau5Sensitivities> sensitivities_;  // with sensitivities asked for
 };
 
 // RADAU5's step-size rule: the safety factor falls with the Newton iterations the
