@@ -2,7 +2,8 @@
 // Dutch National Institute of Public Health's atmospheric model, 20 species and 25
 // reactions, on [0, 60]. The mechanism is data: each reaction's rate constant and
 // reactants, and each species' production and consumption; f and its Jacobian are
-// computed from it (mass-action kinetics).
+// computed from it (mass-action kinetics). The 25 rate constants are real parameters,
+// k1 .. k25 as the test set names them, with df/dp (each rate is linear in its constant).
 #include <array>
 #include <daekit/sdk/export_problem.hpp>
 #include <daekit/sdk/testset.hpp>
@@ -18,7 +19,8 @@ struct Reaction {
   std::vector<int> reactants;  // 1-based species, as in the source
 };
 
-// Rate constants and reactants of the 25 reactions (the test set's pollu.f).
+// Rate constants (the nominal values of k1 .. k25) and reactants of the 25 reactions
+// (the test set's pollu.f).
 const std::array<Reaction, 25> reactions = {{
     {.35, {1}},          {.266e2, {2, 4}},  {.123e5, {5, 2}},  {.86e-3, {7}},     {.82e-3, {7}},
     {.15e5, {7, 6}},     {.13e-3, {9}},     {.24e5, {9, 6}},   {.165e5, {11, 2}}, {.9e4, {11, 1}},
@@ -71,6 +73,11 @@ class Pollution : public daekit::Problem {
     info_.component_names = daekit::numbered_names("y", 20);
     daekit::use_testset_reference(info_, pollu_reference_text, "pollu.ref");
     y0_ = daekit::testset_data(pollu_initial_text, "pollu.y0", 20).values;
+    for (std::size_t j = 0; j < reactions.size(); ++j) {
+      std::string name = "k";  // (name + number: gcc 12 warns falsely on "k" + std::string)
+      name += std::to_string(j + 1);
+      info_.parameters.push_back({name, reactions[j].rate, reactions[j].rate});
+    }
   }
 
   void initial_values(daekit::Vector y, daekit::Vector) override {
@@ -80,7 +87,7 @@ class Pollution : public daekit::Problem {
   daekit::Eval rhs(double, daekit::ConstVector y, daekit::Vector f) override {
     std::array<double, 25> r;
     for (std::size_t j = 0; j < reactions.size(); ++j) {
-      r[j] = reactions[j].rate;
+      r[j] = p(j);
       for (int s : reactions[j].reactants) r[j] *= y[s - 1];
     }
     for (std::size_t s = 0; s < balance.size(); ++s) {
@@ -96,7 +103,7 @@ class Pollution : public daekit::Problem {
     for (std::size_t j = 0; j < reactions.size(); ++j) {
       const auto& in = reactions[j].reactants;
       for (std::size_t a = 0; a < in.size(); ++a) {
-        dr[j][a] = reactions[j].rate;
+        dr[j][a] = p(j);
         for (std::size_t b = 0; b < in.size(); ++b)
           if (b != a) dr[j][a] *= y[in[b] - 1];
       }
@@ -107,6 +114,18 @@ class Pollution : public daekit::Problem {
         const auto& in = reactions[j].reactants;
         for (std::size_t a = 0; a < in.size(); ++a)
           jac(static_cast<Eigen::Index>(s), in[a] - 1) += term > 0 ? dr[j][a] : -dr[j][a];
+      }
+    return daekit::Eval::ok;
+  }
+
+  // d f_s / d k_j: +- the product of reaction j's reactants, for each of its terms in f_s.
+  daekit::Eval dfdp(double, daekit::ConstVector y, daekit::MatrixView d) override {
+    for (std::size_t s = 0; s < balance.size(); ++s)
+      for (int term : balance[s]) {
+        const std::size_t j = static_cast<std::size_t>(std::abs(term) - 1);
+        double product = 1.0;
+        for (int k : reactions[j].reactants) product *= y[k - 1];
+        d(static_cast<Eigen::Index>(s), static_cast<Eigen::Index>(j)) += term > 0 ? product : -product;
       }
     return daekit::Eval::ok;
   }

@@ -97,7 +97,7 @@ TEST_CASE("sensitivities that cannot be had are refused before the run, with a m
     CHECK_THAT(out, Catch::Contains(message));
   }
   std::string out;
-  CHECK(run_command(daekit::test::daekit_binary() + " run --problem hires --solver cvode --sensitivities all 2>&1",
+  CHECK(run_command(daekit::test::daekit_binary() + " run --problem plei --solver cvode --sensitivities all 2>&1",
                     &out) != 0);
   CHECK_THAT(out, Catch::Contains("declares no real parameters"));
 }
