@@ -2,6 +2,8 @@
 // shared pieces of core/ (solve_one_step) and a choice of step-size controller.
 #pragma once
 
+#include <optional>
+
 #include <daekit/numerics/one_step_solve.hpp>
 #include <daekit/kits/rosenbrock/stepper.hpp>
 #include <daekit/sdk/option_table.hpp>
@@ -50,6 +52,8 @@ class RosenbrockSolver : public Solver {
     d.capabilities.keep_dense = true;
     d.capabilities.step_notification = true;
     d.capabilities.mass_storage = true;
+    // ODEs with a constant M, on the methods with a continuous extension (kit/sensitivities.cpp).
+    d.capabilities.sensitivities = Tableau.dense_rows > 0;
     d.options = options().describe();
     return d;
   }
@@ -58,10 +62,22 @@ class RosenbrockSolver : public Solver {
     RosenbrockOptions o;
     if (std::string why; !options().read(request, o, &why)) return {Status::invalid_input, why, request.t0};
     const ControllerLimits limits = o;
+    std::optional<RosenbrockSensitivities> sensitivities;
+    if (request.wants_sensitivities()) {
+      sensitivities.emplace(problem, request, Tableau);
+      if (const std::string why = sensitivities->refused(); !why.empty())
+        return {Status::unsupported_problem, why, request.t0};
+      sink.sensitivities_from([&](double t, Eigen::MatrixXd& s) {
+        sensitivities->interpolate(t, s);
+        return true;
+      });
+    }
     return solve_one_step(
         problem, request, sink, Tableau.order, /*allow_sparse=*/true,
         [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm& norm) {
-          return std::make_unique<RosenbrockStepper>(Tableau, problem, mass, matrix, norm, o.max_jacobian_age);
+          auto stepper = std::make_unique<RosenbrockStepper>(Tableau, problem, mass, matrix, norm, o.max_jacobian_age);
+          if (sensitivities) stepper->integrate_sensitivities(&*sensitivities);
+          return stepper;
         },
         [&](const RosenbrockStepper& stepper) { return make_controller(o.controller, stepper.error_order(), limits); });
   }

@@ -15,7 +15,8 @@ CASES = [  # problem, sensitivities ("" = none), tend (None: the problem's)
     ("hires", ["", "y0:y1", "y0:y1,y0:y2,y0:y3", "y0"], None),
     ("chemakzo", ["", "y0:y1", "y0"], None),
 ]
-SOLVERS = {"rober": ["cvode", "ida", "bdf", "radau5"], "hires": ["cvode", "ida", "bdf", "radau5"], "chemakzo": ["ida"]}
+SOLVERS = {"rober": ["cvode", "ida", "bdf", "radau5", "rodas5p"], "hires": ["cvode", "ida", "bdf", "radau5", "rodas5p"],
+           "chemakzo": ["ida"]}
 
 
 def run(daekit, problem, solver, sens, rtol):

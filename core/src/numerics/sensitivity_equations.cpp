@@ -34,6 +34,19 @@ SensitivityEquations::SensitivityEquations(ProblemView& problem, const SolveRequ
   yp_moved_.resize(n);
 }
 
+std::string SensitivityEquations::refused_for_ode_family(const std::string& solver) const {
+  if (any_parameter_ && !problem_.has_parameter_derivative())
+    return "problem gives no df/dp, which sensitivities with respect to parameters need";
+  if (problem_.residual_only() || problem_.mass_kind() > MassKind::constant)
+    return solver + " computes sensitivities of problems M y' = f with a constant M; this one is a residual or has "
+                    "a varying M (ida computes them for index-1 DAEs in any form)";
+  for (Eigen::Index i = 0; i < problem_.size(); ++i)
+    if (problem_.is_algebraic(i))
+      return solver + " computes sensitivities of ODEs so far (their initial values for algebraic components are "
+                      "not made consistent yet); ida computes them for index-1 DAEs";
+  return "";
+}
+
 Eigen::MatrixXd SensitivityEquations::initial() const {
   Eigen::MatrixXd s = Eigen::MatrixXd::Zero(problem_.size(), columns());
   for (Eigen::Index k = 0; k < columns(); ++k)
@@ -118,6 +131,58 @@ Eval SensitivityEquations::rhs_column(double t, ProblemView::ConstRef y, Problem
   if (e != Eval::ok || q < 0) return e;
   e = problem_.dfdp(t, y, dfdp_);
   if (e == Eval::ok) out += dfdp_.col(q);
+  return e;
+}
+
+Eval SensitivityEquations::second_derivative(double t, ProblemView::ConstRef y, const Eigen::MatrixXd& s,
+                                             ProblemView::ConstRef v, Eigen::MatrixXd& out) {
+  out.setZero(problem_.size(), columns());
+  const double delta = increment(y, v);
+  if (delta == 0.0) return Eval::ok;
+  if (exact_dense_ || exact_sparse_) {
+    // (J S + f_q) at y +- delta v, each with its own kept Jacobian.
+    y_moved_ = y + delta * v;
+    Eval e = rhs(t, y_moved_, y_moved_, s, up_, 1);
+    y_moved_ = y - delta * v;
+    if (e == Eval::ok) e = rhs(t, y_moved_, y_moved_, s, down_, 2);
+    if (e == Eval::ok) out = (up_ - down_) / (2.0 * delta);
+    return e;
+  }
+  Eval e = Eval::ok;
+  if (any_parameter_) {
+    y_moved_ = y + delta * v;
+    e = parameter_columns(t, y_moved_, up_);
+    y_moved_ = y - delta * v;
+    if (e == Eval::ok) e = parameter_columns(t, y_moved_, down_);
+    if (e == Eval::ok) out = (up_ - down_) / (2.0 * delta);
+  }
+  // f''[s_k, v]: increments of eps^(1/4) of each direction's scale balance truncation
+  // against the round-off the four evaluations divide by a b.
+  const double quarter = std::pow(std::numeric_limits<double>::epsilon(), 0.25);
+  const double b = delta / std::cbrt(std::numeric_limits<double>::epsilon()) * quarter;
+  Eigen::VectorXd& f = plus_;
+  for (Eigen::Index k = 0; k < columns() && e == Eval::ok; ++k) {
+    const double a = increment(y, s.col(k)) / std::cbrt(std::numeric_limits<double>::epsilon()) * quarter;
+    if (a == 0.0) continue;
+    // f(y + a s + b v) - f(y + a s - b v) - f(y - a s + b v) + f(y - a s - b v)
+    static constexpr double along_s[4] = {1.0, 1.0, -1.0, -1.0}, along_v[4] = {1.0, -1.0, 1.0, -1.0};
+    minus_.setZero();
+    for (int corner = 0; corner < 4 && e == Eval::ok; ++corner) {
+      y_moved_ = y + along_s[corner] * a * s.col(k) + along_v[corner] * b * v;
+      e = problem_.rhs(t, y_moved_, f);
+      minus_ += (along_s[corner] * along_v[corner]) * f;
+    }
+    problem_.stats().nfev_sens += 4;
+    if (e == Eval::ok) out.col(k) += minus_ / (4.0 * a * b);
+  }
+  return e;
+}
+
+Eval SensitivityEquations::time_derivative(double t, ProblemView::ConstRef y, const Eigen::MatrixXd& s, double delta,
+                                           Eigen::MatrixXd& out) {
+  Eval e = rhs(t + delta, y, y, s, up_, 1);
+  if (e == Eval::ok) e = rhs(t - delta, y, y, s, down_, 2);
+  if (e == Eval::ok) out = (up_ - down_) / (2.0 * delta);
   return e;
 }
 

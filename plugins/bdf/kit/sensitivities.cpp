@@ -18,18 +18,7 @@ BdfSensitivities::BdfSensitivities(ProblemView& problem, const SolveRequest& req
   delta_.setZero(n);
 }
 
-std::string BdfSensitivities::refused() const {
-  if (equations_.any_parameter() && !problem_.has_parameter_derivative())
-    return "problem gives no df/dp, which sensitivities with respect to parameters need";
-  if (problem_.residual_only() || problem_.mass_kind() > MassKind::constant)
-    return "bdf computes sensitivities of problems M y' = f with a constant M; this one is a residual or has a "
-           "varying M (ida computes them for index-1 DAEs in any form)";
-  for (Eigen::Index i = 0; i < problem_.size(); ++i)
-    if (problem_.is_algebraic(i))
-      return "bdf computes sensitivities of ODEs so far (their initial values for algebraic components are not "
-             "made consistent yet); ida computes them for index-1 DAEs";
-  return "";
-}
+std::string BdfSensitivities::refused() const { return equations_.refused_for_ode_family("bdf"); }
 
 Eval BdfSensitivities::start(ImplicitSystem& system, double t0, const Eigen::VectorXd& y0) {
   s_n_ = equations_.initial();

@@ -22,17 +22,7 @@ Radau5Sensitivities::Radau5Sensitivities(ProblemView& problem, const SolveReques
   sol_c_.resize(n);
 }
 
-std::string Radau5Sensitivities::refused() const {
-  if (equations_.any_parameter() && !problem_.has_parameter_derivative())
-    return "problem gives no df/dp, which sensitivities with respect to parameters need";
-  if (problem_.mass_kind() > MassKind::constant)
-    return "radau5 computes sensitivities of problems M y' = f with a constant M";
-  for (Eigen::Index i = 0; i < problem_.size(); ++i)
-    if (problem_.is_algebraic(i))
-      return "radau5 computes sensitivities of ODEs so far (their initial values for algebraic components are not "
-             "made consistent yet); ida computes them for index-1 DAEs";
-  return "";
-}
+std::string Radau5Sensitivities::refused() const { return equations_.refused_for_ode_family("radau5"); }
 
 // Zero on the first step, else s's collocation polynomial of the last step extrapolated.
 void Radau5Sensitivities::start_stages(double h) {

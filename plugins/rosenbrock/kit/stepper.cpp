@@ -23,6 +23,7 @@ RosenbrockStepper::RosenbrockStepper(const tableaus::RosenbrockTableau& tableau,
 }
 
 Eval RosenbrockStepper::start(double t0, const Eigen::VectorXd& y0) {
+  if (sensitivities_) sensitivities_->start();
   Eval e = problem_.rhs(t0, y0, f0_);
   have_f0_ = e == Eval::ok;
   return e;
@@ -107,6 +108,13 @@ StepAttempt RosenbrockStepper::attempt(double t, double h, const Eigen::VectorXd
   h_last_ = h;
   StepAttempt a;
   a.error = norm_.rms(err_, y, y_new_, h);
+  if (sensitivities_) {
+    const RosenbrockStage stage{t, h, &y, &k_, &matrix_, &mass_, jacobian_age_ == 0};
+    double sensitivity_error = 0.0;
+    if (Eval e = sensitivities_->step(stage, norm_, y_new_, &sensitivity_error); e != Eval::ok) return failure(e);
+    if (sensitivity_error > 1.0 && a.error <= 1.0) ++problem_.stats().nsens_error_fails;
+    a.error = std::max(a.error, sensitivity_error);
+  }
   // A W-method whose old Jacobian may be what failed gets a fresh one for the retry.
   if (!(a.error <= 1.0) && jacobian_age_ > 0) have_jac_ = false;
   have_f_new_ = false;
@@ -119,6 +127,7 @@ StepAttempt RosenbrockStepper::attempt(double t, double h, const Eigen::VectorXd
 }
 
 void RosenbrockStepper::accept() {
+  if (sensitivities_) sensitivities_->accept(t_last_, h_last_);
   for (int r = 0; r < tab_.dense_rows; ++r) {
     dense_[r].setZero();
     for (int j = 0; j < tab_.stages; ++j)

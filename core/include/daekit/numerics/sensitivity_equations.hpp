@@ -13,6 +13,7 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "daekit/numerics/mass_matrix.hpp"
@@ -27,6 +28,10 @@ class SensitivityEquations {
   SensitivityEquations(ProblemView& problem, const SolveRequest& request);
 
   Eigen::Index columns() const { return static_cast<Eigen::Index>(index_.size()); }
+  // Why `solver`, a family that integrates s for M y' = f with a constant M and takes s0
+  // as given, cannot here ("" when it can): df/dp missing, a varying M, or algebraic
+  // components (whose s0 would need making consistent; ida does it).
+  std::string refused_for_ode_family(const std::string& solver) const;
   bool any_parameter() const { return any_parameter_; }
   // s(t0): e_i for the initial value y0_i, 0 for a parameter (before DAE consistency).
   Eigen::MatrixXd initial() const;
@@ -43,6 +48,16 @@ class SensitivityEquations {
   // The same for one column (k), for solvers that ask column by column.
   Eval rhs_column(double t, ProblemView::ConstRef y, ProblemView::ConstRef f, Eigen::Index k,
                   ProblemView::ConstRef s, ProblemView::Ref out);
+  // The second-derivative term of a Rosenbrock step on the augmented system [y; s]:
+  // (d/dy ((df/dy) S + df/dq)) v for every column, at (t, y) and a direction v of y.
+  // With the problem's Jacobian a central difference of (df/dy) S + df/dq along v (about
+  // eps^(2/3)); without it f''[s_k, v] by the four-point mixed difference of f (about
+  // eps^(1/2)) plus the difference of df/dq along v.
+  Eval second_derivative(double t, ProblemView::ConstRef y, const Eigen::MatrixXd& s, ProblemView::ConstRef v,
+                         Eigen::MatrixXd& out);
+  // d/dt ((df/dy) S + df/dq) at (t, y), by a central difference in t of width 2 delta.
+  Eval time_derivative(double t, ProblemView::ConstRef y, const Eigen::MatrixXd& s, double delta,
+                       Eigen::MatrixXd& out);
   // The residuals (dF/dy) S + (dF/dy') S' + dF/dq at (t, y, y'), r = F(t, y, y').
   Eval residual(double t, ProblemView::ConstRef y, ProblemView::ConstRef yp, ProblemView::ConstRef r,
                 const Eigen::MatrixXd& s, const Eigen::MatrixXd& sp, Eigen::MatrixXd& out);
@@ -76,6 +91,7 @@ class SensitivityEquations {
   KeptJacobian kept_[slots];
   Eigen::MatrixXd dfdp_, dfdq_;
   Eigen::VectorXd plus_, minus_, y_moved_, yp_moved_;
+  Eigen::MatrixXd up_, down_;
 };
 
 }  // namespace daekit

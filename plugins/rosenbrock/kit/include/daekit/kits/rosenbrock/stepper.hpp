@@ -13,6 +13,7 @@
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/problem_view.hpp"
 #include "daekit/solve_request.hpp"
+#include "daekit/kits/rosenbrock/sensitivities.hpp"
 #include "daekit/kits/rosenbrock/tableau.hpp"
 
 namespace daekit {
@@ -45,6 +46,8 @@ class RosenbrockStepper {
   int order() const { return tab_.order; }
   // (1 - theta) y_old + theta (y_new + (1 - theta) H(theta)), H of degree dense_rows - 1; else cubic Hermite.
   int dense_degree() const { return tab_.dense_rows == 0 ? 3 : tab_.dense_rows + 1; }
+  // Sensitivities integrated beside y on the same steps (the stepper does not own them).
+  void integrate_sensitivities(RosenbrockSensitivities* sensitivities) { sensitivities_ = sensitivities; }
   // The controller's exponent order: that of the error estimate plus one.
   int error_order() const { return std::min(tab_.order, tab_.embedded_order) + 1; }
 
@@ -69,6 +72,7 @@ class RosenbrockStepper {
   Eigen::VectorXd f_old_, f_new_, yp_old_, yp_new_;  // for Hermite interpolation
   std::array<Eigen::VectorXd, tableaus::max_rosenbrock_stages> k_;
   std::array<Eigen::VectorXd, 3> dense_;
+  RosenbrockSensitivities* sensitivities_ = nullptr;
 };
 
 }  // namespace daekit

@@ -1,0 +1,110 @@
+#include "daekit/kits/rosenbrock/sensitivities.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace daekit {
+
+RosenbrockSensitivities::RosenbrockSensitivities(ProblemView& problem, const SolveRequest& request,
+                                                 const tableaus::RosenbrockTableau& tableau)
+    : problem_(problem), request_(request), tab_(tableau), equations_(problem, request) {
+  const Eigen::Index n = problem.size(), ns = equations_.columns();
+  for (Eigen::MatrixXd* m : {&s_n_, &s_old_, &s_new_, &g_, &gt_, &hk_, &sum_, &err_}) m->setZero(n, ns);
+  for (auto& k : ks_) k.setZero(n, ns);
+  for (auto& d : dense_) d.setZero(n, ns);
+  for (Eigen::VectorXd* v : {&u_, &column_, &work_}) v->setZero(n);
+}
+
+std::string RosenbrockSensitivities::refused() const {
+  if (tab_.dense_rows == 0)
+    return std::string(tab_.name) + " has no continuous extension of its own for the sensitivities' output; use a "
+           "Rosenbrock method with one (rodas4, rodas5p, ...)";
+  return equations_.refused_for_ode_family(std::string(tab_.name));
+}
+
+Eval RosenbrockSensitivities::step(const RosenbrockStage& stage, const ErrorNorm& norm, const Eigen::VectorXd& y_new,
+                                   double* error) {
+  const double t = stage.t, h = stage.h;
+  const Eigen::VectorXd& y = *stage.y;
+  const auto& k = *stage.k;
+  const Eigen::Index ns = equations_.columns();
+  Eval e = Eval::ok;
+  const bool time_terms = !problem_.autonomous();
+  if (time_terms) {
+    const double delta = std::cbrt(std::numeric_limits<double>::epsilon()) * std::max(std::abs(t), std::abs(h));
+    e = equations_.time_derivative(t, y, s_n_, delta, gt_);
+  }
+  for (int i = 0; i < tab_.stages && e == Eval::ok; ++i) {
+    u_ = y;
+    sum_ = s_n_;
+    for (int j = 0; j < i; ++j) {
+      if (tab_.a[i][j] == 0.0) continue;
+      u_.noalias() += tab_.a[i][j] * k[j];
+      sum_.noalias() += tab_.a[i][j] * ks_[j];
+    }
+    e = equations_.rhs(t + tab_.c[i] * h, u_, u_, sum_, g_, 0);
+    if (e != Eval::ok) break;
+    if (tab_.d[i] != 0.0 && time_terms) g_.noalias() += (h * tab_.d[i]) * gt_;
+    if (stage.jacobian_current) {
+      e = equations_.second_derivative(t, y, s_n_, k[i], hk_);
+      if (e != Eval::ok) break;
+      g_ += hk_;
+    }
+    for (Eigen::Index c = 0; c < ns; ++c) {
+      column_ = g_.col(c);
+      if (i > 0) {
+        u_.setZero();
+        for (int j = 0; j < i; ++j)
+          if (tab_.C[i][j] != 0.0) u_.noalias() += (tab_.C[i][j] / h) * ks_[j].col(c);
+        stage.mass->apply(u_, work_);
+        column_ += work_;
+      }
+      stage.matrix->solve(column_, work_);
+      ks_[i].col(c) = work_;
+      ++problem_.stats().nsolve_sens;
+    }
+  }
+  if (e != Eval::ok) return e;
+  s_new_ = s_n_;
+  err_.setZero();
+  for (int i = 0; i < tab_.stages; ++i) {
+    if (tab_.b[i] != 0.0) s_new_.noalias() += tab_.b[i] * ks_[i];
+    if (tab_.btilde[i] != 0.0) err_.noalias() += tab_.btilde[i] * ks_[i];
+  }
+  *error = 0.0;
+  if (request_.sens_error_control)
+    for (Eigen::Index c = 0; c < ns; ++c) {
+      work_ = equations_.scales()[static_cast<std::size_t>(c)] * err_.col(c);
+      *error = std::max(*error, norm.rms(work_, y, y_new, h));
+    }
+  return Eval::ok;
+}
+
+void RosenbrockSensitivities::accept(double t_start, double h) {
+  t_start_ = t_start;
+  h_ = h;
+  for (int r = 0; r < tab_.dense_rows; ++r) {
+    dense_[static_cast<std::size_t>(r)].setZero();
+    for (int j = 0; j < tab_.stages; ++j)
+      if (tab_.H[r][j] != 0.0) dense_[static_cast<std::size_t>(r)].noalias() += tab_.H[r][j] * ks_[static_cast<std::size_t>(j)];
+  }
+  s_old_ = s_n_;
+  s_n_ = s_new_;
+  stepped_ = true;
+}
+
+// The method's own continuous extension, as y's (stepper.cpp): Horner form of
+// s_old (1 - theta) + theta (s_new + (1 - theta)(H1 + theta (H2 + theta H3))).
+void RosenbrockSensitivities::interpolate(double t, Eigen::MatrixXd& out) const {
+  const double theta = stepped_ ? (t - t_start_) / h_ : 1.0;
+  if (!stepped_) {
+    out = s_n_;
+    return;
+  }
+  out = dense_[static_cast<std::size_t>(tab_.dense_rows - 1)];
+  for (int r = tab_.dense_rows - 2; r >= 0; --r) out = dense_[static_cast<std::size_t>(r)] + theta * out;
+  out = (1.0 - theta) * s_old_ + theta * (s_n_ + (1.0 - theta) * out);
+}
+
+}  // namespace daekit
