@@ -242,18 +242,22 @@ void check_dfdt(Report& report, const ProblemProbe& probe, double t, const Eigen
   report.add("analytic df/dt agrees with differences in t", ok, detail);
 }
 
-// df/dp (ABI 1.3) at the nominal parameters against central differences in each parameter.
-void check_dfdp(Report& report, const ProblemProbe& probe, const dk_problem_info& info, double t,
-                const Eigen::VectorXd& y, const std::string& where) {
+// df/dp or dF/dp (ABI 1.3) at the nominal parameters against central differences in each
+// parameter: derivative(out) gives the problem's (dense or in the pattern), function(v) the
+// function it differentiates (f, or F at a fixed y').
+template <class Derivative, class Function>
+void check_parameter_derivative(Report& report, const ProblemProbe& probe, const dk_problem_info& info,
+                                const std::string& what, Derivative derivative, Function function,
+                                const std::string& where) {
   const dk_problem& p = probe.p_;
   const Eigen::Index n = probe.n_, np = static_cast<Eigen::Index>(info.np);
   std::vector<double> values(info.p_nominal, info.p_nominal + info.np);
   if (p.vtbl->set_p(p.self, values.data()) != DK_EVAL_OK)
-    return report.add("df/dp", false, "the nominal parameters could not be set");
+    return report.add(what, false, "the nominal parameters could not be set");
   Eigen::MatrixXd da = Eigen::MatrixXd::Zero(n, np), df(n, np);
   const std::size_t entries = info.dfdp_pattern.nnz > 0 ? info.dfdp_pattern.nnz : static_cast<std::size_t>(n * np);
   std::vector<double> out(entries, 0.0);
-  if (p.vtbl->dfdp(p.self, t, y.data(), out.data()) != DK_EVAL_OK) return report.add("df/dp", false, "df/dp could not be evaluated");
+  if (!derivative(out.data())) return report.add(what, false, what + " could not be evaluated");
   if (info.dfdp_pattern.nnz == 0) {
     da = Eigen::Map<Eigen::MatrixXd>(out.data(), n, np);
   } else {
@@ -269,19 +273,36 @@ void check_dfdp(Report& report, const ProblemProbe& probe, const dk_problem_info
     auto g = [&](double d, Eigen::VectorXd& f) {
       std::vector<double> moved = values;
       moved[jj] += d;
-      const bool ok = p.vtbl->set_p(p.self, moved.data()) == DK_EVAL_OK && probe.rhs(t, y, f);
+      const bool ok = p.vtbl->set_p(p.self, moved.data()) == DK_EVAL_OK && function(f);
       p.vtbl->set_p(p.self, values.data());
       return ok;
     };
     const double base = std::max(std::abs(values[jj]), info.p_scale ? info.p_scale[jj] : 0.0);
     if (!probe.difference_column(j, base, g, column, &why, &column_noise))
-      return report.add("df/dp", false, "differences: " + why);
+      return report.add(what, false, "differences: " + why);
     df.col(j) = column;
     noise.col(j) = column_noise;
   }
   bool ok = false;
-  const std::string detail = probe.compare("df/dp", da, df, &ok, /*parameter_columns=*/true, &noise);
-  report.add("df/dp agrees with differences in the parameters at " + where, ok, detail);
+  const std::string detail = probe.compare(what.c_str(), da, df, &ok, /*parameter_columns=*/true, &noise);
+  report.add(what + " agrees with differences in the parameters at " + where, ok, detail);
+}
+
+void check_dfdp(Report& report, const ProblemProbe& probe, const dk_problem_info& info, double t,
+                const Eigen::VectorXd& y, const std::string& where) {
+  const dk_problem& p = probe.p_;
+  check_parameter_derivative(
+      report, probe, info, "df/dp", [&](double* out) { return p.vtbl->dfdp(p.self, t, y.data(), out) == DK_EVAL_OK; },
+      [&](Eigen::VectorXd& f) { return probe.rhs(t, y, f); }, where);
+}
+
+void check_residual_dfdp(Report& report, const ProblemProbe& probe, const dk_problem_info& info, double t,
+                         const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const std::string& where) {
+  const dk_problem& p = probe.p_;
+  check_parameter_derivative(
+      report, probe, info, "dF/dp",
+      [&](double* out) { return p.vtbl->residual_dfdp(p.self, t, y.data(), yp.data(), out) == DK_EVAL_OK; },
+      [&](Eigen::VectorXd& r) { return probe.residual(t, y, yp, r); }, where);
 }
 
 void check_residual_jacobian(Report& report, const ProblemProbe& probe, double t, const Eigen::VectorXd& y,
@@ -437,6 +458,9 @@ Report check_problem(const loader::Plugin& plugin, const std::map<std::string, s
     report.add(info.flags & DK_PROBLEM_HAS_YP0 ? "residual at the initial values" : "residual at y0 and y' = 0", ok,
                ok ? "|F(t0, y0, y'0)| = " + fmt(r.cwiseAbs().maxCoeff()) : "the residual could not be evaluated or is not finite");
     if (ok && p.vtbl->residual_jacobian) check_residual_jacobian(report, probe, info.t0, y0, yp0);
+    if (ok && DK_HAS_FIELD(&info, dk_problem_info, dfdp_pattern) && info.np > 0 &&
+        DK_HAS_FIELD(p.vtbl, dk_problem_vtbl, residual_dfdp) && p.vtbl->residual_dfdp)
+      check_residual_dfdp(report, probe, info, info.t0, y0, yp0, "the initial values");
     return report;
   }
   Eigen::VectorXd f0;

@@ -181,6 +181,7 @@ TEST_CASE("daekit check fails every broken model, each for its defect, and passe
       {"jacobian_nan", "[FAIL] analytic Jacobian agrees with finite differences at y0: df/dy has a non-finite entry at row 3, column 1"},
       {"wrong_dfdt", "[FAIL] analytic df/dt agrees with differences in t"},
       {"wrong_dfdp", "[FAIL] df/dp agrees with differences in the parameters"},
+      {"wrong_residual_dfdp", "[FAIL] dF/dp agrees with differences in the parameters at the initial values"},
       {"wrong_sparse_values", "[FAIL] sparse Jacobian values at y0: sparse df/dy against central differences: "
                               "worst at row 2, column 1: 0.5 against 1"},
       {"pattern_misses_superdiagonal", "[FAIL] sparsity pattern covers df/dy at y0: df/dy at row 3, column 4 is 1"},
