@@ -430,6 +430,17 @@ TEST_CASE("impossible solver results become internal_error naming the plugin", "
     CHECK_THAT(out, Catch::Contains("internal_error") && Catch::Contains("solver '" + solver + "'") &&
                         Catch::Contains(why));
   }
+  // Solvers that claim sensitivities (rober's k1, k2) and lie about them.
+  for (const auto& [solver, why] : std::vector<std::pair<std::string, std::string>>{
+           {"sensitivities_missing", "reported success with sensitivities at 0 of 1 output points"},
+           {"sensitivities_of_wrong_size", "emitted sensitivities of 3 x 3 values for 3 x 2"},
+           {"sensitivities_with_nan", "reported success with a non-finite sensitivity (nan)"}}) {
+    INFO(solver);
+    CHECK(run_command(daekit_cmd("run --plugin " + liars + " --problem rober --sensitivities k1,k2 --solver " + solver),
+                      &out) == 1);
+    CHECK_THAT(out, Catch::Contains("internal_error") && Catch::Contains("solver '" + solver + "'") &&
+                        Catch::Contains(why));
+  }
 }
 
 TEST_CASE("run --max-steps counts attempted steps, the same in every solver family", "[cli][usage]") {

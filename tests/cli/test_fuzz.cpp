@@ -53,7 +53,7 @@ class CommandFuzzer {
         "linear_solver=sparse", "max_order=9", "max_order=-1", "fix", "check", "trust", "json", "text", "csv",
         "/dev/full", "/nonexistent/dir/out.csv", "/tmp", "%s%s%n", "\"quoted\"", "\\x00", "é", std::string(300, 'a'),
         "k=1:2:3", "k=1:2:3:log", "k=0:1:2:log", "k=1:2:1e9", "eps=normal(1e-6,1e-7)", "height=uniform(2,1)",
-        "k=gauss(1)", "x,y", "y1"};
+        "k=gauss(1)", "x,y", "y1", "all", "k1", "k1,k1", "y0", "y0:y9", "y0:1", "all,y0", "on", "off"};
     return pick(values);
   }
 
@@ -63,7 +63,8 @@ class CommandFuzzer {
         "--saveat", "--output", "--report", "--jacobian", "--init", "--timeout", "--plugin", "--plugin-path",
         "--tols", "--runs", "--error", "--jobs", "--atol-scale", "--reference-tol", "--reference-solver",
         "--target-scd", "--problem", "--solver", "--solvers", "--param-grid", "--param-random", "--samples",
-        "--seed", "--outputs", "--coordinator-jobs", "--silence-limit", "--event-samples", "--derivative-check"};
+        "--seed", "--outputs", "--coordinator-jobs", "--silence-limit", "--event-samples", "--derivative-check",
+        "--sensitivities", "--sens-error-control"};
     static const std::vector<std::string> switches = {"--every-step", "--no-index-scaling", "--suppress-algebraic",
                                                       "--isolate", "--help", "--verbose", "--resume", "--overwrite",
                                                       "-h", "--", "-", "--bogus"};
