@@ -1,5 +1,6 @@
 #include "daekit/numerics/sensitivity_equations.hpp"
 
+#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -41,10 +42,60 @@ std::string SensitivityEquations::refused_for_ode_family(const std::string& solv
     return solver + " computes sensitivities of problems M y' = f with a constant M; this one is a residual or has "
                     "a varying M (ida computes them for index-1 DAEs in any form)";
   for (Eigen::Index i = 0; i < problem_.size(); ++i)
-    if (problem_.is_algebraic(i))
-      return solver + " computes sensitivities of ODEs so far (their initial values for algebraic components are "
-                      "not made consistent yet); ida computes them for index-1 DAEs";
+    if (problem_.is_algebraic(i) && problem_.index_of(i) >= 2)
+      return solver + " computes sensitivities of ODEs and index-1 DAEs; component " + problem_.component(i) +
+             " has index " + std::to_string(problem_.index_of(i));
   return "";
+}
+
+bool SensitivityEquations::consistent_initial(double t0, const Eigen::VectorXd& y0, Eigen::MatrixXd& s0,
+                                              std::string* why) {
+  s0 = initial();
+  const Eigen::Index n = problem_.size();
+  std::vector<Eigen::Index> rows, algebraic, differential;
+  for (Eigen::Index i = 0; i < n; ++i) (problem_.is_algebraic(i) ? algebraic : differential).push_back(i);
+  if (algebraic.empty()) return true;
+  // The algebraic equations: the zero rows of M.
+  Eigen::MatrixXd m(n, n);
+  Eigen::VectorXd unit = Eigen::VectorXd::Zero(n), column(n);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    unit[j] = 1.0;
+    mass_.apply(unit, column);
+    m.col(j) = column;
+    unit[j] = 0.0;
+  }
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (m.row(i).cwiseAbs().maxCoeff() == 0.0) rows.push_back(i);
+  // df/dy at (t0, y0), column by column as the products give it (exact or differenced).
+  Eigen::MatrixXd j(n, n);
+  for (Eigen::Index c = 0; c < n; ++c) {
+    unit[c] = 1.0;
+    if (jacobian_product(t0, y0, y0, unit, column) != Eval::ok) return *why = problem_.last_message(), false;
+    j.col(c) = column;
+    unit[c] = 0.0;
+  }
+  if (parameter_columns(t0, y0, dfdq_) != Eval::ok) return *why = problem_.last_message(), false;
+  const auto a = static_cast<Eigen::Index>(rows.size());
+  Eigen::MatrixXd jaa(a, static_cast<Eigen::Index>(algebraic.size()));
+  for (Eigen::Index r = 0; r < a; ++r)
+    for (std::size_t c = 0; c < algebraic.size(); ++c) jaa(r, static_cast<Eigen::Index>(c)) = j(rows[r], algebraic[c]);
+  const Eigen::FullPivLU<Eigen::MatrixXd> lu(jaa);
+  if (jaa.rows() != jaa.cols() || !lu.isInvertible()) {
+    *why = "the algebraic equations do not determine the algebraic components' sensitivities (df/dy on them is "
+           "singular: index 2 or more)";
+    return false;
+  }
+  Eigen::VectorXd rhs(a);
+  for (Eigen::Index k = 0; k < columns(); ++k) {
+    for (Eigen::Index r = 0; r < a; ++r) {
+      double sum = dfdq_(rows[r], k);
+      for (Eigen::Index d : differential) sum += j(rows[r], d) * s0(d, k);
+      rhs[r] = -sum;
+    }
+    const Eigen::VectorXd x = lu.solve(rhs);
+    for (std::size_t c = 0; c < algebraic.size(); ++c) s0(algebraic[c], k) = x[static_cast<Eigen::Index>(c)];
+  }
+  return true;
 }
 
 Eigen::MatrixXd SensitivityEquations::initial() const {

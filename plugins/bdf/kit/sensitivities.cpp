@@ -20,19 +20,19 @@ BdfSensitivities::BdfSensitivities(ProblemView& problem, const SolveRequest& req
 
 std::string BdfSensitivities::refused() const { return equations_.refused_for_ode_family("bdf"); }
 
-Eval BdfSensitivities::start(ImplicitSystem& system, double t0, const Eigen::VectorXd& y0) {
-  s_n_ = equations_.initial();
+bool BdfSensitivities::start(ImplicitSystem& system, double t0, const Eigen::VectorXd& y0, std::string* why) {
+  if (!equations_.consistent_initial(t0, y0, s_n_, why)) return false;
   Eigen::VectorXd f(y0.size()), column(y0.size());
   Eval e = problem_.rhs(t0, y0, f);
   if (e == Eval::ok) e = equations_.rhs(t0, y0, f, s_n_, residual_);
-  if (e != Eval::ok) return e;
+  if (e != Eval::ok) return *why = problem_.last_message(), false;
   for (Eigen::Index k = 0; k < columns(); ++k) {
     derivative_from_mass(system.mass(), problem_, residual_.col(k), column);
     sp_start_.col(k) = column;
   }
   s_ = s_n_;
   sp_ = sp_start_;
-  return Eval::ok;
+  return true;
 }
 
 void BdfSensitivities::restart_history(double h) {

@@ -257,10 +257,16 @@ StepAttempt BdfStepper::error_test(double h) {
   }
   StepAttempt a;
   a.error = error_constant_ * e_norm;
-  // With the sensitivities in the error test, theirs counts too (the order is y's choice).
+  // With the sensitivities in the error test, theirs counts too: the order stays y's
+  // choice, but every estimate the next step size comes from grows by the factor s's error
+  // exceeds y's (else a step rejected for s is cut by 0.9 only, and one accepted is
+  // doubled again: Robertson-like cycles of thousands of rejections, chemakzo at 1e-10).
   if (sensitivities_ && request_.sens_error_control) {
     const double sensitivity_error = error_constant_ * sensitivities_->correction_norm(norm_, y_n_, h);
     if (sensitivity_error > 1.0 && a.error <= 1.0) ++system_.problem().stats().nsens_error_fails;
+    sensitivity_factor_ = std::max(1.0, sensitivity_error / std::max(a.error, std::numeric_limits<double>::min()));
+    est_ *= sensitivity_factor_, terk_ *= sensitivity_factor_, terkm1_ *= sensitivity_factor_;
+    erkm1_ *= sensitivity_factor_;
     a.error = std::max(a.error, sensitivity_error);
   }
   if (a.error <= 1.0) return a;
@@ -307,7 +313,7 @@ void BdfStepper::choose_after_success(double h) {
   } else if (k < max_order_ && constant_steps_trial_ > k + 1 && order_change != 1) {
     // phi_{k+2} holds the previous step's correction: their difference estimates order k+1.
     work_ = e_ - phi_.col(k + 2);
-    const double erkp1 = norm(work_, h) / (k + 2) * lte_factor(k + 1);
+    const double erkp1 = norm(work_, h) / (k + 2) * lte_factor(k + 1) * sensitivity_factor_;
     const double terkp1 = (k + 2) * erkp1;
     if (k == 1) {
       if (terkp1 < 0.5 * terk_) next = 2, est = erkp1;
@@ -410,8 +416,8 @@ SolveOutcome solve_bdf(ProblemView& problem, const SolveRequest& request, Output
     sensitivities.emplace(problem, request, settings.max_order);
     if (const std::string why = sensitivities->refused(); !why.empty())
       return {Status::unsupported_problem, why, request.t0};
-    if (sensitivities->start(system, request.t0, y) != Eval::ok)
-      return {Status::evaluation_failure, "the sensitivities at t0: " + problem.last_message(), request.t0};
+    if (std::string why; !sensitivities->start(system, request.t0, y, &why))
+      return {Status::inconsistent_initial_values, "the sensitivities at t0: " + why, request.t0};
     stepper.integrate_sensitivities(&*sensitivities);
     sink.sensitivities_from([&](double t, Eigen::MatrixXd& s) {
       stepper.interpolate_sensitivities(t, s);

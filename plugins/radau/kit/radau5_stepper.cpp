@@ -27,7 +27,8 @@ Radau5Stepper::Radau5Stepper(ProblemView& problem, const SolveRequest& request, 
 }
 
 Eval Radau5Stepper::start(double t0, const Eigen::VectorXd& y0) {
-  if (sensitivities_ && first_) sensitivities_->start();
+  if (sensitivities_ && first_ && !sensitivities_->start(t0, y0, &sensitivities_failed_))
+    sensitivities_failed_ = "the sensitivities at t0: " + sensitivities_failed_;
   Eval e = problem_.rhs(t0, y0, f0_);
   have_f0_ = e == Eval::ok;
   return e;
@@ -43,6 +44,7 @@ bool Radau5Stepper::factorise(double h) {
 }
 
 StepAttempt Radau5Stepper::attempt(double t, double h, const Eigen::VectorXd& y) {
+  if (!sensitivities_failed_.empty()) return StepAttempt::failed(StepAttempt::Kind::fatal, sensitivities_failed_);
   retry_ = t == last_t_;  // the same point again: the last try was rejected
   last_t_ = t;
   if (std::optional<StepAttempt> failed = prepare_matrices(t, h, y)) return *failed;

@@ -23,7 +23,8 @@ RosenbrockStepper::RosenbrockStepper(const tableaus::RosenbrockTableau& tableau,
 }
 
 Eval RosenbrockStepper::start(double t0, const Eigen::VectorXd& y0) {
-  if (sensitivities_) sensitivities_->start();
+  if (sensitivities_ && !sensitivities_->start(t0, y0, &sensitivities_failed_))
+    sensitivities_failed_ = "the sensitivities at t0: " + sensitivities_failed_;
   Eval e = problem_.rhs(t0, y0, f0_);
   have_f0_ = e == Eval::ok;
   return e;
@@ -48,6 +49,7 @@ Eval RosenbrockStepper::time_derivative(double t, const Eigen::VectorXd& y) {
 }
 
 StepAttempt RosenbrockStepper::attempt(double t, double h, const Eigen::VectorXd& y) {
+  if (!sensitivities_failed_.empty()) return StepAttempt::failed(StepAttempt::Kind::fatal, sensitivities_failed_);
   // After a rejection (t, y) are unchanged: f, J and f_t are reused, only W is refactored.
   if (!have_f0_) {
     Eval e = problem_.rhs(t, y, f0_);

@@ -28,10 +28,13 @@ class SensitivityEquations {
   SensitivityEquations(ProblemView& problem, const SolveRequest& request);
 
   Eigen::Index columns() const { return static_cast<Eigen::Index>(index_.size()); }
-  // Why `solver`, a family that integrates s for M y' = f with a constant M and takes s0
-  // as given, cannot here ("" when it can): df/dp missing, a varying M, or algebraic
-  // components (whose s0 would need making consistent; ida does it).
+  // Why `solver`, a family that integrates s for M y' = f with a constant M, cannot here
+  // ("" when it can): df/dp missing, a varying M, or components of index 2 or more.
   std::string refused_for_ode_family(const std::string& solver) const;
+  // s0's algebraic components from the constraints' derivative, J_aa s_a = -(J_ad s_d +
+  // f_q,a) on the zero rows a of M (index 1: J_aa regular), at (t0, y0); s0's other
+  // entries as initial() gives them. false (with why) when J_aa is singular.
+  bool consistent_initial(double t0, const Eigen::VectorXd& y0, Eigen::MatrixXd& s0, std::string* why);
   bool any_parameter() const { return any_parameter_; }
   // s(t0): e_i for the initial value y0_i, 0 for a parameter (before DAE consistency).
   Eigen::MatrixXd initial() const;

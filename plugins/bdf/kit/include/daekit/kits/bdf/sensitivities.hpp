@@ -24,8 +24,9 @@ class BdfSensitivities {
   // Why this problem's sensitivities cannot be computed here ("" when they can).
   std::string refused() const;
 
-  // s(t0) and s'(t0) from the sensitivity equations (M s' = J s + f_q) at y0.
-  Eval start(ImplicitSystem& system, double t0, const Eigen::VectorXd& y0);
+  // s(t0), its algebraic part from the constraints, and s'(t0) from M s' = J s + f_q at
+  // y0; false (with why) when they cannot be had.
+  bool start(ImplicitSystem& system, double t0, const Eigen::VectorXd& y0, std::string* why);
   // The first step after a (re)start: order 1 from s and h s'.
   void restart_history(double h);
   // s_pred and s'_pred from the beta-scaled differences of this attempt.

@@ -126,6 +126,7 @@ class BdfStepper {
 
   // Error estimates of the attempt, for the order selection.
   double est_ = 0.0, terk_ = 0.0, terkm1_ = 0.0, erkm1_ = 0.0;
+  double sensitivity_factor_ = 1.0;  // how far s's error exceeds y's (1 without their error control)
   int order_new_ = 1;  // k-1 when the estimates ask for a lower order
   int error_failures_ = 0;
 

@@ -39,7 +39,11 @@ class Radau5Sensitivities {
   Radau5Sensitivities(ProblemView& problem, const SolveRequest& request);
   // Why this problem's sensitivities cannot be computed here ("" when they can).
   std::string refused() const;
-  void start() { s_n_ = equations_.initial(), first_ = true; }
+  // s0, its algebraic part from the constraints; false (with why) when it cannot be had.
+  bool start(double t0, const Eigen::VectorXd& y0, std::string* why) {
+    first_ = true;
+    return equations_.consistent_initial(t0, y0, s_n_, why);
+  }
   // The stages of s on y's converged stages: nothing, or why the step fails. *error: the
   // sensitivities' estimate (0 unless they join the error test).
   std::optional<StepAttempt> solve_stages(const Radau5Stage& step, double* error);

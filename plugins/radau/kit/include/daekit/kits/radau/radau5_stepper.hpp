@@ -91,6 +91,7 @@ class Radau5Stepper {
   Eigen::VectorXd mf1_, mf2_, mf3_;
   Eigen::VectorXd cont0_, cont1_, cont2_, cont3_;
   std::optional<Radau5Sensitivities> sensitivities_;  // with sensitivities asked for
+  std::string sensitivities_failed_;  // why s0 could not be had: the first step says so
 };
 
 // RADAU5's step-size rule: the safety factor falls with the Newton iterations the

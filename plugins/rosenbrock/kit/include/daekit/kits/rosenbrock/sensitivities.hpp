@@ -37,7 +37,11 @@ class RosenbrockSensitivities {
   RosenbrockSensitivities(ProblemView& problem, const SolveRequest& request, const tableaus::RosenbrockTableau& tableau);
   // Why this problem's sensitivities cannot be computed here ("" when they can).
   std::string refused() const;
-  void start() { s_n_ = equations_.initial(), stepped_ = false; }
+  // s0, its algebraic part from the constraints; false (with why) when it cannot be had.
+  bool start(double t0, const Eigen::VectorXd& y0, std::string* why) {
+    stepped_ = false;
+    return equations_.consistent_initial(t0, y0, s_n_, why);
+  }
   // s's stages on y's: ok, or the model's failure. *error: their estimate (0 unless they
   // join the error test).
   Eval step(const RosenbrockStage& stage, const ErrorNorm& norm, const Eigen::VectorXd& y_new, double* error);

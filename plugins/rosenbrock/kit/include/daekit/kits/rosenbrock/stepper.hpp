@@ -73,6 +73,7 @@ class RosenbrockStepper {
   std::array<Eigen::VectorXd, tableaus::max_rosenbrock_stages> k_;
   std::array<Eigen::VectorXd, 3> dense_;
   RosenbrockSensitivities* sensitivities_ = nullptr;
+  std::string sensitivities_failed_;  // why s0 could not be had: the first step says so
 };
 
 }  // namespace daekit
