@@ -12,9 +12,14 @@
 // are differentiated together (greedy distance-2 colouring), so a banded or stencil
 // Jacobian costs a few passes whatever n is. Exact to rounding: no difference increments,
 // no truncation error for Newton's iteration to feel.
+//
+// Real parameters (ABI 1.3) the same way: read them in rhs_of as param<T>(i) instead of
+// p(i), call differentiate_parameters_automatically() in the constructor, and dfdp() is
+// the exact df/dp, 8 parameters per pass (without the call the SDK differences in p).
 #pragma once
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "daekit/numerics/column_colouring.hpp"
@@ -81,6 +86,26 @@ class AutoDiffProblem : public Problem {
     return Eval::ok;
   }
 
+  // df/dp: the parameters seeded 8 at a time, y held (exact where rhs_of reads param<T>).
+  Eval dfdp(double t, ConstVector y, MatrixView d) override {
+    if (!parameters_differentiated_) return Eval::not_provided;
+    prepare();
+    const auto n = static_cast<Eigen::Index>(info_.n);
+    const std::size_t np = p().size();
+    for (Eigen::Index i = 0; i < n; ++i) x_[static_cast<std::size_t>(i)] = AutoDiffScalar(y[i]);
+    for (std::size_t j0 = 0; j0 < np; j0 += autodiff_directions) {
+      seeded_first_ = j0;
+      seeded_count_ = std::min<std::size_t>(autodiff_directions, np - j0);
+      const Eval e = self().template rhs_of<AutoDiffScalar>(t, x_.data(), r_.data());
+      seeded_count_ = 0;
+      if (e != Eval::ok) return e;
+      for (std::size_t k = 0; k < std::min<std::size_t>(autodiff_directions, np - j0); ++k)
+        for (Eigen::Index i = 0; i < n; ++i)
+          d(i, static_cast<Eigen::Index>(j0 + k)) = r_[static_cast<std::size_t>(i)].d[k];
+    }
+    return Eval::ok;
+  }
+
   // Passes of rhs_of on duals per Jacobian (after the first Jacobian).
   int passes() {
     prepare();
@@ -91,6 +116,19 @@ class AutoDiffProblem : public Problem {
  protected:
   // Call in the constructor once n (and the pattern, if any) are known.
   void differentiate_automatically() { info_.analytic_jacobian = true; }
+  // Call in the constructor when rhs_of reads every real parameter as param<T>(i).
+  void differentiate_parameters_automatically() { parameters_differentiated_ = true; }
+  // Real parameter i in rhs_of's scalar type: its value, seeded while dfdp() differentiates.
+  template <class T>
+  T param(std::size_t i) const {
+    if constexpr (std::is_same_v<T, double>) {
+      return p(i);
+    } else {
+      T v(p(i));
+      if (i >= seeded_first_ && i < seeded_first_ + seeded_count_) v.d[i - seeded_first_] = 1.0;
+      return v;
+    }
+  }
 
  private:
   Derived& self() { return static_cast<Derived&>(*this); }
@@ -105,6 +143,8 @@ class AutoDiffProblem : public Problem {
   }
 
   std::vector<AutoDiffScalar> x_, r_;
+  bool parameters_differentiated_ = false;
+  std::size_t seeded_first_ = 0, seeded_count_ = 0;  // the parameters dfdp() seeds in this pass
   int colours_ = 0;
   std::vector<std::vector<std::size_t>> columns_of_colour_;
 };
