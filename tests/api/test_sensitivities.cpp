@@ -323,6 +323,44 @@ TEST_CASE("one-step methods' sensitivities converge with the method's order at c
   }
 }
 
+namespace {
+
+// y' = -k y whose df/dp turns NaN beyond t = 0.5.
+class NanDfdp : public daekit::Problem {
+ public:
+  NanDfdp() {
+    info_.name = "nan_dfdp";
+    info_.n = 1;
+    info_.tend = 1.0;
+    info_.parameters = {{"k", 1.0, 0.0}};
+  }
+  void initial_values(daekit::Vector y, daekit::Vector) override { y[0] = 1.0; }
+  daekit::Eval rhs(double, daekit::ConstVector y, daekit::Vector f) override {
+    f[0] = -p(0) * y[0];
+    return daekit::Eval::ok;
+  }
+  daekit::Eval dfdp(double t, daekit::ConstVector y, daekit::MatrixView d) override {
+    d(0, 0) = t > 0.5 ? std::nan("") : -y[0];
+    return daekit::Eval::ok;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a df/dp that turns NaN ends the run as a model failure that names it, in every family",
+          "[api][sensitivities]") {
+  const auto problem = daekit::ProblemHandle::from(std::make_unique<NanDfdp>());
+  daekit::SolveOptions options;
+  options.sensitivities = {"k"};
+  for (const std::string solver : {"cvode", "ida", "bdf", "radau5", "rodas5p"}) {
+    INFO(solver);
+    const daekit::Solution s = daekit::solve(problem, registry().solver(solver), options);
+    CHECK_FALSE(s.success());
+    CHECK(s.t_reached <= 0.5 + 1e-9);
+    CHECK_THAT(s.message, Catch::Contains("df/dp") && Catch::Contains("parameter 'k'"));
+  }
+}
+
 TEST_CASE("sensitivities a solver or problem cannot give are refused before the run", "[api][sensitivities]") {
   daekit::SolveOptions options;
   options.sensitivities = {"all"};
