@@ -121,29 +121,32 @@ bool ProblemView::has_parameter_derivative() const {
   return residual_only() ? p_.vtbl->residual_dfdp != nullptr : p_.vtbl->dfdp != nullptr;
 }
 
-namespace {
-// A pattern's values (CSC, n x np) spread into a dense matrix.
-void spread_dfdp(const dk_sparsity& pattern, const std::vector<double>& values, Eigen::MatrixXd& out) {
-  out.setZero();
-  for (Eigen::Index j = 0; j < out.cols(); ++j)
-    for (auto k = pattern.col_ptr[j]; k < pattern.col_ptr[j + 1]; ++k)
-      out(pattern.row_idx[k], j) = values[static_cast<std::size_t>(k)];
-}
-}  // namespace
-
-Eval ProblemView::dfdp(double t, ConstRef y, Eigen::MatrixXd& out) {
+// df/dp or dF/dp through `call(out)`, which writes n x np values dense or the pattern's
+// values (CSC, n x np), spread here into a dense matrix.
+template <class Call>
+Eval ProblemView::parameter_derivative(const char* what, double t, Eigen::MatrixXd& out, Call call) {
   const auto cols = static_cast<Eigen::Index>(np());
   out.setZero(size(), cols);
-  if (!p_.vtbl->dfdp || cols == 0) return finish(DK_EVAL_NOT_PROVIDED, "df/dp", t, nullptr, 0);
   const dk_sparsity& pattern = info_->dfdp_pattern;
   if (pattern.nnz == 0) {
-    const dk_eval code = guarded([&] { return p_.vtbl->dfdp(p_.self, t, y.data(), out.data()); });
-    return finish(code, "df/dp", t, out.data(), out.size(), Layout::parameters);
+    const dk_eval code = guarded([&] { return call(out.data()); });
+    return finish(code, what, t, out.data(), out.size(), Layout::parameters);
   }
-  std::vector<double> values(pattern.nnz);
-  const dk_eval code = guarded([&] { return p_.vtbl->dfdp(p_.self, t, y.data(), values.data()); });
-  if (code == DK_EVAL_OK) spread_dfdp(pattern, values, out);
-  return finish(code, "df/dp", t, out.data(), out.size(), Layout::parameters);
+  pattern_values_.resize(pattern.nnz);
+  const dk_eval code = guarded([&] { return call(pattern_values_.data()); });
+  if (code == DK_EVAL_OK)
+    for (Eigen::Index j = 0; j < cols; ++j)
+      for (auto k = pattern.col_ptr[j]; k < pattern.col_ptr[j + 1]; ++k)
+        out(pattern.row_idx[k], j) = pattern_values_[static_cast<std::size_t>(k)];
+  return finish(code, what, t, out.data(), out.size(), Layout::parameters);
+}
+
+Eval ProblemView::dfdp(double t, ConstRef y, Eigen::MatrixXd& out) {
+  if (!p_.vtbl->dfdp || np() == 0) {
+    out.setZero(size(), static_cast<Eigen::Index>(np()));
+    return finish(DK_EVAL_NOT_PROVIDED, "df/dp", t, nullptr, 0);
+  }
+  return parameter_derivative("df/dp", t, out, [&](double* values) { return p_.vtbl->dfdp(p_.self, t, y.data(), values); });
 }
 
 Eval ProblemView::residual_dfdp(double t, ConstRef y, ConstRef yp, Eigen::MatrixXd& out) {
@@ -152,18 +155,13 @@ Eval ProblemView::residual_dfdp(double t, ConstRef y, ConstRef yp, Eigen::Matrix
     out = -out;
     return e;
   }
-  const auto cols = static_cast<Eigen::Index>(np());
-  out.setZero(size(), cols);
-  if (!p_.vtbl->residual_dfdp || cols == 0) return finish(DK_EVAL_NOT_PROVIDED, "dF/dp", t, nullptr, 0);
-  const dk_sparsity& pattern = info_->dfdp_pattern;
-  if (pattern.nnz == 0) {
-    const dk_eval code = guarded([&] { return p_.vtbl->residual_dfdp(p_.self, t, y.data(), yp.data(), out.data()); });
-    return finish(code, "dF/dp", t, out.data(), out.size(), Layout::parameters);
+  if (!p_.vtbl->residual_dfdp || np() == 0) {
+    out.setZero(size(), static_cast<Eigen::Index>(np()));
+    return finish(DK_EVAL_NOT_PROVIDED, "dF/dp", t, nullptr, 0);
   }
-  std::vector<double> values(pattern.nnz);
-  const dk_eval code = guarded([&] { return p_.vtbl->residual_dfdp(p_.self, t, y.data(), yp.data(), values.data()); });
-  if (code == DK_EVAL_OK) spread_dfdp(pattern, values, out);
-  return finish(code, "dF/dp", t, out.data(), out.size(), Layout::parameters);
+  return parameter_derivative("dF/dp", t, out, [&](double* values) {
+    return p_.vtbl->residual_dfdp(p_.self, t, y.data(), yp.data(), values);
+  });
 }
 
 Eval ProblemView::mass(double t, ConstRef y, Eigen::MatrixXd& m) {

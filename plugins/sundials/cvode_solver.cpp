@@ -129,7 +129,7 @@ class Cvode {
   }
 
   int step(double tout, double* t) {
-    if (s_) {  // s where this step starts: a constraint's roll-back returns to it
+    if (s_ && may_roll_back_) {  // s where this step starts: a constraint's roll-back returns to it
       double at = 0.0;
       CVodeGetSens(mem_, &at, s_->data());
       s_->load(s_start_);
@@ -258,6 +258,8 @@ class Cvode {
   Eigen::MatrixXd s_start_;
   std::vector<double> pbar_;
   bool rolled_back_ = false;  // s_ holds the roll-back's s, not CVODES' current one
+  // Only sign constraints roll a step back (one_step_loop's ConstraintGuard).
+  const bool may_roll_back_ = constrained_components(model_.problem.info()) > 0;
   LinearAlgebra la_;
   void* mem_ = nullptr;
   int max_order_ = 5;

@@ -213,7 +213,7 @@ class Ida {
 
   // Backend for one_step_loop.
   int step(double tout, double* t) {
-    if (s_ && stepped_) {  // s where this step starts: a constraint's roll-back returns to it
+    if (s_ && stepped_ && may_roll_back_) {  // s where this step starts: a constraint's roll-back returns to it
       double at = 0.0;
       IDAGetSens(mem_, &at, s_->data());
       IDAGetSensDky(mem_, at, 1, sp_->data());
@@ -323,6 +323,8 @@ class Ida {
   std::vector<double> pbar_;
   bool stepped_ = false, rolled_back_ = false;
   Model& model_;
+  // Only sign constraints roll a step back (one_step_loop's ConstraintGuard).
+  const bool may_roll_back_ = constrained_components(model_.problem.info()) > 0;
   Context ctx_;
   Vector yy_, yp_, id_, dky_;  // dky_: interpolated output
   LinearAlgebra la_;

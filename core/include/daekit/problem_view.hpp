@@ -147,6 +147,8 @@ class ProblemView {
   Eval classify(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,
               Layout layout = Layout::vector);
   std::string entry(Eigen::Index k, Layout layout) const;
+  template <class Call>
+  Eval parameter_derivative(const char* what, double t, Eigen::MatrixXd& out, Call call);
 
   dk_problem p_;
   const dk_problem_info* info_;
@@ -154,6 +156,7 @@ class ProblemView {
   std::string message_, warnings_;
   bool escaped_ = false;
   std::int64_t failed_ = 0;
+  std::vector<double> pattern_values_;  // df/dp in its pattern, before it is spread
 };
 
 }  // namespace daekit

@@ -87,7 +87,10 @@ std::optional<StepAttempt> Radau5Sensitivities::solve_stages(const Radau5Stage& 
       ++problem_.stats().nsolve;
       const double p = pbar[static_cast<std::size_t>(k)];
       for (Eigen::Index j = 0; j < n; ++j)
-        for (int i = 0; i < 3; ++i) sum += std::pow(p * zs_[i](j, k) / scal[j], 2);
+        for (int i = 0; i < 3; ++i) {
+          const double weighted = p * zs_[i](j, k) / scal[j];
+          sum += weighted * weighted;
+        }
     }
     const double dyno = std::sqrt(sum / (3.0 * static_cast<double>(n * ns)));
     if (!std::isfinite(dyno)) break;
