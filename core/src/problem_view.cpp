@@ -30,6 +30,7 @@ std::string ProblemView::root_name(std::size_t i) const {
 std::string ProblemView::entry(Eigen::Index k, Layout layout) const {
   if (layout == Layout::vector) return "component " + component(k);
   if (layout == Layout::roots) return "root function " + root_name(static_cast<std::size_t>(k));
+  if (layout == Layout::flat) return "entry " + std::to_string(k + 1);
   if (layout == Layout::parameters)
     return "row " + component(k % size()) + ", parameter '" + parameter_name(static_cast<std::size_t>(k / size())) + "'";
   Eigen::Index row = 0, col = 0;
@@ -270,6 +271,30 @@ Eval ProblemView::on_event(const dk_event& event, Ref y, Eigen::VectorXd& yp, st
     message_ = "the model's on_event returned the unknown action " + std::to_string(*action);
     return Eval::fatal;
   }
+  return e;
+}
+
+Eval ProblemView::root_derivatives(double t, ConstRef y, Eigen::MatrixXd& dgdy, Eigen::MatrixXd& dgdp) {
+  const auto m = static_cast<Eigen::Index>(nroots()), q = static_cast<Eigen::Index>(np());
+  dgdy.setZero(m, size());
+  dgdp.setZero(m, q);
+  if (!has_root_derivatives()) return finish(DK_EVAL_NOT_PROVIDED, "dg/dy, dg/dp", t, nullptr, 0);
+  Eval e = finish(guarded([&] { return p_.vtbl->roots_dgdp(p_.self, t, y.data(), dgdy.data(), dgdp.data()); }),
+                  "dg/dy", t, dgdy.data(), dgdy.size(), Layout::flat);
+  if (e == Eval::ok) e = finish(DK_EVAL_OK, "dg/dp", t, dgdp.data(), dgdp.size(), Layout::flat);
+  return e;
+}
+
+Eval ProblemView::reset_derivatives(const dk_event& event, ConstRef y_minus, Eigen::MatrixXd& dRdy,
+                                    Eigen::MatrixXd& dRdp) {
+  dRdy.setZero(size(), size());
+  dRdp.setZero(size(), static_cast<Eigen::Index>(np()));
+  if (!has_reset_derivatives()) return finish(DK_EVAL_NOT_PROVIDED, "event_derivatives", event.t, nullptr, 0);
+  Eval e = finish(guarded([&] {
+                    return p_.vtbl->event_derivatives(p_.self, &event, y_minus.data(), dRdy.data(), dRdp.data());
+                  }),
+                  "event_derivatives dR/dy", event.t, dRdy.data(), dRdy.size(), Layout::dense_matrix);
+  if (e == Eval::ok) e = finish(DK_EVAL_OK, "event_derivatives dR/dp", event.t, dRdp.data(), dRdp.size(), Layout::parameters);
   return e;
 }
 

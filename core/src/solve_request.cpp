@@ -314,14 +314,22 @@ bool check_sensitivity_request(const dk_solver_info& solver, const dk_problem_in
   if (!(solver.flags & DK_SOLVER_SENSITIVITIES))
     return fail(why, "solver '" + std::string(solver.name) +
                          "' does not compute sensitivities; use a solver whose `daekit info` says `sensitivities: yes`");
-  // The jump of s at an event (s+ = dR/dy s- + dR/dp + (f+ - dR/dy f-) dtau/dq) is not
-  // applied yet: integrating across one without it would give a wrong dy/dq.
+  // The jump of s at an event (numerics/sensitivity_jump.hpp) is applied to ODEs with a
+  // regular M; a DAE's algebraic sensitivities after a reset, and roots that read y', not yet.
   const bool events = DK_HAS_FIELD(&problem, dk_problem_info, constraints) &&
-                      (problem.nroots > 0 || (problem.flags & DK_PROBLEM_TIME_EVENTS));
-  if (events)
-    return fail(why, "problem '" + std::string(problem.name) +
-                         "' has events, and sensitivities across events (the jump of dy/dp at each) are not "
-                         "computed yet");
+                      (problem.nroots > 0 || (problem.flags & (DK_PROBLEM_TIME_EVENTS | DK_PROBLEM_STEP_NOTIFICATION)));
+  if (!events) return true;
+  const std::string name = "problem '" + std::string(problem.name) + "'";
+  if (problem.form == DK_FORM_RESIDUAL_ONLY)
+    return fail(why, name + " is in residual form and has events: sensitivities through such events are not "
+                            "computed yet");
+  for (std::size_t i = 0; problem.differential && i < problem.n; ++i)
+    if (problem.differential[i] == 0)
+      return fail(why, name + " is a DAE with events: sensitivities through a DAE's events (the algebraic "
+                              "components' after a reset) are not computed yet");
+  if (problem.nroots > 0 && (problem.flags & DK_PROBLEM_ROOTS_USE_YP))
+    return fail(why, name + " has root functions that read y': sensitivities through their events are not "
+                            "computed yet");
   return true;
 }
 

@@ -119,10 +119,9 @@ class Cvode {
   }
   ~Cvode() { CVodeFree(&mem_); }
 
-  // An ODE has nothing to make consistent: CVODE starts afresh from the changed state.
+  // An ODE has nothing to make consistent: CVODE starts afresh from the changed state
+  // (and with sensitivities from s+, which carry_sensitivities gave).
   RestartOutcome reset(double t, bool) {
-    if (s_)
-      return {Status::unsupported_problem, "sensitivities across events (the jump of dy/dp) are not computed yet", 0.0};
     const int flag = restart(t);
     if (flag < 0) return {cvode_status(flag), flag_name(flag) + ": " + message(), 0.0};
     return {};
@@ -135,6 +134,11 @@ class Cvode {
       s_->load(s_start_);
     }
     return CVode(mem_, tout, y_, t, CV_ONE_STEP);
+  }
+  // s+ after an event, where the restart that follows starts s.
+  void carry_sensitivities(const Eigen::MatrixXd& s) {
+    s_->store(s);
+    s_given_ = true;
   }
   // s(t) on the last step (CVODES' interpolant of the sensitivities).
   bool interpolate_sensitivities(double t, Eigen::MatrixXd& out) {
@@ -156,8 +160,8 @@ class Cvode {
     if (!s_) return CVodeReInit(mem_, t, y_);
     carried_sens_ += sensitivity_counters();
     double at = 0.0;
-    if (!rolled_back_) CVodeGetSens(mem_, &at, s_->data());
-    rolled_back_ = false;
+    if (!s_given_) CVodeGetSens(mem_, &at, s_->data());
+    s_given_ = false;
     const int flag = CVodeReInit(mem_, t, y_);
     return flag < 0 ? flag : CVodeSensReInit(mem_, CV_STAGGERED, s_->data());
   }
@@ -167,7 +171,7 @@ class Cvode {
     y_.map() = y;
     if (s_) {
       s_->store(s_start_);
-      rolled_back_ = true;
+      s_given_ = true;
     }
     CVodeSetInitStep(mem_, h);
     return restart(t);
@@ -257,7 +261,7 @@ class Cvode {
   std::optional<VectorArray> s_, s_dky_;  // with sensitivities: s, and s interpolated
   Eigen::MatrixXd s_start_;
   std::vector<double> pbar_;
-  bool rolled_back_ = false;  // s_ holds the roll-back's s, not CVODES' current one
+  bool s_given_ = false;  // s_ holds where the restart starts (a roll-back's, s+), not CVODES' current s
   // Only sign constraints roll a step back (one_step_loop's ConstraintGuard).
   const bool may_roll_back_ = constrained_components(model_.problem.info()) > 0;
   LinearAlgebra la_;

@@ -157,8 +157,6 @@ class Ida {
   // After an event changed y: the core's consistency service (the algebraic components
   // re-solved when the event asks, else checked), y' anew, then IDA starts afresh.
   RestartOutcome reset(double t, bool reinit) {
-    if (s_)
-      return {Status::unsupported_problem, "sensitivities across events (the jump of dy/dp) are not computed yet", 0.0};
     const ProblemView& problem = model_.problem;
     const bool constant_mass = !problem.residual_only() && problem.mass_kind() <= MassKind::constant;
     Eigen::VectorXd y = yy_.map(), yp;
@@ -459,6 +457,9 @@ std::string sensitivities_refused(const ProblemView& problem, const Model& model
   if (max_index >= 2)
     return "ida computes sensitivities of index-1 DAEs (IDACalcIC makes s0 consistent); this problem has index " +
            std::to_string(max_index) + " components";
+  if (problem.nroots() > 0 || problem.has_time_events() || problem.wants_step_notification())
+    return "ida does not carry sensitivities through events (their jump is applied by cvode, the BDF family, radau5 "
+           "and the Rosenbrock methods)";
   return "";
 }
 

@@ -143,6 +143,7 @@ inline int to_sundials(Eval e) { return e == Eval::ok ? 0 : e == Eval::recoverab
 //   std::string message() const;         // SUNDIALS' or the model's last message
 //   std::string model_failures() const;  // "" or the model's failed evaluations (ProblemView)
 //   RestartOutcome reset(double t, bool reinit);  // after an event changed state(): consistent, reinitialised
+//   void carry_sensitivities(const MatrixXd& s);  // optional: s+ at that event, where reset starts s
 //   int dense_degree() const;            // a bound on the degree of interpolate's polynomial
 //   void copy_derivative(Eigen::VectorXd& out);  // y' at the last step's end (empty: none kept)
 //   int roll_back(double t, y, yp, double h);  // reinitialise at an earlier point, next step <= h
@@ -236,6 +237,12 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
     if (next == StepEnd::Next::finish) return out;
     if (next == StepEnd::Next::restart) {
       b.state() = y_end;
+      if (const Eigen::MatrixXd* s = step_end.sensitivities_after_event()) {
+        if constexpr (requires { b.carry_sensitivities(*s); })
+          b.carry_sensitivities(*s);
+        else
+          return ended(Status::internal_error, "this solver cannot restart its sensitivities after an event");
+      }
       const RestartOutcome r = b.reset(t, reinit);
       if (r.status != Status::success) return ended(r.status, "after the event at t=" + std::to_string(t) + ": " + r.message);
       if (!step_end.resume(t, y_end, &out)) return out;

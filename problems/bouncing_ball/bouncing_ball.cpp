@@ -103,6 +103,13 @@ class BouncingBall : public daekit::Problem {
     y[1] = -e_ * y[1];
     return daekit::EventAction::proceed;
   }
+  // The reset's derivative, for sensitivities through the bounces (with respect to the
+  // initial state: restitution and gravity are creation parameters here).
+  daekit::Eval event_derivatives(const daekit::Event&, daekit::ConstVector, daekit::MatrixView dRdy,
+                                 daekit::MatrixView) override {
+    dRdy(1, 1) = -e_;
+    return daekit::Eval::ok;
+  }
 
  private:
   double height_, e_, g_;

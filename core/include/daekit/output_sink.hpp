@@ -21,8 +21,17 @@ class OutputSink {
     if (sink_ && sink_->emit && sink_->emit(sink_->env, t, y.data(), static_cast<std::size_t>(y.size())) != 0)
       return false;
     if (!sensitivities_at_ || !wants_sensitivities()) return true;
+    if (held_ && t == held_t_) return emit_sensitivities(t, *held_);
     if (!sensitivities_at_(t, s_)) return false;
     return emit_sensitivities(t, s_);
+  }
+  // s(t) from whoever integrates it; false when it cannot say.
+  bool sensitivities_at(double t, Eigen::MatrixXd& s) { return sensitivities_at_ && sensitivities_at_(t, s); }
+  // At an event that reset y, points emitted at its time t carry s past the jump (s+),
+  // not the last step's s there, until the method restarts from it (nullptr: none held).
+  void hold_sensitivities(double t, const Eigen::MatrixXd* s) {
+    held_t_ = t;
+    held_ = s;
   }
   // Whoever integrates s says how to get it at an emitted t (the last step's interpolant,
   // or s0 at the start): emit() then hands it on beside y.
@@ -60,6 +69,8 @@ class OutputSink {
   DenseHistory* dense_ = nullptr;
   SensitivitySource sensitivities_at_;
   Eigen::MatrixXd s_;
+  const Eigen::MatrixXd* held_ = nullptr;
+  double held_t_ = 0.0;
 };
 
 }  // namespace daekit

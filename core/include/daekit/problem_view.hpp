@@ -102,6 +102,14 @@ class ProblemView {
   // df/dp (n x np, dense) of a mass-matrix problem.
   Eval dfdp(double t, ConstRef y, Eigen::MatrixXd& out);
 
+  // --- ABI 1.3: the derivatives sensitivities need at events. ---
+  bool has_root_derivatives() const { return nroots() > 0 && p_.vtbl->roots_dgdp != nullptr; }
+  // dg/dy (nroots x n) and dg/dp (nroots x np), dense.
+  Eval root_derivatives(double t, ConstRef y, Eigen::MatrixXd& dgdy, Eigen::MatrixXd& dgdp);
+  bool has_reset_derivatives() const { return p_.vtbl->event_derivatives != nullptr; }
+  // dR/dy (n x n) and dR/dp (n x np) of the reset on_event just applied, at the left limit.
+  Eval reset_derivatives(const dk_event& event, ConstRef y_minus, Eigen::MatrixXd& dRdy, Eigen::MatrixXd& dRdp);
+
   // The pattern as an Eigen matrix with explicit zeros (for analysing once).
   Eigen::SparseMatrix<double> sparsity_pattern() const;
   // The sparse mass matrix's pattern, and for each of its entries in the problem's order
@@ -137,7 +145,7 @@ class ProblemView {
     }
   }
   // How a result's entries map to components, for messages that name them.
-  enum class Layout { vector, dense_matrix, sparse_matrix, sparse_mass, roots, parameters };
+  enum class Layout { vector, dense_matrix, sparse_matrix, sparse_mass, roots, parameters, flat };
   bool has_1_2_info() const { return DK_HAS_FIELD(info_, dk_problem_info, constraints); }
   bool has_1_2_table() const { return DK_HAS_FIELD(p_.vtbl, dk_problem_vtbl, step_completed); }
   Eval finish(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,

@@ -1,5 +1,7 @@
 #include "daekit/numerics/event_monitor.hpp"
 
+#include "daekit/numerics/time_text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -17,12 +19,6 @@ std::vector<std::int8_t> directions_of(const ProblemView& problem) {
 // Successive parabolas tried at most per turning point (each one evaluation of g).
 constexpr int max_turn_looks = 6;
 
-std::string at(double t) {
-  std::ostringstream m;
-  m.precision(10);
-  m << "at t=" << t;
-  return m.str();
-}
 }  // namespace
 
 EventMonitor::EventMonitor(ProblemView& problem, const SolveRequest& request, OutputSink& sink)
@@ -36,6 +32,7 @@ EventMonitor::EventMonitor(ProblemView& problem, const SolveRequest& request, Ou
   for (auto* g : {&g_left_, &g_right_, &g_root_, &g_piece_left_, &g_piece_right_, &g_probe_}) g->setZero(m);
   y_scratch_.setZero(problem.size());
   y_before_.setZero(problem.size());
+  if (request.wants_sensitivities()) jump_.emplace(problem, request);
 }
 
 Eval EventMonitor::roots_at(double t, const Eigen::VectorXd& y, Eigen::VectorXd& g) {
@@ -43,6 +40,9 @@ Eval EventMonitor::roots_at(double t, const Eigen::VectorXd& y, Eigen::VectorXd&
 }
 
 Eval EventMonitor::start(double t, const Eigen::VectorXd& y) {
+  // The method has restarted from s+ (or never jumped): points from here are its own.
+  s_jumped_ = false;
+  sink_.hold_sensitivities(t, nullptr);
   if (nroots_ > 0)
     if (const Eval e = roots_at(t, y, g_left_); e != Eval::ok) return e;
   next_time_ = request_.direction() * std::numeric_limits<double>::infinity();
@@ -197,7 +197,7 @@ EventMonitor::Handled EventMonitor::handle(double t, std::uint32_t kind, const R
   if (root) stats.nroots_fired += static_cast<std::int64_t>(root->fired.size());
   if (++stats.nevents > request_.max_events) {
     std::ostringstream m;
-    m << "more than " << request_.max_events << " events " << at(t)
+    m << "more than " << request_.max_events << " events " << at_time(t)
       << " (chattering? raise --max-events if they are real)";
     out.status = Status::too_many_events;
     out.message = m.str();
@@ -218,10 +218,11 @@ EventMonitor::Handled EventMonitor::handle(double t, std::uint32_t kind, const R
     event.directions = root->directions.data();
   }
   y_before_ = y;
+  if (jump_ && !sensitivities_before(event, y, out)) return out;
   std::uint32_t action = DK_EVENT_CONTINUE;
   if (const Eval e = problem_.on_event(event, y, yp_none_, &action); e != Eval::ok) {
     out.status = Status::evaluation_failure;
-    out.message = at(t) + ": " + problem_.last_message();
+    out.message = at_time(t) + ": " + problem_.last_message();
     return out;
   }
   for (std::size_t k = 0; root && k < root->fired.size(); ++k)
@@ -230,6 +231,16 @@ EventMonitor::Handled EventMonitor::handle(double t, std::uint32_t kind, const R
   // A problem that reacts may have switched its own mode without touching y: the step
   // beyond the event was computed with the old equations, so any reaction restarts there.
   out.changed = problem_.has_on_event() || action == DK_EVENT_REINIT || y != y_before_;
+  if (jump_ && out.changed) {
+    std::string why;
+    if (const Status st = jump_->after(event, y, y != y_before_, s_event_, &why); st != Status::success) {
+      out.status = st;
+      out.message = "the sensitivities at the event: " + why;
+      return out;
+    }
+    s_jumped_ = true;
+    sink_.hold_sensitivities(t, &s_event_);
+  }
   if (!sink_.event(event, action)) {
     out.status = Status::stopped_by_observer;
     out.message = "stopped by the observer at an event";
@@ -240,6 +251,21 @@ EventMonitor::Handled EventMonitor::handle(double t, std::uint32_t kind, const R
     out.message = "stopped by the observer at an event";
   }
   return out;
+}
+
+bool EventMonitor::sensitivities_before(const dk_event& event, const Eigen::VectorXd& y, Handled& out) {
+  if (!sink_.sensitivities_at(event.t, s_event_)) {
+    out.status = Status::internal_error;
+    out.message = "the sensitivities could not be interpolated at the event " + at_time(event.t);
+    return false;
+  }
+  std::string why;
+  if (const Status st = jump_->before(event, y, s_event_, &why); st != Status::success) {
+    out.status = st;
+    out.message = "the sensitivities at the event: " + why;
+    return false;
+  }
+  return true;
 }
 
 }  // namespace daekit

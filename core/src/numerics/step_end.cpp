@@ -1,6 +1,7 @@
 #include "daekit/numerics/step_end.hpp"
 
 #include "daekit/numerics/driver.hpp"
+#include "daekit/numerics/time_text.hpp"
 
 #include <limits>
 #include <sstream>
@@ -9,12 +10,6 @@ namespace daekit {
 
 namespace {
 using detail::where;  // "at t=..., h=...", as the driver's messages say it
-std::string at(double t) {
-  std::ostringstream m;
-  m.precision(10);
-  m << "at t=" << t;
-  return m.str();
-}
 }  // namespace
 
 StepEnd::StepEnd(ProblemView& problem, const SolveRequest& request, OutputSink& sink, EventMonitor& events)
@@ -32,6 +27,10 @@ StepEnd::Next StepEnd::finish(SolveOutcome* out, Status status, std::string mess
 }
 
 bool StepEnd::begin(double t0, const Eigen::VectorXd& y0, SolveOutcome* out, bool emit_points_at_t0) {
+  if (const std::string why = events_.sensitivities_refused(); !why.empty()) {
+    finish(out, Status::unsupported_problem, why, t0);
+    return false;
+  }
   if (events_.active() && events_.start(t0, y0) != Eval::ok) {
     finish(out, Status::evaluation_failure, "evaluating the events at t0: " + problem_.last_message(), t0);
     return false;
@@ -88,7 +87,7 @@ StepEnd::Next StepEnd::after(Step& s, double* t, bool* reinit, SolveOutcome* out
   // is its value), or the step's dense output could not be evaluated.
   const auto stopped_early = [&](double ts) {
     if (interpolation_failed)
-      return finish(out, Status::internal_error, "interpolation failed " + at(failed_at) + ": " + problem_.last_message(),
+      return finish(out, Status::internal_error, "interpolation failed " + at_time(failed_at) + ": " + problem_.last_message(),
                     s.t_new);
     y_end = y_out_;
     return finish(out, Status::stopped_by_observer, "stopped by the observer", ts);
@@ -190,7 +189,7 @@ StepEnd::Next StepEnd::after_event(double t_end, const Eigen::VectorXd& y_end, b
 
 bool StepEnd::resume(double t, const Eigen::VectorXd& y, SolveOutcome* out) {
   if (events_.start(t, y) == Eval::ok) return true;
-  finish(out, Status::evaluation_failure, "evaluating the events after the event " + at(t) + ": " + problem_.last_message(),
+  finish(out, Status::evaluation_failure, "evaluating the events after the event " + at_time(t) + ": " + problem_.last_message(),
          t);
   return false;
 }

@@ -22,10 +22,22 @@ std::string BdfSensitivities::refused() const { return equations_.refused_for_od
 
 bool BdfSensitivities::start(ImplicitSystem& system, double t0, const Eigen::VectorXd& y0, std::string* why) {
   if (!equations_.consistent_initial(t0, y0, s_n_, why)) return false;
-  Eigen::VectorXd f(y0.size()), column(y0.size());
-  Eval e = problem_.rhs(t0, y0, f);
-  if (e == Eval::ok) e = equations_.rhs(t0, y0, f, s_n_, residual_);
-  if (e != Eval::ok) return *why = problem_.last_message(), false;
+  if (slopes(system, t0, y0)) return true;
+  *why = problem_.last_message();
+  return false;
+}
+
+bool BdfSensitivities::restart_from(ImplicitSystem& system, double t, const Eigen::VectorXd& y,
+                                    const Eigen::MatrixXd& s) {
+  s_n_ = s;
+  return slopes(system, t, y);
+}
+
+bool BdfSensitivities::slopes(ImplicitSystem& system, double t, const Eigen::VectorXd& y) {
+  Eigen::VectorXd f(y.size()), column(y.size());
+  Eval e = problem_.rhs(t, y, f);
+  if (e == Eval::ok) e = equations_.rhs(t, y, f, s_n_, residual_);
+  if (e != Eval::ok) return false;
   for (Eigen::Index k = 0; k < columns(); ++k) {
     derivative_from_mass(system.mass(), problem_, residual_.col(k), column);
     sp_start_.col(k) = column;

@@ -1,5 +1,7 @@
 #include "daekit/kits/bdf/stepper.hpp"
 
+#include "daekit/numerics/initial_step.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -437,7 +439,21 @@ SolveOutcome solve_bdf(ProblemView& problem, const SolveRequest& request, Output
         again.status != Status::success)
       return again;
     stepper.start(t, y_event, yp_event);
-    return {Status::success, "", stepper.initial_step()};
+    // DASSL's first step (|h y'| <= 1/2 in the error norm) falls below the minimum step
+    // where the event left a component at 0 moving fast (a bounce at rtol 1e-11, its
+    // weight atol alone): kept within [1e-3, 1] of an estimate of order 1's local error
+    // (h^2 y''), which knows the step is much safer than that. Not above it: the first
+    // steps are of low order, and events are located on their interpolants.
+    double h = stepper.initial_step();
+    if (system.mass_form()) {
+      Eigen::VectorXd f(y_event.size());
+      double h_error = 0.0;
+      if (problem.rhs(t, y_event, f) != Eval::ok ||
+          initial_step(problem, norm, system.mass(), t, y_event, f, 1, request.hmax, &h_error) != Eval::ok)
+        return {Status::evaluation_failure, "choosing the first step: " + problem.last_message(), 0.0};
+      h = std::clamp(h, 1e-3 * h_error, h_error);
+    }
+    return {Status::success, "", h};
   };
   SolveOutcome out = drive(stepper, problem, request, sink, controller, h0, y, limits, restart);
   if (!init.message.empty() && is_success(out.status)) out.message = init.message;

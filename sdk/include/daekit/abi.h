@@ -253,9 +253,13 @@ typedef struct dk_problem_vtbl {
   dk_eval (*residual_dfdp)(void* self, double t, const double* y, const double* yp, double* out);
   /* (df/dy) s for ns columns s (n x ns column-major) in one pass */
   dk_eval (*jacobian_sens)(void* self, double t, const double* y, size_t ns, const double* s, double* js);
-  /* dg/dy (nroots x n) and dg/dp (nroots x np), column-major */
+  /* dg/dy (nroots x n) and dg/dp (nroots x np) at (t, y), column-major; g's explicit
+     t-dependence the solver differences itself. Sensitivities through root events need it. */
   dk_eval (*roots_dgdp)(void* self, double t, const double* y, double* dgdy, double* dgdp);
-  /* The derivatives of the reset y+ = R(y-, p) at this event: dR/dy (n x n), dR/dp (n x np) */
+  /* The derivatives of the reset y+ = R(y-, p) that on_event has just applied at `event`:
+     dR/dy (n x n) and dR/dp (n x np), column-major, at the left limit y = y-. Called after
+     on_event changed y, when sensitivities are integrated; without it such a run ends
+     with an error at that event (a reaction that leaves y unchanged is R = identity). */
   dk_eval (*event_derivatives)(void* self, const dk_event* event, const double* y, double* dRdy,
                                double* dRdp);
 } dk_problem_vtbl;

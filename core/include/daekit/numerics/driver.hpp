@@ -14,6 +14,8 @@
 //   void projected(const Eigen::VectorXd& y);  // the accepted end was moved onto a constraint
 //   int dense_degree() const;  // optional: the degree of interpolate's polynomial in theta,
 //                              // for keeping the dense output (numerics/dense_history.hpp)
+//   bool restart_sensitivities(const Eigen::MatrixXd& s);  // with sensitivities: after the
+//                              // restart at an event, s+ (numerics/sensitivity_jump.hpp)
 //
 // Events and sign constraints (ABI 1.2) are the driver's too, so every family handles
 // them alike: roots are searched on each accepted step's dense output (EventMonitor),
@@ -279,6 +281,14 @@ class Driver {
       const RestartOutcome r = restart_(t_, y_, reinit);
       if (r.status != Status::success)
         return finish(r.status, "after the event " + detail::where(t_, h_) + ": " + r.message);
+      if (const Eigen::MatrixXd* s = step_end_.sensitivities_after_event()) {
+        if constexpr (requires { stepper_.restart_sensitivities(*s); }) {
+          if (!stepper_.restart_sensitivities(*s))
+            return finish(Status::evaluation_failure, "restarting the sensitivities after the event " +
+                                                          detail::where(t_, h_) + ": " + problem_.last_message());
+        } else
+          return finish(Status::internal_error, "this solver cannot restart its sensitivities after an event");
+      }
       h_ = r.h > 0.0 ? dir_ * std::min(r.h, req_.hmax) : dir_ * std::abs(h_used);
       if (!step_end_.resume(t_, y_, &ended)) return finish(ended.status, ended.message);
     }

@@ -7,11 +7,13 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "daekit/numerics/function_ref.hpp"
 #include "daekit/numerics/root_finder.hpp"
+#include "daekit/numerics/sensitivity_jump.hpp"
 #include "daekit/output_sink.hpp"
 #include "daekit/problem_view.hpp"
 #include "daekit/solve_request.hpp"
@@ -59,6 +61,12 @@ class EventMonitor {
   // are the left end of the rest of the step.
   void continue_after_event(const RootBracket& root);
 
+  // With sensitivities: why they cannot be carried through this problem's events ("" when
+  // they can), and s+ after the last event that changed y or the problem's mode (nullptr
+  // when none since the last start): the method restarts from it.
+  std::string sensitivities_refused() const { return jump_ && active() ? jump_->refused() : ""; }
+  const Eigen::MatrixXd* sensitivities_after_event() const { return s_jumped_ ? &s_event_ : nullptr; }
+
  private:
   Eval roots_at(double t, const Eigen::VectorXd& y, Eigen::VectorXd& g);
   // Whether t is tend, up to the rounding of event times accumulated on the way there.
@@ -69,6 +77,8 @@ class EventMonitor {
   // Refines *probe towards where function i turns in (a, b), ending with g there in g_probe_.
   template <class G>
   Eval look_at_turn(G& g, double a, double b, Eigen::Index i, double* probe);
+  // s- at the event before on_event runs; false (with out's status) when it cannot be had.
+  bool sensitivities_before(const dk_event& event, const Eigen::VectorXd& y, Handled& out);
 
   ProblemView& problem_;
   const SolveRequest& request_;
@@ -79,6 +89,9 @@ class EventMonitor {
   std::vector<double> times_;  // of the samples of the step being searched
   Eigen::MatrixXd samples_;    // g at times_, a column each
   double next_time_;
+  std::optional<SensitivityJump> jump_;  // with sensitivities asked for
+  Eigen::MatrixXd s_event_;               // s- at the event, then s+
+  bool s_jumped_ = false;
 };
 
 }  // namespace daekit

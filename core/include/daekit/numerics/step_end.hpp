@@ -62,6 +62,10 @@ class StepEnd {
   // event. false: the run ends as *out says.
   bool resume(double t, const Eigen::VectorXd& y, SolveOutcome* out);
 
+  // With sensitivities, s+ after the event that made after() say restart: the method
+  // restarts its sensitivities from it (nullptr: no sensitivities).
+  const Eigen::MatrixXd* sensitivities_after_event() const { return events_.sensitivities_after_event(); }
+
   // The end of a run that reached tend: the final point in output mode end.
   SolveOutcome success(double t, const Eigen::VectorXd& y);
 

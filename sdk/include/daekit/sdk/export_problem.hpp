@@ -519,16 +519,58 @@ struct ProblemTrampolines {
       return Eval::ok;
     });
   }
+  static Event event_of(const dk_event* event) {
+    Event e;
+    e.t = event->t;
+    e.kind = event->kind;
+    if (event->nfired > 0 && event->fired) e.fired.assign(event->fired, event->fired + event->nfired);
+    if (event->nfired > 0 && event->directions) e.directions.assign(event->directions, event->directions + event->nfired);
+    return e;
+  }
   static dk_eval on_event(void* self, const dk_event* event, double* y, double*, std::uint32_t* action) noexcept {
     return guarded(self, [&](ProblemAdapter& a) {
-      Event e;
-      e.t = event->t;
-      e.kind = event->kind;
-      if (event->nfired > 0 && event->fired) e.fired.assign(event->fired, event->fired + event->nfired);
-      if (event->nfired > 0 && event->directions)
-        e.directions.assign(event->directions, event->directions + event->nfired);
-      *action = static_cast<std::uint32_t>(a.impl().on_event(e, Vector(y, size(a))));
+      *action = static_cast<std::uint32_t>(a.impl().on_event(event_of(event), Vector(y, size(a))));
       return Eval::ok;
+    });
+  }
+  // The class's dg/dy and dg/dp, else central differences: in y with increments
+  // eps^(1/3) max(|y_i|, 1) (root functions are mostly linear in y, where any increment
+  // is exact), in p as df/dp's.
+  static dk_eval roots_dgdp(void* self, double t, const double* y, double* dgdy, double* dgdp) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto n = size(a), m = static_cast<Eigen::Index>(a.info().nroots);
+      const auto np = static_cast<Eigen::Index>(a.info().np);
+      MatrixView gy(dgdy, m, n, Eigen::OuterStride<>(m)), gp(dgdp, m, np, Eigen::OuterStride<>(m));
+      gy.setZero();
+      gp.setZero();
+      const ConstVector at(y, n);
+      const Eval e = a.impl().roots_dgdp(t, at, gy, gp);
+      if (e != Eval::not_provided) return e;
+      Eigen::VectorXd moved = at, plus(m), minus(m);
+      const double step = std::cbrt(std::numeric_limits<double>::epsilon());
+      for (Eigen::Index i = 0; i < n; ++i) {
+        const double delta = step * std::max(std::abs(at[i]), 1.0);
+        moved[i] = at[i] + delta;
+        Eval r = a.impl().roots(t, ConstVector(moved.data(), n), Vector(plus.data(), m));
+        moved[i] = at[i] - delta;
+        if (r == Eval::ok) r = a.impl().roots(t, ConstVector(moved.data(), n), Vector(minus.data(), m));
+        moved[i] = at[i];
+        if (r != Eval::ok) return r;
+        gy.col(i) = (plus - minus) / (2.0 * delta);
+      }
+      if (np == 0) return Eval::ok;
+      return central_differences_in_p(
+          a.impl(), [&](Vector g) { return a.impl().roots(t, at, g); }, gp);
+    });
+  }
+  static dk_eval event_derivatives(void* self, const dk_event* event, const double* y, double* dRdy,
+                                   double* dRdp) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto n = size(a), np = static_cast<Eigen::Index>(a.info().np);
+      MatrixView ry(dRdy, n, n, Eigen::OuterStride<>(n)), rp(dRdp, n, np, Eigen::OuterStride<>(n));
+      ry.setZero();
+      rp.setZero();
+      return a.impl().event_derivatives(event_of(event), ConstVector(y, n), ry, rp);
     });
   }
   static dk_eval reference_at(const void* self, double t, double* yref) noexcept {
@@ -640,8 +682,8 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
                        &ProblemTrampolines::dfdp,
                        &ProblemTrampolines::residual_dfdp,
                        /*jacobian_sens=*/nullptr,
-                       /*roots_dgdp=*/nullptr,
-                       /*event_derivatives=*/nullptr};
+                       &ProblemTrampolines::roots_dgdp,
+                       &ProblemTrampolines::event_derivatives};
   if (!(info.flags & DK_PROBLEM_ANALYTIC_JACOBIAN)) t.jacobian = nullptr;
   if (!(info.flags & DK_PROBLEM_SPARSE_JACOBIAN)) t.jacobian_sparse = nullptr;
   if (!(info.flags & DK_PROBLEM_ANALYTIC_DFDT)) t.dfdt = nullptr;
@@ -656,7 +698,7 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
     t.mass = nullptr;
   }
   if (!info.has_reference) t.reference = nullptr;
-  if (info.nroots == 0) t.roots = nullptr;
+  if (info.nroots == 0) t.roots = nullptr, t.roots_dgdp = nullptr;
   if (!(info.flags & DK_PROBLEM_REFERENCE_AT)) t.reference_at = nullptr;
   if (!(info.flags & DK_PROBLEM_TIME_EVENTS)) t.next_time_event = nullptr;
   if (!(info.flags & DK_PROBLEM_STEP_NOTIFICATION)) t.step_completed = nullptr;
@@ -694,6 +736,11 @@ std::int32_t make_problem(const dk_host* host, const dk_keyval* params, std::siz
         // no reaction, so solvers report its events without restarting.
         using Reaction = EventAction (Problem::*)(const Event&, Vector);
         if constexpr (std::is_same_v<decltype(&Class::on_event), Reaction>) adapter->table.on_event = nullptr;
+        // Reset derivatives only from a class that gives them: solvers then know to stop
+        // at a reset they cannot differentiate.
+        using ResetDerivatives = Eval (Problem::*)(const Event&, ConstVector, MatrixView, MatrixView);
+        if constexpr (std::is_same_v<decltype(&Class::event_derivatives), ResetDerivatives>)
+          adapter->table.event_derivatives = nullptr;
         out->vtbl = &adapter->table;
         out->self = adapter.release();
       },

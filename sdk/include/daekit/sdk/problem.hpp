@@ -253,6 +253,19 @@ class Problem {
   virtual Eval roots(double /*t*/, ConstVector /*y*/, Vector /*g*/) { return Eval::not_provided; }
   // May change y (a bounce reverses a velocity); says what follows.
   virtual EventAction on_event(const Event& /*event*/, Vector /*y*/) { return EventAction::proceed; }
+  // For sensitivities through events (ABI 1.3). dg/dy (nroots x n) and dg/dp (nroots x
+  // np) at (t, y), called zeroed; without it the SDK takes central differences in y and p.
+  virtual Eval roots_dgdp(double /*t*/, ConstVector /*y*/, MatrixView /*dgdy*/, MatrixView /*dgdp*/) {
+    return Eval::not_provided;
+  }
+  // The derivatives of the reset on_event has just applied at `event`, y+ = R(y-, p):
+  // dR/dy (n x n) and dR/dp (n x np) at the left limit y_minus, called zeroed. A problem
+  // whose on_event changes y gives it, or its sensitivities end with an error at the
+  // first such event (on_event mutates the problem's mode, so it cannot be differenced).
+  virtual Eval event_derivatives(const Event& /*event*/, ConstVector /*y_minus*/, MatrixView /*dRdy*/,
+                                 MatrixView /*dRdp*/) {
+    return Eval::not_provided;
+  }
   // The exact solution at t (with info().reference_at_any_time).
   virtual Eval reference_at(double /*t*/, Vector /*yref*/) { return Eval::not_provided; }
   // The first time event after t; +infinity when none (with info().time_events).

@@ -60,6 +60,10 @@ class BdfStepper {
 
   // Sensitivities integrated beside y on the same steps (the stepper does not own them).
   void integrate_sensitivities(BdfSensitivities* sensitivities) { sensitivities_ = sensitivities; }
+  // After the restart at an event (start() done): s continues from s+.
+  bool restart_sensitivities(const Eigen::MatrixXd& s) {
+    return !sensitivities_ || sensitivities_->restart_from(system_, t_, y_n_, s);
+  }
   // s at t on the last accepted step.
   void interpolate_sensitivities(double t, Eigen::MatrixXd& out) const {
     sensitivities_->interpolate(t - t_, psi_.data(), order_old_, out);

@@ -44,6 +44,11 @@ class Radau5Sensitivities {
     first_ = true;
     return equations_.consistent_initial(t0, y0, s_n_, why);
   }
+  // After the restart at an event: s continues from s+.
+  void restart_from(const Eigen::MatrixXd& s) {
+    first_ = true;
+    s_n_ = s;
+  }
   // The stages of s on y's converged stages: nothing, or why the step fails. *error: the
   // sensitivities' estimate (0 unless they join the error test).
   std::optional<StepAttempt> solve_stages(const Radau5Stage& step, double* error);

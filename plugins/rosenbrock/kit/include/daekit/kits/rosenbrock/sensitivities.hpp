@@ -42,6 +42,11 @@ class RosenbrockSensitivities {
     stepped_ = false;
     return equations_.consistent_initial(t0, y0, s_n_, why);
   }
+  // After the restart at an event: s continues from s+.
+  void restart_from(const Eigen::MatrixXd& s) {
+    stepped_ = false;
+    s_n_ = s;
+  }
   // s's stages on y's: ok, or the model's failure. *error: their estimate (0 unless they
   // join the error test).
   Eval step(const RosenbrockStage& stage, const ErrorNorm& norm, const Eigen::VectorXd& y_new, double* error);

@@ -1,0 +1,264 @@
+// Sensitivities carried through events (numerics/sensitivity_jump.hpp), each against a
+// closed form differentiated exactly (dual numbers): a bouncing ball with respect to its
+// restitution, gravity and initial state (root events with a reset that depends on p,
+// the event times moving with p); a dose at a fixed time whose size is a parameter (a
+// time event); a root that switches the equations without touching y (the jump from
+// y'- to y'+ alone). And what cannot be carried through an event is refused, or ends the
+// run at the event with a message, never a silently wrong dy/dp.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <daekit/daekit.hpp>
+#include <daekit/sdk/dual.hpp>
+
+namespace {
+
+const daekit::Registry& registry() {
+  static const daekit::Registry r;
+  return r;
+}
+
+// The solvers that carry sensitivities through events.
+const std::vector<std::string>& families() {
+  static const std::vector<std::string> names{"cvode", "bdf", "ndf", "radau5", "rodas5p", "rodas4"};
+  return names;
+}
+
+using D4 = daekit::Dual<4>;
+D4 seeded(double value, int k) {
+  D4 d(value);
+  d.d[static_cast<std::size_t>(k)] = 1.0;
+  return d;
+}
+
+// The ball x' = v, v' = -g from (x0, v0), bouncing at x = 0 with v -> -e v: its state at
+// t in closed form, in the types of its inputs (duals give the exact derivatives).
+template <class T>
+std::array<T, 2> ball_at(T x0, T v0, T e, T g, double t) {
+  using std::sqrt;
+  const T speed = sqrt(v0 * v0 + 2.0 * g * x0);  // at every impact, before e^k
+  T t_bounce = (v0 + speed) / g;                  // the first impact
+  if (t < t_bounce) return {x0 + v0 * t - 0.5 * g * t * t, v0 - g * t};
+  T up = e * speed;
+  while (t_bounce + 2.0 * up / g < t) {
+    t_bounce = t_bounce + 2.0 * up / g;
+    up = up * e;
+  }
+  const T s = t - t_bounce;
+  return {up * s - 0.5 * g * s * s, up - g * s};
+}
+
+class Ball : public daekit::Problem {
+ public:
+  explicit Ball(bool with_reset_derivatives) : derivatives_(with_reset_derivatives) {
+    info_.name = "ball_sens";
+    info_.title = "bouncing ball with real parameters e, g";
+    info_.n = 2;
+    info_.tend = 6.0;
+    info_.component_names = {"x", "v"};
+    info_.roots = {{"floor", DK_ROOT_FALLING, false}};
+    info_.parameters = {{"e", 0.8, 0.0}, {"g", 9.81, 0.0}};
+  }
+  void initial_values(daekit::Vector y, daekit::Vector) override { y << 10.0, 1.5; }
+  daekit::Eval rhs(double, daekit::ConstVector y, daekit::Vector f) override {
+    f << y[1], -p(1);
+    return daekit::Eval::ok;
+  }
+  daekit::Eval roots(double, daekit::ConstVector y, daekit::Vector g) override {
+    g[0] = y[0];
+    return daekit::Eval::ok;
+  }
+  daekit::EventAction on_event(const daekit::Event&, daekit::Vector y) override {
+    y[0] = 0.0;  // on the floor, whatever side of it the located time left it
+    y[1] = -p(0) * y[1];
+    return daekit::EventAction::proceed;
+  }
+  daekit::Eval event_derivatives(const daekit::Event&, daekit::ConstVector y, daekit::MatrixView dRdy,
+                                 daekit::MatrixView dRdp) override {
+    if (!derivatives_) return daekit::Eval::not_provided;
+    dRdy(1, 1) = -p(0);
+    dRdp(1, 0) = -y[1];
+    return daekit::Eval::ok;
+  }
+
+ private:
+  bool derivatives_;
+};
+
+// y' = -k y with a dose y += D at t = 1 (a time event): y = y0 e^{-kt}, then
+// (y0 e^{-k} + D) e^{-k(t-1)}.
+class Dose : public daekit::Problem {
+ public:
+  Dose() {
+    info_.name = "dose_sens";
+    info_.title = "decay with a dose at t = 1";
+    info_.n = 1;
+    info_.tend = 2.5;
+    info_.time_events = true;
+    info_.parameters = {{"k", 0.9, 0.0}, {"D", 0.6, 0.0}};
+  }
+  void initial_values(daekit::Vector y, daekit::Vector) override { y[0] = 1.0; }
+  daekit::Eval rhs(double, daekit::ConstVector y, daekit::Vector f) override {
+    f[0] = -p(0) * y[0];
+    return daekit::Eval::ok;
+  }
+  double next_time_event(double t) override { return t < 1.0 ? 1.0 : std::numeric_limits<double>::infinity(); }
+  daekit::EventAction on_event(const daekit::Event&, daekit::Vector y) override {
+    y[0] += p(1);
+    return daekit::EventAction::proceed;
+  }
+  daekit::Eval event_derivatives(const daekit::Event&, daekit::ConstVector, daekit::MatrixView dRdy,
+                                 daekit::MatrixView dRdp) override {
+    dRdy(0, 0) = 1.0;
+    dRdp(0, 1) = 1.0;
+    return daekit::Eval::ok;
+  }
+};
+
+// y' = a until y reaches 1, then y' = b (on_event switches the mode, y stays):
+// t* = (1 - y0)/a, y = 1 + b (t - t*) after.
+class Switch : public daekit::Problem {
+ public:
+  Switch() {
+    info_.name = "switch_sens";
+    info_.title = "a slope that changes when y reaches 1";
+    info_.n = 1;
+    info_.tend = 2.0;
+    info_.roots = {{"one", DK_ROOT_RISING, false}};
+    info_.parameters = {{"a", 1.25, 0.0}, {"b", -0.5, 0.0}};
+  }
+  void initial_values(daekit::Vector y, daekit::Vector) override { y[0] = 0.2; }
+  daekit::Eval rhs(double, daekit::ConstVector, daekit::Vector f) override {
+    f[0] = switched_ ? p(1) : p(0);
+    return daekit::Eval::ok;
+  }
+  daekit::Eval roots(double, daekit::ConstVector y, daekit::Vector g) override {
+    g[0] = y[0] - 1.0;
+    return daekit::Eval::ok;
+  }
+  daekit::EventAction on_event(const daekit::Event&, daekit::Vector) override {
+    switched_ = true;
+    return daekit::EventAction::proceed;
+  }
+
+ private:
+  bool switched_ = false;
+};
+
+daekit::SolveOptions options_for(std::vector<std::string> which, double rtol, std::vector<double> saveat = {}) {
+  daekit::SolveOptions options;
+  options.rtol = rtol;
+  options.atol = rtol * 1e-2;
+  options.sensitivities = std::move(which);
+  if (saveat.empty())
+    options.output = DK_OUTPUT_END;
+  else
+    options.saveat = std::move(saveat);
+  return options;
+}
+
+double relative(double got, double want) { return std::abs(got - want) / std::max(std::abs(want), 1e-12); }
+
+}  // namespace
+
+TEST_CASE("a bouncing ball's dy/de, dy/dg, dy/dy0 through its bounces match the closed form in every family",
+          "[api][sensitivities][events]") {
+  // Impacts at t = 1.59, 3.89, 5.73: points in the first fall and after each bounce.
+  const std::vector<double> saveat{1.0, 2.5, 4.0, 5.0, 6.0};
+  for (const std::string& solver : families()) {
+    INFO(solver);
+    const auto problem = daekit::ProblemHandle::from(std::make_unique<Ball>(true));
+    const daekit::Solution s =
+        daekit::solve(problem, registry().solver(solver), options_for({"e", "g", "y0:x", "y0:v"}, 1e-10, saveat));
+    INFO(s.message);
+    REQUIRE(s.success());
+    REQUIRE(s.size() == saveat.size());
+    CHECK(s.stats.nevents == 3);
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      const auto exact = ball_at(seeded(10.0, 2), seeded(1.5, 3), seeded(0.8, 0), seeded(9.81, 1), s.t[k]);
+      for (std::size_t i = 0; i < 2; ++i)
+        for (std::size_t q = 0; q < 4; ++q) {
+          INFO("t=" << s.t[k] << " component " << i << " column " << q);
+          CHECK(relative(s.point(k)[i], exact[i].v) < 1e-7);
+          CHECK(relative(s.sensitivity(k, i, q), exact[i].d[q]) < 1e-6);
+        }
+    }
+  }
+}
+
+TEST_CASE("the ball's sensitivities follow the tolerance down (the jump adds no error floor of its own)",
+          "[api][sensitivities][events]") {
+  // Free flights are quadratics, which radau5 and bdf integrate exactly: their error is the
+  // events' location alone, already far below these bounds at loose tolerances.
+  const auto exact = ball_at(D4(10.0), D4(1.5), seeded(0.8, 0), seeded(9.81, 1), 6.0);
+  for (const std::string solver : {"cvode", "bdf", "radau5", "rodas4"}) {
+    INFO(solver);
+    for (const double rtol : {1e-5, 1e-7, 1e-9, 1e-11}) {
+      const auto problem = daekit::ProblemHandle::from(std::make_unique<Ball>(true));
+      const daekit::Solution s = daekit::solve(problem, registry().solver(solver), options_for({"e", "g"}, rtol));
+      INFO(s.message);
+      REQUIRE(s.success());
+      double error = 0.0;
+      for (std::size_t i = 0; i < 2; ++i)
+        for (std::size_t q = 0; q < 2; ++q)
+          error = std::max(error, relative(s.sensitivity(s.size() - 1, i, q), exact[i].d[q]));
+      INFO("rtol " << rtol << ": " << error);
+      CHECK(error < std::max(1e3 * rtol, 1e-9));
+    }
+  }
+}
+
+TEST_CASE("a dose at a fixed time whose size is a parameter: dy/dk and dy/dD through the time event",
+          "[api][sensitivities][events]") {
+  using D2 = daekit::Dual<2>;
+  for (const std::string& solver : families()) {
+    INFO(solver);
+    const auto problem = daekit::ProblemHandle::from(std::make_unique<Dose>());
+    const daekit::Solution s =
+        daekit::solve(problem, registry().solver(solver), options_for({"k", "D", "y0"}, 1e-10, {0.5, 2.5}));
+    INFO(s.message);
+    REQUIRE(s.success());
+    D2 k(0.9), dose(0.6);
+    k.d[0] = 1.0;
+    dose.d[1] = 1.0;
+    const D2 before = exp(-k * 0.5), after = (exp(-k) + dose) * exp(-k * 1.5);
+    CHECK(relative(s.sensitivity(0, 0, 0), before.d[0]) < 1e-7);
+    CHECK(relative(s.sensitivity(1, 0, 0), after.d[0]) < 1e-7);
+    CHECK(relative(s.sensitivity(1, 0, 1), after.d[1]) < 1e-7);
+    CHECK(relative(s.sensitivity(1, 0, 2), std::exp(-0.9 * 2.5)) < 1e-7);  // dy/dy0
+  }
+}
+
+TEST_CASE("a root that switches the equations without moving y: the jump from y'- to y'+", "[api][sensitivities][events]") {
+  // y(2) = 1 + b (2 - (1 - y0)/a): dy/da = b (1 - y0)/a^2, dy/db = 2 - (1 - y0)/a, dy/dy0 = b/a.
+  const double a = 1.25, b = -0.5, y0 = 0.2, star = (1.0 - y0) / a;
+  for (const std::string& solver : families()) {
+    INFO(solver);
+    const auto problem = daekit::ProblemHandle::from(std::make_unique<Switch>());
+    const daekit::Solution s = daekit::solve(problem, registry().solver(solver), options_for({"a", "b", "y0"}, 1e-10));
+    INFO(s.message);
+    REQUIRE(s.success());
+    const std::size_t last = s.size() - 1;
+    CHECK(relative(s.point(last)[0], 1.0 + b * (2.0 - star)) < 1e-8);
+    CHECK(relative(s.sensitivity(last, 0, 0), b * (1.0 - y0) / (a * a)) < 1e-7);
+    CHECK(relative(s.sensitivity(last, 0, 1), 2.0 - star) < 1e-7);
+    CHECK(relative(s.sensitivity(last, 0, 2), b / a) < 1e-7);
+  }
+}
+
+TEST_CASE("sensitivities that cannot be carried through an event end the run there, or are refused before it",
+          "[api][sensitivities][events]") {
+  // A reset without its derivatives: the run stops at the first bounce, saying why.
+  for (const std::string& solver : families()) {
+    INFO(solver);
+    const auto problem = daekit::ProblemHandle::from(std::make_unique<Ball>(false));
+    const daekit::Solution s = daekit::solve(problem, registry().solver(solver), options_for({"e"}, 1e-8));
+    CHECK(s.status == daekit::Status::unsupported_problem);
+    CHECK_THAT(s.message, Catch::Contains("event_derivatives"));
+    CHECK(s.t_reached < 2.0);  // the first impact, at t = 1.58
+  }
+  // ida does not carry them: refused before the run.
+  const auto ball = daekit::ProblemHandle::from(std::make_unique<Ball>(true));
+  const daekit::Solution by_ida = daekit::solve(ball, registry().solver("ida"), options_for({"e"}, 1e-8));
+  CHECK(by_ida.status == daekit::Status::unsupported_problem);
+  CHECK_THAT(by_ida.message, Catch::Contains("through events"));
+}
