@@ -53,4 +53,10 @@ void print(std::ostream& out, const Report& report);
 void check_events(Report& report, const loader::Plugin& plugin, const std::map<std::string, std::string>& params,
                   const loader::ProblemInstance& problem, const Eigen::VectorXd& y0, const Eigen::VectorXd& yp0);
 
+// The derivatives for sensitivities at events (host/check/event_derivative_checks.cpp):
+// dg/dy, dg/dp and the reset's dR/dy, dR/dp against differences, where the problem gives them.
+void check_event_derivatives(Report& report, const loader::Plugin& plugin,
+                             const std::map<std::string, std::string>& params, const loader::ProblemInstance& problem,
+                             const Eigen::VectorXd& y0);
+
 }  // namespace daekit::host::check

@@ -451,6 +451,7 @@ Report check_problem(const loader::Plugin& plugin, const std::map<std::string, s
   }
 
   check_events(report, plugin, params, *problem, y0, yp0);
+  check_event_derivatives(report, plugin, params, *problem, y0);
 
   if (info.form == DK_FORM_RESIDUAL_ONLY) {
     Eigen::VectorXd r(n);

@@ -10,6 +10,8 @@
 #include <daekit/daekit.hpp>
 #include <daekit/sdk/dual.hpp>
 
+#include "ball_closed_form.hpp"
+
 namespace {
 
 const daekit::Registry& registry() {
@@ -30,22 +32,7 @@ D4 seeded(double value, int k) {
   return d;
 }
 
-// The ball x' = v, v' = -g from (x0, v0), bouncing at x = 0 with v -> -e v: its state at
-// t in closed form, in the types of its inputs (duals give the exact derivatives).
-template <class T>
-std::array<T, 2> ball_at(T x0, T v0, T e, T g, double t) {
-  using std::sqrt;
-  const T speed = sqrt(v0 * v0 + 2.0 * g * x0);  // at every impact, before e^k
-  T t_bounce = (v0 + speed) / g;                  // the first impact
-  if (t < t_bounce) return {x0 + v0 * t - 0.5 * g * t * t, v0 - g * t};
-  T up = e * speed;
-  while (t_bounce + 2.0 * up / g < t) {
-    t_bounce = t_bounce + 2.0 * up / g;
-    up = up * e;
-  }
-  const T s = t - t_bounce;
-  return {up * s - 0.5 * g * s * s, up - g * s};
-}
+using daekit::test::ball_at;
 
 class Ball : public daekit::Problem {
  public:

@@ -182,6 +182,10 @@ TEST_CASE("daekit check fails every broken model, each for its defect, and passe
       {"wrong_dfdt", "[FAIL] analytic df/dt agrees with differences in t"},
       {"wrong_dfdp", "[FAIL] df/dp agrees with differences in the parameters"},
       {"wrong_residual_dfdp", "[FAIL] dF/dp agrees with differences in the parameters at the initial values"},
+      {"wrong_root_dgdp", "[FAIL] dg/dp agrees with differences in the parameters: worst at root 1, parameter 2: 0 "
+                          "against -1"},
+      {"wrong_reset_derivatives", "[FAIL] event_derivatives for root 0 agrees with differences of on_event: worst at "
+                                  "row 2, parameter 1: 0 against 1"},
       {"wrong_sparse_values", "[FAIL] sparse Jacobian values at y0: sparse df/dy against central differences: "
                               "worst at row 2, column 1: 0.5 against 1"},
       {"pattern_misses_superdiagonal", "[FAIL] sparsity pattern covers df/dy at y0: df/dy at row 3, column 4 is 1"},

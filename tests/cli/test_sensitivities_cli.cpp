@@ -11,6 +11,9 @@
 #include <string>
 #include <unistd.h>
 
+#include <daekit/sdk/dual.hpp>
+
+#include "ball_closed_form.hpp"
 #include "harness.hpp"
 
 using daekit::test::run_command;
@@ -109,5 +112,28 @@ TEST_CASE("daekit info says which solvers compute sensitivities", "[cli][sensiti
     std::string out;
     REQUIRE(run_command(daekit::test::daekit_binary() + " info " + solver + " 2>&1", &out) == 0);
     CHECK_THAT(out, Catch::Contains(answer));
+  }
+}
+
+TEST_CASE("daekit run --sensitivities y0 carries dy/dy0 through the bouncing ball's bounces", "[cli][sensitivities]") {
+  for (const std::string solver : {"cvode", "bdf", "radau5", "rodas5p"}) {
+    INFO(solver);
+    std::string out;
+    REQUIRE(run_command(daekit::test::daekit_binary() + " run --problem bouncing_ball --param bounces=3 --solver " +
+                            solver + " --rtol 1e-10 --atol 1e-12 --sensitivities y0 --report json 2>/dev/null",
+                        &out) == 0);
+    const auto j = nlohmann::json::parse(out);
+    CHECK(j.at("nevents") == 3);
+    const auto& s = j.at("sensitivities");
+    CHECK(s.at("parameters") == nlohmann::json::array({"y0:x", "y0:v"}));
+    daekit::Dual<2> x0(10.0), v0(0.0);
+    x0.d[0] = 1.0;
+    v0.d[1] = 1.0;
+    const auto exact = daekit::test::ball_at(x0, v0, daekit::Dual<2>(0.8), daekit::Dual<2>(9.81), j.at("t").get<double>());
+    for (std::size_t i = 0; i < 2; ++i)
+      for (std::size_t q = 0; q < 2; ++q) {
+        INFO("dy" << i << "/dy0_" << q);
+        CHECK(std::abs(s.at("at_tend")[i][q].get<double>() - exact[i].d[q]) < 1e-6 * std::max(1.0, std::abs(exact[i].d[q])));
+      }
   }
 }
