@@ -120,6 +120,11 @@ bool parse_sensitivities(const dk_solve_options& in, const dk_problem_info& prob
   if (in.sens_error_control > DK_SENS_ERROR_CONTROL_OFF)
     return fail(why, "sens_error_control = " + std::to_string(in.sens_error_control) + " is unknown");
   r->sens_error_control = in.sens_error_control == DK_SENS_ERROR_CONTROL_ON;
+  if (DK_HAS_FIELD(&in, dk_solve_options, sens_initial) && in.sens_initial) {
+    r->sens_initial.assign(in.sens_initial, in.sens_initial + problem.n * in.nsens);
+    for (double v : r->sens_initial)
+      if (!std::isfinite(v)) return fail(why, "the initial sensitivities (sens_initial) hold a non-finite value");
+  }
   return true;
 }
 

@@ -389,3 +389,37 @@ TEST_CASE("sensitivities a solver or problem cannot give are refused before the 
     CHECK_THAT(refused.message, Catch::Contains("index-1 DAEs") && Catch::Contains("has index 2"));
   }
 }
+
+namespace {
+
+// y' = -k y from y(0) = a, a parameter: y = a e^{-kt}, dy/da = e^{-kt}, dy/dk = -t a e^{-kt}.
+class DecayFromParameter : public daekit::Problem {
+ public:
+  DecayFromParameter() {
+    info_.name = "decay_from_parameter";
+    info_.title = "y' = -k y, y(0) = a";
+    info_.n = 1;
+    info_.tend = 1.5;
+    info_.parameters = {{"k", 0.8, 0.0}, {"a", 2.5, 0.0}};
+  }
+  void initial_values(daekit::Vector y, daekit::Vector) override { y[0] = p(1); }
+  daekit::Eval rhs(double, daekit::ConstVector y, daekit::Vector f) override {
+    f[0] = -p(0) * y[0];
+    return daekit::Eval::ok;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a parameter the initial values depend on starts its sensitivity at dy0/dp, in every family",
+          "[api][sensitivities]") {
+  for (const std::string solver : {"cvode", "ida", "bdf", "radau5", "rodas5p"}) {
+    INFO(solver);
+    const auto problem = daekit::ProblemHandle::from(std::make_unique<DecayFromParameter>());
+    const daekit::Solution s = solve_with_sensitivities(problem, solver, {"k", "a"}, 1e-10);
+    const std::size_t last = s.size() - 1;
+    const double e = std::exp(-0.8 * 1.5);
+    CHECK(relative(s.sensitivity(last, 0, 0), -1.5 * 2.5 * e) < 1e-7);
+    CHECK(relative(s.sensitivity(last, 0, 1), e) < 1e-7);
+  }
+}

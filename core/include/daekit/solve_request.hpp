@@ -44,6 +44,8 @@ struct SolveRequest {
   // Forward sensitivities: column k of s = dy/dq_k, q_k = p_i (i >= 0) or y0_(-1-i) (i < 0).
   std::vector<std::int32_t> sens_index;
   bool sens_error_control = false;  // s joins the local error test (off: CVODES' errconS default)
+  // s(t0), n x columns column-major, where y0 depends on p; empty: e_i for y0_i, 0 for p.
+  std::vector<double> sens_initial;
 
   bool wants_sensitivities() const { return !sens_index.empty(); }
 

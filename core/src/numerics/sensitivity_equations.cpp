@@ -99,6 +99,8 @@ bool SensitivityEquations::consistent_initial(double t0, const Eigen::VectorXd& 
 }
 
 Eigen::MatrixXd SensitivityEquations::initial() const {
+  if (!request_.sens_initial.empty())
+    return Eigen::Map<const Eigen::MatrixXd>(request_.sens_initial.data(), problem_.size(), columns());
   Eigen::MatrixXd s = Eigen::MatrixXd::Zero(problem_.size(), columns());
   for (Eigen::Index k = 0; k < columns(); ++k)
     if (index_[static_cast<std::size_t>(k)] < 0) s(-1 - index_[static_cast<std::size_t>(k)], k) = 1.0;

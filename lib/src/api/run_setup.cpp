@@ -267,6 +267,8 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
     sensitivity_names_ = std::move(columns.names);
     o.nsens = sens_index_.size();
     o.sens_index = sens_index_.data();
+    sens_initial_ = initial_sensitivities(problem, sens_index_);
+    o.sens_initial = sens_initial_.empty() ? nullptr : sens_initial_.data();
   }
   o.sens_error_control = s.sensitivity_error_control ? DK_SENS_ERROR_CONTROL_ON : DK_SENS_ERROR_CONTROL_OFF;
 

@@ -1,6 +1,8 @@
 #include "daekit/api/sensitivity_columns.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <daekit/sdk/closest_names.hpp>
 
 #include "daekit/api/discovery.hpp"
@@ -90,6 +92,46 @@ SensitivityColumns resolve_sensitivities(const loader::ProblemInstance& problem,
   }
   if (columns.index.empty()) throw UsageError("--sensitivities names nothing");
   return columns;
+}
+
+std::vector<double> initial_sensitivities(const loader::ProblemInstance& problem,
+                                          const std::vector<std::int32_t>& index) {
+  const dk_problem_info& info = problem.info();
+  const std::size_t n = info.n;
+  const std::vector<double> p = problem.parameters();
+  std::vector<double> s(n * index.size(), 0.0), plus, minus, yp;
+  bool depends = false, moved_any = false;
+  try {
+    for (std::size_t k = 0; k < index.size(); ++k) {
+      const std::int32_t q = index[k];
+      if (q < 0) {
+        s[k * n + static_cast<std::size_t>(-1 - q)] = 1.0;
+        continue;
+      }
+      const auto j = static_cast<std::size_t>(q);
+      // As the SDK's df/dp: eps^(1/3) of the parameter's size or declared scale.
+      const double scale = std::max(std::abs(p[j]), info.p_scale ? info.p_scale[j] : 0.0);
+      const double delta = std::cbrt(std::numeric_limits<double>::epsilon()) * (scale > 0.0 ? scale : 1e-8);
+      std::vector<double> moved = p;
+      moved_any = true;
+      moved[j] = p[j] + delta;
+      problem.set_parameters(moved);
+      problem.initial_values(plus, yp);
+      moved[j] = p[j] - delta;
+      problem.set_parameters(moved);
+      problem.initial_values(minus, yp);
+      for (std::size_t i = 0; i < n; ++i) {
+        s[k * n + i] = (plus[i] - minus[i]) / (2.0 * delta);
+        depends = depends || plus[i] != minus[i];
+      }
+    }
+  } catch (const loader::LoadError& e) {
+    if (moved_any) problem.set_parameters(p);
+    throw UsageError(std::string("the initial values' dependence on the parameters: ") + e.what());
+  }
+  if (moved_any) problem.set_parameters(p);
+  if (!depends) return {};
+  return s;
 }
 
 std::string sensitivity_name(const dk_problem_info& info, std::int32_t q) {

@@ -426,8 +426,10 @@ ProblemInstance::ProblemInstance(const Plugin& plugin, const std::map<std::strin
   // A real parameter given at creation away from its nominal value: the stored reference
   // (computed at the nominal values) no longer describes this problem.
   for (std::size_t i = 0; i < parameter_count(); ++i)
-    if (auto it = params.find(info_->p_names[i]); it != params.end())
-      at_nominal_ = at_nominal_ && std::strtod(it->second.c_str(), nullptr) == info_->p_nominal[i];
+    if (auto it = params.find(info_->p_names[i]); it != params.end()) {
+      p_[i] = std::strtod(it->second.c_str(), nullptr);
+      at_nominal_ = at_nominal_ && p_[i] == info_->p_nominal[i];
+    }
 }
 
 ProblemInstance::ProblemInstance(dk_problem problem, const std::string& origin) : problem_(problem) {
@@ -482,6 +484,7 @@ void ProblemInstance::adopt() {
     throw LoadError("problem '" + plugin.manifest.name + "' (" + plugin.file.string() +
                     ") returned an invalid description: np = " + std::to_string(np) + " but no set_p function");
   }
+  p_.assign(info_->p_nominal, info_->p_nominal + parameter_count());
 }
 
 std::size_t ProblemInstance::parameter_count() const {
@@ -504,6 +507,7 @@ void ProblemInstance::set_parameters(const std::vector<double>& p) const {
     throw LoadError("problem '" + plugin_.manifest.name + "' refused the parameters: " + err);
   }
   at_nominal_ = std::equal(p.begin(), p.end(), info_->p_nominal);
+  p_ = p;
 }
 
 bool ProblemInstance::has_stored_reference() const { return info_->has_reference && at_nominal_; }

@@ -377,6 +377,8 @@ typedef struct dk_solve_options {
   const int32_t* sens_index;   /* nsens entries: q_k = p_i for i >= 0, the initial value y0_i for -1 - i */
   uint32_t sens_error_control; /* DK_SENS_ERROR_CONTROL_*: s in the local error test (as CVODES' errconS) */
   const struct dk_sens_sink* sens; /* where s goes, at every point the output sink gets; NULL: nowhere */
+  const double* sens_initial;  /* n x nsens column-major, or NULL: s(t0) where y0 depends on a parameter
+                                  (the host differences initial_values in p); NULL: e_i for y0_i, 0 for p */
 } dk_solve_options;
 #define DK_SENS_ERROR_CONTROL_DEFAULT 0u /* off, as CVODES and IDAS (errconS = SUNFALSE) */
 #define DK_SENS_ERROR_CONTROL_ON 1u

@@ -36,7 +36,8 @@ class SensitivityEquations {
   // entries as initial() gives them. false (with why) when J_aa is singular.
   bool consistent_initial(double t0, const Eigen::VectorXd& y0, Eigen::MatrixXd& s0, std::string* why);
   bool any_parameter() const { return any_parameter_; }
-  // s(t0): e_i for the initial value y0_i, 0 for a parameter (before DAE consistency).
+  // s(t0): e_i for the initial value y0_i, 0 for a parameter, or dy0/dp where the request
+  // gives it (a y0 that depends on p); before DAE consistency.
   Eigen::MatrixXd initial() const;
   // The magnitude each column is measured against (SUNDIALS' pbar): a parameter's declared
   // scale, else its nominal value's size, else 1; 1 for an initial value. Error weights of

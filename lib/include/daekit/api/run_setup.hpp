@@ -131,6 +131,7 @@ class PreparedRun {
 
  private:
   std::vector<std::int32_t> sens_index_;
+  std::vector<double> sens_initial_;  // s(t0) where y0 depends on p (else empty)
   std::vector<std::string> sensitivity_names_;
   std::vector<double> rtols_, atols_, y0_, yp0_, saveat_;
   std::vector<std::pair<std::string, std::string>> extra_strings_;

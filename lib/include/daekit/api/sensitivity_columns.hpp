@@ -22,6 +22,12 @@ struct SensitivityColumns {
 // unknown word with the closest names, a problem without parameters, and repeats.
 SensitivityColumns resolve_sensitivities(const loader::ProblemInstance& problem, const std::vector<std::string>& words);
 
+// s(t0) for the columns `index` where the problem's initial values depend on its
+// parameters (a dose, an initial concentration): dy0/dp by central differences of
+// initial_values in each such parameter (the problem's p restored after), e_i for y0_i.
+// Empty when y0 depends on none of them (the solvers' default s0 is then exact).
+std::vector<double> initial_sensitivities(const loader::ProblemInstance& problem, const std::vector<std::int32_t>& index);
+
 // The name of sensitivity column q: the parameter's, or "y0:COMPONENT" for -1 - i.
 std::string sensitivity_name(const dk_problem_info& info, std::int32_t q);
 

@@ -140,6 +140,8 @@ class ProblemInstance {
   std::string parameter_name(std::size_t i) const;
   double nominal_parameter(std::size_t i) const;
   void set_parameters(const std::vector<double>& p) const;
+  // The values the problem uses now: nominal, or as given at creation or set since.
+  const std::vector<double>& parameters() const { return p_; }
   // The stored reference (info().has_reference) holds for the nominal real parameters only:
   // false once any was set away from its nominal value (reference() then gives none).
   bool has_stored_reference() const;
@@ -149,6 +151,7 @@ class ProblemInstance {
   void adopt();
   Plugin plugin_;  // holds the library (none for a problem made in this process)
   mutable bool at_nominal_ = true;  // every real parameter at its nominal value
+  mutable std::vector<double> p_;   // the real parameters' present values
   dk_problem problem_{};
   const dk_problem_info* info_ = nullptr;
 };
