@@ -193,7 +193,8 @@ namespace {
 // central differences of tight solves with k moved by 1e-4 of itself: `digits` digits
 // relative to the largest entry of each column.
 void check_against_differences(const std::string& problem, const std::vector<std::pair<std::string, double>>& constants,
-                               double tend, double digits) {
+                               double tend, double digits,
+                               const std::vector<std::string>& solvers = {"cvode", "ida", "bdf", "radau5", "rodas5p"}) {
   std::vector<std::vector<double>> reference;  // reference[k][i] = d y_i / d k
   for (const auto& [name, value] : constants) {
     const double h = value * 1e-4;
@@ -203,7 +204,7 @@ void check_against_differences(const std::string& problem, const std::vector<std
   }
   std::vector<std::string> names;
   for (const auto& c : constants) names.push_back(c.first);
-  for (const std::string solver : {"cvode", "ida", "bdf", "radau5", "rodas5p"}) {
+  for (const std::string& solver : solvers) {
     INFO(problem << ", " << solver);
     daekit::SolveOptions options;
     options.rtol = 1e-10;
@@ -232,6 +233,12 @@ TEST_CASE("Robertson's and hires' dy/dk against central differences of tight sol
           "[api][sensitivities]") {
   check_against_differences("rober", {{"k1", 0.04}, {"k2", 3e7}, {"k3", 1e4}}, 4e5, 6.0);
   check_against_differences("hires", {{"k1", 1.71}, {"k7", 280.0}, {"Oks", 0.0007}}, 321.8122, 6.0);
+}
+
+TEST_CASE("chemakzo's dy/dp (index 1; Ks moves the algebraic y6(0) too) against central differences of tight solves",
+          "[api][sensitivities]") {
+  check_against_differences("chemakzo", {{"k1", 18.7}, {"klA", 3.3}, {"Ks", 115.83}}, 180.0, 6.0,
+                            {"ida", "bdf", "radau5", "rodas5p"});
 }
 
 TEST_CASE("sensitivities come at every output point and follow the trajectory", "[api][sensitivities]") {
