@@ -115,3 +115,24 @@ TEST_CASE("a model that must hear of every step is refused by a solver that does
   solver.flags = DK_SOLVER_EVENTS;
   CHECK(check_capabilities(solver, f.info, &why));
 }
+
+TEST_CASE("initial sensitivities are taken as given, or refused when not finite", "[unit][options][sensitivities]") {
+  Fixture f;
+  f.info.np = 1;  // parse reads only np and n of the parameters
+  const std::int32_t index[2] = {0, -2};
+  double s0[4] = {0.5, 0.0, 0.0, 1.0};
+  f.o.nsens = 2;
+  f.o.sens_index = index;
+  f.o.sens_initial = s0;
+  SolveRequest r;
+  std::string why;
+  REQUIRE(parse_request(f.o, f.info, &r, &why));
+  CHECK(r.sens_initial == std::vector<double>{0.5, 0.0, 0.0, 1.0});
+  s0[1] = std::nan("");
+  CHECK_FALSE(f.parse(&why));
+  CHECK_THAT(why, Catch::Contains("sens_initial"));
+  f.o.sens_initial = nullptr;  // the default: e_i, 0
+  SolveRequest by_default;
+  REQUIRE(parse_request(f.o, f.info, &by_default, &why));
+  CHECK(by_default.sens_initial.empty());
+}
