@@ -319,8 +319,8 @@ bool check_sensitivity_request(const dk_solver_info& solver, const dk_problem_in
   if (!(solver.flags & DK_SOLVER_SENSITIVITIES))
     return fail(why, "solver '" + std::string(solver.name) +
                          "' does not compute sensitivities; use a solver whose `daekit info` says `sensitivities: yes`");
-  // The jump of s at an event (numerics/sensitivity_jump.hpp) is applied to ODEs with a
-  // regular M; a DAE's algebraic sensitivities after a reset, and roots that read y', not yet.
+  // The jump of s at an event (numerics/sensitivity_jump.hpp) is applied to problems
+  // M y' = f (ODEs and index-1 DAEs); to residual-form ones and roots that read y', not yet.
   const bool events = DK_HAS_FIELD(&problem, dk_problem_info, constraints) &&
                       (problem.nroots > 0 || (problem.flags & (DK_PROBLEM_TIME_EVENTS | DK_PROBLEM_STEP_NOTIFICATION)));
   if (!events) return true;
@@ -328,10 +328,6 @@ bool check_sensitivity_request(const dk_solver_info& solver, const dk_problem_in
   if (problem.form == DK_FORM_RESIDUAL_ONLY)
     return fail(why, name + " is in residual form and has events: sensitivities through such events are not "
                             "computed yet");
-  for (std::size_t i = 0; problem.differential && i < problem.n; ++i)
-    if (problem.differential[i] == 0)
-      return fail(why, name + " is a DAE with events: sensitivities through a DAE's events (the algebraic "
-                              "components' after a reset) are not computed yet");
   if (problem.nroots > 0 && (problem.flags & DK_PROBLEM_ROOTS_USE_YP))
     return fail(why, name + " has root functions that read y': sensitivities through their events are not "
                             "computed yet");

@@ -233,7 +233,8 @@ EventMonitor::Handled EventMonitor::handle(double t, std::uint32_t kind, const R
   out.changed = problem_.has_on_event() || action == DK_EVENT_REINIT || y != y_before_;
   if (jump_ && out.changed) {
     std::string why;
-    if (const Status st = jump_->after(event, y, y != y_before_, s_event_, &why); st != Status::success) {
+    if (const Status st = jump_->after(event, y, y != y_before_, action == DK_EVENT_REINIT, s_event_, &why);
+        st != Status::success) {
       out.status = st;
       out.message = "the sensitivities at the event: " + why;
       return out;

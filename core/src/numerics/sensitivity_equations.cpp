@@ -51,50 +51,86 @@ std::string SensitivityEquations::refused_for_ode_family(const std::string& solv
 bool SensitivityEquations::consistent_initial(double t0, const Eigen::VectorXd& y0, Eigen::MatrixXd& s0,
                                               std::string* why) {
   s0 = initial();
+  return make_consistent(t0, y0, s0, why);
+}
+
+bool SensitivityEquations::algebraic_system(double t, const Eigen::VectorXd& y, Algebraic& out, std::string* why) {
   const Eigen::Index n = problem_.size();
-  std::vector<Eigen::Index> rows, algebraic, differential;
-  for (Eigen::Index i = 0; i < n; ++i) (problem_.is_algebraic(i) ? algebraic : differential).push_back(i);
-  if (algebraic.empty()) return true;
+  for (Eigen::Index i = 0; i < n; ++i) (problem_.is_algebraic(i) ? out.algebraic : out.differential).push_back(i);
+  if (out.algebraic.empty()) return true;
   // The algebraic equations: the zero rows of M.
-  Eigen::MatrixXd m(n, n);
   Eigen::VectorXd unit = Eigen::VectorXd::Zero(n), column(n);
-  for (Eigen::Index j = 0; j < n; ++j) {
-    unit[j] = 1.0;
-    mass_.apply(unit, column);
-    m.col(j) = column;
-    unit[j] = 0.0;
-  }
-  for (Eigen::Index i = 0; i < n; ++i)
-    if (m.row(i).cwiseAbs().maxCoeff() == 0.0) rows.push_back(i);
-  // df/dy at (t0, y0), column by column as the products give it (exact or differenced).
-  Eigen::MatrixXd j(n, n);
+  std::vector<bool> zero_row(static_cast<std::size_t>(n), true);
   for (Eigen::Index c = 0; c < n; ++c) {
     unit[c] = 1.0;
-    if (jacobian_product(t0, y0, y0, unit, column) != Eval::ok) return *why = problem_.last_message(), false;
-    j.col(c) = column;
+    mass_.apply(unit, column);
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (column[i] != 0.0) zero_row[static_cast<std::size_t>(i)] = false;
     unit[c] = 0.0;
   }
-  if (parameter_columns(t0, y0, dfdq_) != Eval::ok) return *why = problem_.last_message(), false;
-  const auto a = static_cast<Eigen::Index>(rows.size());
-  Eigen::MatrixXd jaa(a, static_cast<Eigen::Index>(algebraic.size()));
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (zero_row[static_cast<std::size_t>(i)]) out.rows.push_back(i);
+  // df/dy at (t, y), column by column as the products give it (exact or differenced).
+  out.j.resize(n, n);
+  for (Eigen::Index c = 0; c < n; ++c) {
+    unit[c] = 1.0;
+    if (jacobian_product(t, y, y, unit, column) != Eval::ok) return *why = problem_.last_message(), false;
+    out.j.col(c) = column;
+    unit[c] = 0.0;
+  }
+  const auto a = static_cast<Eigen::Index>(out.rows.size());
+  Eigen::MatrixXd jaa(a, static_cast<Eigen::Index>(out.algebraic.size()));
   for (Eigen::Index r = 0; r < a; ++r)
-    for (std::size_t c = 0; c < algebraic.size(); ++c) jaa(r, static_cast<Eigen::Index>(c)) = j(rows[r], algebraic[c]);
-  const Eigen::FullPivLU<Eigen::MatrixXd> lu(jaa);
-  if (jaa.rows() != jaa.cols() || !lu.isInvertible()) {
+    for (std::size_t c = 0; c < out.algebraic.size(); ++c)
+      jaa(r, static_cast<Eigen::Index>(c)) = out.j(out.rows[static_cast<std::size_t>(r)], out.algebraic[c]);
+  out.lu.compute(jaa);
+  if (jaa.rows() != jaa.cols() || !out.lu.isInvertible()) {
     *why = "the algebraic equations do not determine the algebraic components' sensitivities (df/dy on them is "
            "singular: index 2 or more)";
     return false;
   }
-  Eigen::VectorXd rhs(a);
+  return true;
+}
+
+bool SensitivityEquations::make_consistent(double t, const Eigen::VectorXd& y, Eigen::MatrixXd& s, std::string* why) {
+  Algebraic sys;
+  if (!algebraic_system(t, y, sys, why)) return false;
+  if (sys.algebraic.empty()) return true;
+  if (parameter_columns(t, y, dfdq_) != Eval::ok) return *why = problem_.last_message(), false;
+  Eigen::VectorXd rhs(static_cast<Eigen::Index>(sys.rows.size()));
   for (Eigen::Index k = 0; k < columns(); ++k) {
-    for (Eigen::Index r = 0; r < a; ++r) {
-      double sum = dfdq_(rows[r], k);
-      for (Eigen::Index d : differential) sum += j(rows[r], d) * s0(d, k);
-      rhs[r] = -sum;
+    for (std::size_t r = 0; r < sys.rows.size(); ++r) {
+      double sum = dfdq_(sys.rows[r], k);
+      for (Eigen::Index d : sys.differential) sum += sys.j(sys.rows[r], d) * s(d, k);
+      rhs[static_cast<Eigen::Index>(r)] = -sum;
     }
-    const Eigen::VectorXd x = lu.solve(rhs);
-    for (std::size_t c = 0; c < algebraic.size(); ++c) s0(algebraic[c], k) = x[static_cast<Eigen::Index>(c)];
+    const Eigen::VectorXd x = sys.lu.solve(rhs);
+    for (std::size_t c = 0; c < sys.algebraic.size(); ++c) s(sys.algebraic[c], k) = x[static_cast<Eigen::Index>(c)];
   }
+  return true;
+}
+
+bool SensitivityEquations::algebraic_slopes(double t, const Eigen::VectorXd& y, Eigen::VectorXd& yp,
+                                            std::string* why) {
+  Algebraic sys;
+  if (!algebraic_system(t, y, sys, why)) return false;
+  if (sys.algebraic.empty()) return true;
+  // f's explicit t-dependence on the algebraic rows, by a central difference.
+  Eigen::VectorXd ft = Eigen::VectorXd::Zero(problem_.size());
+  if (!problem_.autonomous()) {
+    const double delta = std::cbrt(std::numeric_limits<double>::epsilon()) * std::max(std::abs(t), 1.0);
+    if (problem_.rhs(t + delta, y, plus_) != Eval::ok || problem_.rhs(t - delta, y, minus_) != Eval::ok)
+      return *why = problem_.last_message(), false;
+    ft = (plus_ - minus_) / (2.0 * delta);
+  }
+  Eigen::VectorXd rhs(static_cast<Eigen::Index>(sys.rows.size()));
+  for (std::size_t r = 0; r < sys.rows.size(); ++r) {
+    double sum = ft[sys.rows[r]];
+    for (Eigen::Index d : sys.differential) sum += sys.j(sys.rows[r], d) * yp[d];
+    rhs[static_cast<Eigen::Index>(r)] = -sum;
+  }
+  const Eigen::VectorXd x = sys.lu.solve(rhs);
+  for (std::size_t c = 0; c < sys.algebraic.size(); ++c) yp[sys.algebraic[c]] = x[static_cast<Eigen::Index>(c)];
   return true;
 }
 

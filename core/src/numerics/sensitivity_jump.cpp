@@ -9,7 +9,7 @@
 namespace daekit {
 
 SensitivityJump::SensitivityJump(ProblemView& problem, const SolveRequest& request)
-    : problem_(problem), request_(request) {}
+    : problem_(problem), request_(request), equations_(problem, request) {}
 
 std::string SensitivityJump::refused() const {
   if (problem_.nroots() > 0 && !problem_.has_root_derivatives())
@@ -25,10 +25,16 @@ Status SensitivityJump::slope(double t, const Eigen::VectorXd& y, Eigen::VectorX
     yp = f_;
     return Status::success;
   }
+  if (const Status st = set_up_mass(t, y, why); st != Status::success) return st;
+  derivative_from_mass(mass_, problem_, f_, yp);
+  if (!equations_.algebraic_slopes(t, y, yp, why)) return Status::unsupported_problem;
+  return Status::success;
+}
+
+Status SensitivityJump::set_up_mass(double t, const Eigen::VectorXd& y, std::string* why) {
   if ((!mass_ready_ || problem_.mass_kind() != MassKind::constant) && mass_.setup(problem_, t, y) != Eval::ok)
     return *why = problem_.last_message(), Status::evaluation_failure;
   mass_ready_ = true;
-  derivative_from_mass(mass_, problem_, f_, yp);
   return Status::success;
 }
 
@@ -85,9 +91,16 @@ Status SensitivityJump::event_time_derivative(const dk_event& event, const Eigen
   return Status::unsupported_problem;
 }
 
-Status SensitivityJump::after(const dk_event& event, const Eigen::VectorXd& y_plus, bool y_changed, Eigen::MatrixXd& s,
-                              std::string* why) {
-  if (const Status st = slope(event.t, y_plus, yp_plus_, why); st != Status::success) return st;
+Status SensitivityJump::after(const dk_event& event, const Eigen::VectorXd& y_plus, bool y_changed, bool reinit,
+                              Eigen::MatrixXd& s, std::string* why) {
+  // A DAE re-initialised after the reset moves on from consistent y+: its slope there.
+  y_plus_ = y_plus;
+  if (reinit && problem_.mass_kind() != MassKind::identity) {
+    if (const Status st = set_up_mass(event.t, y_plus_, why); st != Status::success) return st;
+    const RestartOutcome r = reinitialise_after_event(problem_, request_, &mass_, event.t, true, y_plus_, nullptr);
+    if (r.status != Status::success) return *why = r.message, r.status;
+  }
+  if (const Status st = slope(event.t, y_plus_, yp_plus_, why); st != Status::success) return st;
   if (!y_changed) {
     s = s_minus_ + (yp_minus_ - yp_plus_) * dtau_;
     return Status::success;

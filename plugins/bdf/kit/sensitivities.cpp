@@ -27,10 +27,12 @@ bool BdfSensitivities::start(ImplicitSystem& system, double t0, const Eigen::Vec
   return false;
 }
 
-bool BdfSensitivities::restart_from(ImplicitSystem& system, double t, const Eigen::VectorXd& y,
-                                    const Eigen::MatrixXd& s) {
+std::string BdfSensitivities::restart_from(ImplicitSystem& system, double t, const Eigen::VectorXd& y,
+                                           const Eigen::MatrixXd& s) {
   s_n_ = s;
-  return slopes(system, t, y);
+  std::string why;
+  if (!equations_.make_consistent(t, y, s_n_, &why)) return why;
+  return slopes(system, t, y) ? "" : problem_.last_message();
 }
 
 bool BdfSensitivities::slopes(ImplicitSystem& system, double t, const Eigen::VectorXd& y) {

@@ -14,8 +14,10 @@
 //   void projected(const Eigen::VectorXd& y);  // the accepted end was moved onto a constraint
 //   int dense_degree() const;  // optional: the degree of interpolate's polynomial in theta,
 //                              // for keeping the dense output (numerics/dense_history.hpp)
-//   bool restart_sensitivities(const Eigen::MatrixXd& s);  // with sensitivities: after the
-//                              // restart at an event, s+ (numerics/sensitivity_jump.hpp)
+//   std::string restart_sensitivities(double t, const Eigen::VectorXd& y, const Eigen::MatrixXd& s);
+//                              // with sensitivities: after the restart at an event at (t, y),
+//                              // s+ (numerics/sensitivity_jump.hpp), a DAE's made consistent;
+//                              // "" or why it failed
 //
 // Events and sign constraints (ABI 1.2) are the driver's too, so every family handles
 // them alike: roots are searched on each accepted step's dense output (EventMonitor),
@@ -282,10 +284,10 @@ class Driver {
       if (r.status != Status::success)
         return finish(r.status, "after the event " + detail::where(t_, h_) + ": " + r.message);
       if (const Eigen::MatrixXd* s = step_end_.sensitivities_after_event()) {
-        if constexpr (requires { stepper_.restart_sensitivities(*s); }) {
-          if (!stepper_.restart_sensitivities(*s))
-            return finish(Status::evaluation_failure, "restarting the sensitivities after the event " +
-                                                          detail::where(t_, h_) + ": " + problem_.last_message());
+        if constexpr (requires { stepper_.restart_sensitivities(t_, y_, *s); }) {
+          if (const std::string why = stepper_.restart_sensitivities(t_, y_, *s); !why.empty())
+            return finish(Status::evaluation_failure,
+                          "restarting the sensitivities after the event " + detail::where(t_, h_) + ": " + why);
         } else
           return finish(Status::internal_error, "this solver cannot restart its sensitivities after an event");
       }

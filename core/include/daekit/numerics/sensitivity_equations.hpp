@@ -11,6 +11,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/LU>
 #include <Eigen/SparseCore>
 #include <cstdint>
 #include <string>
@@ -35,6 +36,12 @@ class SensitivityEquations {
   // f_q,a) on the zero rows a of M (index 1: J_aa regular), at (t0, y0); s0's other
   // entries as initial() gives them. false (with why) when J_aa is singular.
   bool consistent_initial(double t0, const Eigen::VectorXd& y0, Eigen::MatrixXd& s0, std::string* why);
+  // The same for a given s (after an event's jump): its algebraic rows from its
+  // differential ones at (t, y). false (with why) when J_aa is singular.
+  bool make_consistent(double t, const Eigen::VectorXd& y, Eigen::MatrixXd& s, std::string* why);
+  // y' of the algebraic components along the solution, from the constraints' derivative
+  // J_aa y'_a = -(J_ad y'_d + f_t,a) at (t, y), y'_d as given in yp.
+  bool algebraic_slopes(double t, const Eigen::VectorXd& y, Eigen::VectorXd& yp, std::string* why);
   bool any_parameter() const { return any_parameter_; }
   // s(t0): e_i for the initial value y0_i, 0 for a parameter, or dy0/dp where the request
   // gives it (a y0 that depends on p); before DAE consistency.
@@ -71,6 +78,14 @@ class SensitivityEquations {
 
  private:
   Eval parameter_columns(double t, ProblemView::ConstRef y, Eigen::MatrixXd& out);
+  // The algebraic equations (M's zero rows) and df/dy at (t, y), J_aa factorised; false
+  // (with why) when the model fails or J_aa is singular (index 2 or more).
+  struct Algebraic {
+    std::vector<Eigen::Index> rows, algebraic, differential;
+    Eigen::MatrixXd j;
+    Eigen::FullPivLU<Eigen::MatrixXd> lu;
+  };
+  bool algebraic_system(double t, const Eigen::VectorXd& y, Algebraic& out, std::string* why);
   Eval jacobian_product(double t, ProblemView::ConstRef y, ProblemView::ConstRef f, ProblemView::ConstRef s,
                         ProblemView::Ref out, int slot = 0);
   double increment(ProblemView::ConstRef y, ProblemView::ConstRef s) const;

@@ -11,8 +11,10 @@
 // term, as the sensitivity is sometimes quoted, a bounce's dx/de would come out wrong:
 // tests/api/test_sensitivities_events.cpp.)
 // y'- and y'+ solve M y' = f(tau, y) before and after on_event (which may switch the
-// problem's equations); a reaction that leaves y as it was is R = identity. For an
-// initial value y0_i, R_q and g_q are 0.
+// problem's equations), a DAE's algebraic components' from the constraints' derivative;
+// a reaction that leaves y as it was is R = identity. For an initial value y0_i, R_q and
+// g_q are 0. A DAE's algebraic rows of s+ are not the formula's: the family makes them
+// consistent with y+ when it restarts (SensitivityEquations::make_consistent).
 #pragma once
 
 #include <Eigen/Core>
@@ -20,6 +22,7 @@
 
 #include "daekit/abi.h"
 #include "daekit/numerics/mass_matrix.hpp"
+#include "daekit/numerics/sensitivity_equations.hpp"
 #include "daekit/problem_view.hpp"
 #include "daekit/solve_request.hpp"
 #include "daekit/status.hpp"
@@ -36,12 +39,14 @@ class SensitivityJump {
   Status before(const dk_event& event, const Eigen::VectorXd& y_minus, const Eigen::MatrixXd& s_minus,
                 std::string* why);
   // After on_event left y+ (and the problem's new mode): s+ into s. y_changed: whether
-  // on_event moved y (else R = identity).
-  Status after(const dk_event& event, const Eigen::VectorXd& y_plus, bool y_changed, Eigen::MatrixXd& s,
+  // on_event moved y (else R = identity); reinit: it asked for re-initialisation, so y'+
+  // is that of y+ with its algebraic components re-solved, as the method restarts from.
+  Status after(const dk_event& event, const Eigen::VectorXd& y_plus, bool y_changed, bool reinit, Eigen::MatrixXd& s,
                std::string* why);
 
  private:
   Status slope(double t, const Eigen::VectorXd& y, Eigen::VectorXd& yp, std::string* why);
+  Status set_up_mass(double t, const Eigen::VectorXd& y, std::string* why);
   // dtau/dq from the first fired root that crosses zero transversally.
   Status event_time_derivative(const dk_event& event, const Eigen::VectorXd& y_minus, std::string* why);
   // d g_i / dt at fixed y, by a central difference.
@@ -49,9 +54,10 @@ class SensitivityJump {
 
   ProblemView& problem_;
   const SolveRequest& request_;
+  SensitivityEquations equations_;  // a DAE's algebraic slopes
   MassMatrix mass_;
   bool mass_ready_ = false;
-  Eigen::VectorXd y_minus_, yp_minus_, yp_plus_, f_, g_plus_, g_minus_;
+  Eigen::VectorXd y_minus_, y_plus_, yp_minus_, yp_plus_, f_, g_plus_, g_minus_;
   Eigen::MatrixXd s_minus_, dgdy_, dgdp_, dRdy_, dRdp_;
   Eigen::RowVectorXd dtau_;  // dtau/dq per column
 };

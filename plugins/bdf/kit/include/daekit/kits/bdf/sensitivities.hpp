@@ -27,8 +27,9 @@ class BdfSensitivities {
   // s(t0), its algebraic part from the constraints, and s'(t0) from M s' = J s + f_q at
   // y0; false (with why) when they cannot be had.
   bool start(ImplicitSystem& system, double t0, const Eigen::VectorXd& y0, std::string* why);
-  // After a restart at an event, at (t, y): s from s+ (an ODE's: no algebraic part), s' anew.
-  bool restart_from(ImplicitSystem& system, double t, const Eigen::VectorXd& y, const Eigen::MatrixXd& s);
+  // After a restart at an event, at (t, y): s from s+, its algebraic part made
+  // consistent, s' anew. "" or why it failed.
+  std::string restart_from(ImplicitSystem& system, double t, const Eigen::VectorXd& y, const Eigen::MatrixXd& s);
   // The first step after a (re)start: order 1 from s and h s'.
   void restart_history(double h);
   // s_pred and s'_pred from the beta-scaled differences of this attempt.

@@ -60,9 +60,9 @@ class BdfStepper {
 
   // Sensitivities integrated beside y on the same steps (the stepper does not own them).
   void integrate_sensitivities(BdfSensitivities* sensitivities) { sensitivities_ = sensitivities; }
-  // After the restart at an event (start() done): s continues from s+.
-  bool restart_sensitivities(const Eigen::MatrixXd& s) {
-    return !sensitivities_ || sensitivities_->restart_from(system_, t_, y_n_, s);
+  // After the restart at an event (start() done): s continues from s+; "" or why not.
+  std::string restart_sensitivities(double t, const Eigen::VectorXd& y, const Eigen::MatrixXd& s) {
+    return sensitivities_ ? sensitivities_->restart_from(system_, t, y, s) : "";
   }
   // s at t on the last accepted step.
   void interpolate_sensitivities(double t, Eigen::MatrixXd& out) const {

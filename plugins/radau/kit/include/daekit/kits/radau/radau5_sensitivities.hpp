@@ -44,10 +44,13 @@ class Radau5Sensitivities {
     first_ = true;
     return equations_.consistent_initial(t0, y0, s_n_, why);
   }
-  // After the restart at an event: s continues from s+.
-  void restart_from(const Eigen::MatrixXd& s) {
+  // After the restart at an event at (t, y): s continues from s+, its algebraic part
+  // made consistent; "" or why not.
+  std::string restart_from(double t, const Eigen::VectorXd& y, const Eigen::MatrixXd& s) {
     first_ = true;
     s_n_ = s;
+    std::string why;
+    return equations_.make_consistent(t, y, s_n_, &why) ? "" : why;
   }
   // The stages of s on y's converged stages: nothing, or why the step fails. *error: the
   // sensitivities' estimate (0 unless they join the error test).

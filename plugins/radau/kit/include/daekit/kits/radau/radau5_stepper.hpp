@@ -55,10 +55,9 @@ class Radau5Stepper {
   void interpolate(double theta, Eigen::VectorXd& out) const;
   int order() const { return 5; }
   int dense_degree() const { return 3; }  // the collocation polynomial
-  // After the restart at an event (restart() done): s continues from s+.
-  bool restart_sensitivities(const Eigen::MatrixXd& s) {
-    if (sensitivities_) sensitivities_->restart_from(s);
-    return true;
+  // After the restart at an event (restart() done): s continues from s+; "" or why not.
+  std::string restart_sensitivities(double t, const Eigen::VectorXd& y, const Eigen::MatrixXd& s) {
+    return sensitivities_ ? sensitivities_->restart_from(t, y, s) : "";
   }
   // With sensitivities asked for: s(t) on the last accepted step (s0 before one).
   void interpolate_sensitivities(double t, Eigen::MatrixXd& out) const {

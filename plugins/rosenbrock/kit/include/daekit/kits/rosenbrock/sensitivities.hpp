@@ -42,10 +42,13 @@ class RosenbrockSensitivities {
     stepped_ = false;
     return equations_.consistent_initial(t0, y0, s_n_, why);
   }
-  // After the restart at an event: s continues from s+.
-  void restart_from(const Eigen::MatrixXd& s) {
+  // After the restart at an event at (t, y): s continues from s+, its algebraic part
+  // made consistent; "" or why not.
+  std::string restart_from(double t, const Eigen::VectorXd& y, const Eigen::MatrixXd& s) {
     stepped_ = false;
     s_n_ = s;
+    std::string why;
+    return equations_.make_consistent(t, y, s_n_, &why) ? "" : why;
   }
   // s's stages on y's: ok, or the model's failure. *error: their estimate (0 unless they
   // join the error test).

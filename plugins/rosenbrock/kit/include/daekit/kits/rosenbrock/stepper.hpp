@@ -48,10 +48,9 @@ class RosenbrockStepper {
   int dense_degree() const { return tab_.dense_rows == 0 ? 3 : tab_.dense_rows + 1; }
   // Sensitivities integrated beside y on the same steps (the stepper does not own them).
   void integrate_sensitivities(RosenbrockSensitivities* sensitivities) { sensitivities_ = sensitivities; }
-  // After the restart at an event (restart() done): s continues from s+.
-  bool restart_sensitivities(const Eigen::MatrixXd& s) {
-    if (sensitivities_) sensitivities_->restart_from(s);
-    return true;
+  // After the restart at an event (restart() done): s continues from s+; "" or why not.
+  std::string restart_sensitivities(double t, const Eigen::VectorXd& y, const Eigen::MatrixXd& s) {
+    return sensitivities_ ? sensitivities_->restart_from(t, y, s) : "";
   }
   // The controller's exponent order: that of the error estimate plus one.
   int error_order() const { return std::min(tab_.order, tab_.embedded_order) + 1; }
