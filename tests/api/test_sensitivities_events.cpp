@@ -175,6 +175,33 @@ class DaeDose : public daekit::Problem {
   }
 };
 
+// y' + k y = 0 in residual form, watching y = 1/2: sensitivities through its event are refused.
+class ResidualWithRoot : public daekit::Problem {
+ public:
+  ResidualWithRoot() {
+    info_.name = "residual_root_sens";
+    info_.title = "a residual-form problem with a root function";
+    info_.n = 1;
+    info_.form = daekit::Form::residual_only;
+    info_.has_yp0 = true;
+    info_.roots = {{"half", DK_ROOT_FALLING, false}};
+    info_.parameters = {{"k", 1.0, 0.0}};
+  }
+  void initial_values(daekit::Vector y, daekit::Vector yp) override {
+    y[0] = 1.0;
+    yp[0] = -p(0);
+  }
+  daekit::Eval rhs(double, daekit::ConstVector, daekit::Vector) override { return daekit::Eval::not_provided; }
+  daekit::Eval residual(double, daekit::ConstVector y, daekit::ConstVector yp, daekit::Vector r) override {
+    r[0] = yp[0] + p(0) * y[0];
+    return daekit::Eval::ok;
+  }
+  daekit::Eval roots(double, daekit::ConstVector y, daekit::Vector g) override {
+    g[0] = y[0] - 0.5;
+    return daekit::Eval::ok;
+  }
+};
+
 daekit::SolveOptions options_for(std::vector<std::string> which, double rtol, std::vector<double> saveat = {}) {
   daekit::SolveOptions options;
   options.rtol = rtol;
@@ -323,4 +350,8 @@ TEST_CASE("sensitivities that cannot be carried through an event end the run the
   const daekit::Solution by_ida = daekit::solve(ball, registry().solver("ida"), options_for({"e"}, 1e-8));
   CHECK(by_ida.status == daekit::Status::unsupported_problem);
   CHECK_THAT(by_ida.message, Catch::Contains("through events"));
+  // A residual-form problem with events: refused before the run, whoever solves it.
+  const auto residual = daekit::ProblemHandle::from(std::make_unique<ResidualWithRoot>());
+  CHECK_THROWS_WITH(daekit::solve(residual, registry().solver("bdf"), options_for({"k"}, 1e-8)),
+                    Catch::Contains("residual form") && Catch::Contains("events"));
 }
