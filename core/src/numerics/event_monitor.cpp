@@ -32,7 +32,8 @@ EventMonitor::EventMonitor(ProblemView& problem, const SolveRequest& request, Ou
   for (auto* g : {&g_left_, &g_right_, &g_root_, &g_piece_left_, &g_piece_right_, &g_probe_}) g->setZero(m);
   y_scratch_.setZero(problem.size());
   y_before_.setZero(problem.size());
-  if (request.wants_sensitivities()) jump_.emplace(problem, request);
+  // Only where events can happen: the jump keeps its own sensitivity equations.
+  if (request.wants_sensitivities() && (active() || problem.wants_step_notification())) jump_.emplace(problem, request);
 }
 
 Eval EventMonitor::roots_at(double t, const Eigen::VectorXd& y, Eigen::VectorXd& g) {

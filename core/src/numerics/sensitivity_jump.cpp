@@ -27,7 +27,8 @@ Status SensitivityJump::slope(double t, const Eigen::VectorXd& y, Eigen::VectorX
   }
   if (const Status st = set_up_mass(t, y, why); st != Status::success) return st;
   derivative_from_mass(mass_, problem_, f_, yp);
-  if (!equations_.algebraic_slopes(t, y, yp, why)) return Status::unsupported_problem;
+  // Fails where the model does, or where J_aa is singular (index 2: refused before a run).
+  if (!equations_.algebraic_slopes(t, y, yp, why)) return Status::evaluation_failure;
   return Status::success;
 }
 
