@@ -484,7 +484,8 @@ void ProblemInstance::adopt() {
     throw LoadError("problem '" + plugin.manifest.name + "' (" + plugin.file.string() +
                     ") returned an invalid description: np = " + std::to_string(np) + " but no set_p function");
   }
-  p_.assign(info_->p_nominal, info_->p_nominal + parameter_count());
+  // p_nominal is read only where the description has it (a 1.2 problem's ends before).
+  if (const std::size_t np = parameter_count(); np > 0) p_.assign(info_->p_nominal, info_->p_nominal + np);
 }
 
 std::size_t ProblemInstance::parameter_count() const {
