@@ -298,3 +298,28 @@ def test_sensitivities_are_points_by_components_by_columns():
     assert np.allclose(s.sensitivities[-1, :, 0], (up - down) / (2 * h), rtol=1e-6, atol=1e-14)
     with pytest.raises(daekit.UsageError, match="no real parameter 'k9'"):
         daekit.solve("rober", "cvode", sensitivities="k9")
+
+
+def ball_at(x0, v0, e, g, t):
+    # The bouncing ball in closed form: free fall, then flights of e^k times the impact speed.
+    speed = np.sqrt(v0 * v0 + 2.0 * g * x0)
+    t_bounce = (v0 + speed) / g
+    if t < t_bounce:
+        return np.array([x0 + v0 * t - 0.5 * g * t * t, v0 - g * t])
+    up = e * speed
+    while t_bounce + 2.0 * up / g < t:
+        t_bounce += 2.0 * up / g
+        up *= e
+    s = t - t_bounce
+    return np.array([up * s - 0.5 * g * s * s, up - g * s])
+
+
+def test_sensitivities_go_through_events():
+    # dy/dy0 of the bouncing ball after three bounces, against differences of its closed form.
+    r = daekit.solve("bouncing_ball", "radau5", rtol=1e-10, atol=1e-12, every_step=False,
+                     params={"bounces": "3"}, sensitivities="y0")
+    assert r.success and r.sensitivity_names == ["y0:x", "y0:v"]
+    t, h = r.t[-1], 1e-6
+    exact = np.column_stack([(ball_at(10.0 + h, 0.0, 0.8, 9.81, t) - ball_at(10.0 - h, 0.0, 0.8, 9.81, t)) / (2 * h),
+                             (ball_at(10.0, h, 0.8, 9.81, t) - ball_at(10.0, -h, 0.8, 9.81, t)) / (2 * h)])
+    assert np.allclose(r.sensitivities[-1], exact, rtol=1e-6, atol=1e-6)
