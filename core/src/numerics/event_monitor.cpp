@@ -219,7 +219,8 @@ EventMonitor::Handled EventMonitor::handle(double t, std::uint32_t kind, const R
     event.directions = root->directions.data();
   }
   y_before_ = y;
-  if (jump_ && !sensitivities_before(event, y, out)) return out;
+  // Without a reaction nothing changes at the event, and s goes on as it was.
+  if (jump_ && problem_.has_on_event() && !sensitivities_before(event, y, out)) return out;
   std::uint32_t action = DK_EVENT_CONTINUE;
   if (const Eval e = problem_.on_event(event, y, yp_none_, &action); e != Eval::ok) {
     out.status = Status::evaluation_failure;

@@ -115,9 +115,11 @@ bool SensitivityEquations::algebraic_slopes(double t, const Eigen::VectorXd& y, 
   Algebraic sys;
   if (!algebraic_system(t, y, sys, why)) return false;
   if (sys.algebraic.empty()) return true;
-  // f's explicit t-dependence on the algebraic rows, by a central difference.
+  // f's explicit t-dependence: the problem's df/dt, else a central difference.
   Eigen::VectorXd ft = Eigen::VectorXd::Zero(problem_.size());
-  if (!problem_.autonomous()) {
+  if (problem_.has_analytic_dfdt()) {
+    if (problem_.dfdt(t, y, ft) != Eval::ok) return *why = problem_.last_message(), false;
+  } else if (!problem_.autonomous()) {
     const double delta = std::cbrt(std::numeric_limits<double>::epsilon()) * std::max(std::abs(t), 1.0);
     if (problem_.rhs(t + delta, y, plus_) != Eval::ok || problem_.rhs(t - delta, y, minus_) != Eval::ok)
       return *why = problem_.last_message(), false;

@@ -49,8 +49,7 @@ Status SensitivityJump::before(const dk_event& event, const Eigen::VectorXd& y_m
   return event_time_derivative(event, y_minus, why);
 }
 
-Status SensitivityJump::explicit_time_derivative(double t, const Eigen::VectorXd& y, Eigen::Index i, double* dgdt,
-                                                 std::string* why) {
+Status SensitivityJump::explicit_time_derivative(double t, const Eigen::VectorXd& y, std::string* why) {
   const auto m = static_cast<Eigen::Index>(problem_.nroots());
   g_plus_.resize(m);
   g_minus_.resize(m);
@@ -59,7 +58,7 @@ Status SensitivityJump::explicit_time_derivative(double t, const Eigen::VectorXd
   if (problem_.roots(t + delta, y, nullptr, g_plus_) != Eval::ok ||
       problem_.roots(t - delta, y, nullptr, g_minus_) != Eval::ok)
     return *why = problem_.last_message(), Status::evaluation_failure;
-  *dgdt = (g_plus_[i] - g_minus_[i]) / (2.0 * delta);
+  dgdt_ = (g_plus_ - g_minus_) / (2.0 * delta);
   return Status::success;
 }
 
@@ -68,10 +67,10 @@ Status SensitivityJump::event_time_derivative(const dk_event& event, const Eigen
                                               std::string* why) {
   if (problem_.root_derivatives(event.t, y_minus, dgdy_, dgdp_) != Eval::ok)
     return *why = problem_.last_message(), Status::evaluation_failure;
+  if (const Status s = explicit_time_derivative(event.t, y_minus, why); s != Status::success) return s;
   for (std::size_t k = 0; k < event.nfired; ++k) {
     const Eigen::Index i = event.fired[k];
-    double dgdt = 0.0;
-    if (const Status s = explicit_time_derivative(event.t, y_minus, i, &dgdt, why); s != Status::success) return s;
+    const double dgdt = dgdt_[i];
     const double along = dgdy_.row(i).dot(yp_minus_);
     const double rate = dgdt + along;
     // g's rate along the solution against the size of its parts: tangential when they

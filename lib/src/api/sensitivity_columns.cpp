@@ -1,9 +1,8 @@
 #include "daekit/api/sensitivity_columns.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <daekit/sdk/closest_names.hpp>
+#include <daekit/sdk/parameter_differences.hpp>
 
 #include "daekit/api/discovery.hpp"
 
@@ -109,9 +108,7 @@ std::vector<double> initial_sensitivities(const loader::ProblemInstance& problem
         continue;
       }
       const auto j = static_cast<std::size_t>(q);
-      // As the SDK's df/dp: eps^(1/3) of the parameter's size or declared scale.
-      const double scale = std::max(std::abs(p[j]), info.p_scale ? info.p_scale[j] : 0.0);
-      const double delta = std::cbrt(std::numeric_limits<double>::epsilon()) * (scale > 0.0 ? scale : 1e-8);
+      const double delta = sdk::parameter_increment(p[j], info.p_scale ? info.p_scale[j] : 0.0);  // as df/dp's
       std::vector<double> moved = p;
       moved_any = true;
       moved[j] = p[j] + delta;

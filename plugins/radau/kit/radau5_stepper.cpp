@@ -27,9 +27,13 @@ Radau5Stepper::Radau5Stepper(ProblemView& problem, const SolveRequest& request, 
 }
 
 Eval Radau5Stepper::start(double t0, const Eigen::VectorXd& y0) {
-  if (sensitivities_ && first_ && !sensitivities_->start(t0, y0, &sensitivities_failed_))
+  if (sensitivities_ && !sensitivities_->start(t0, y0, &sensitivities_failed_))
     sensitivities_failed_ = "the sensitivities at t0: " + sensitivities_failed_;
-  Eval e = problem_.rhs(t0, y0, f0_);
+  return evaluate_f0(t0, y0);
+}
+
+Eval Radau5Stepper::evaluate_f0(double t, const Eigen::VectorXd& y) {
+  const Eval e = problem_.rhs(t, y, f0_);
   have_f0_ = e == Eval::ok;
   return e;
 }

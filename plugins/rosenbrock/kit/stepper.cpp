@@ -25,7 +25,11 @@ RosenbrockStepper::RosenbrockStepper(const tableaus::RosenbrockTableau& tableau,
 Eval RosenbrockStepper::start(double t0, const Eigen::VectorXd& y0) {
   if (sensitivities_ && !sensitivities_->start(t0, y0, &sensitivities_failed_))
     sensitivities_failed_ = "the sensitivities at t0: " + sensitivities_failed_;
-  Eval e = problem_.rhs(t0, y0, f0_);
+  return evaluate_f0(t0, y0);
+}
+
+Eval RosenbrockStepper::evaluate_f0(double t, const Eigen::VectorXd& y) {
+  const Eval e = problem_.rhs(t, y, f0_);
   have_f0_ = e == Eval::ok;
   return e;
 }

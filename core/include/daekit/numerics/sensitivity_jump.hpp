@@ -49,15 +49,15 @@ class SensitivityJump {
   Status set_up_mass(double t, const Eigen::VectorXd& y, std::string* why);
   // dtau/dq from the first fired root that crosses zero transversally.
   Status event_time_derivative(const dk_event& event, const Eigen::VectorXd& y_minus, std::string* why);
-  // d g_i / dt at fixed y, by a central difference.
-  Status explicit_time_derivative(double t, const Eigen::VectorXd& y, Eigen::Index i, double* dgdt, std::string* why);
+  // dg/dt at fixed y into dgdt_, by a central difference.
+  Status explicit_time_derivative(double t, const Eigen::VectorXd& y, std::string* why);
 
   ProblemView& problem_;
   const SolveRequest& request_;
   SensitivityEquations equations_;  // a DAE's algebraic slopes
   MassMatrix mass_;
   bool mass_ready_ = false;
-  Eigen::VectorXd y_minus_, y_plus_, yp_minus_, yp_plus_, f_, g_plus_, g_minus_;
+  Eigen::VectorXd y_minus_, y_plus_, yp_minus_, yp_plus_, f_, g_plus_, g_minus_, dgdt_;
   Eigen::MatrixXd s_minus_, dgdy_, dgdp_, dRdy_, dRdp_;
   Eigen::RowVectorXd dtau_;  // dtau/dq per column
 };

@@ -15,20 +15,26 @@
 
 namespace daekit::sdk {
 
+// The increment of a central difference in a parameter of value `value` and declared
+// typical magnitude `scale` (0: none): eps^(1/3) of the larger, 1e-8 when both are 0.
+inline double parameter_increment(double value, double scale) {
+  double magnitude = std::max(std::abs(value), scale);
+  if (magnitude == 0.0) magnitude = 1e-8;
+  return std::cbrt(std::numeric_limits<double>::epsilon()) * magnitude;
+}
+
 // evaluate(out) computes the function (f or F) at the problem's current p into a vector
 // of out.rows() entries. p is back to its value when this returns, whatever happened.
 template <class Evaluate>
 Eval central_differences_in_p(Problem& problem, Evaluate evaluate, MatrixView out) {
   const std::vector<double> p = problem.p();
   const auto& declared = problem.info().parameters;
-  const double step = std::cbrt(std::numeric_limits<double>::epsilon());
   Eigen::VectorXd plus(out.rows()), minus(out.rows());
   std::vector<double> moved = p;
   Eval result = Eval::ok;
   for (std::size_t j = 0; j < p.size() && result == Eval::ok; ++j) {
-    double magnitude = std::max(std::abs(p[j]), declared[j].scale);
-    if (magnitude == 0.0) magnitude = 1e-8;
-    const double up = p[j] + step * magnitude, down = p[j] - step * magnitude;
+    const double delta = parameter_increment(p[j], declared[j].scale);
+    const double up = p[j] + delta, down = p[j] - delta;
     moved[j] = up;
     result = problem.set_parameters(moved);
     if (result == Eval::ok) result = evaluate(Vector(plus.data(), plus.size()));

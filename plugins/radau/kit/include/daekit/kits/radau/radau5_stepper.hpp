@@ -41,11 +41,12 @@ class Radau5Stepper {
   Eval start(double t0, const Eigen::VectorXd& y0);
   // The driver moved the accepted end onto a sign constraint: f there is evaluated anew.
   void projected(const Eigen::VectorXd&) { have_f0_ = false; }
-  // After an event changed the state: nothing of the last step carries over.
+  // After an event changed the state: nothing of the last step carries over (the
+  // sensitivities continue from s+: restart_sensitivities).
   Eval restart(double t, const Eigen::VectorXd& y) {
     have_jac_ = false;
     first_ = true;
-    return start(t, y);
+    return evaluate_f0(t, y);
   }
   const Eigen::VectorXd& f_start() const { return f0_; }
 
@@ -70,6 +71,8 @@ class Radau5Stepper {
   const Radau5Settings& settings() const { return settings_; }
 
  private:
+  // f at the (re)start, which the first step and the automatic step size read.
+  Eval evaluate_f0(double t, const Eigen::VectorXd& y);
   bool factorise(double h);
   std::optional<StepAttempt> prepare_matrices(double t, double h, const Eigen::VectorXd& y);
   void start_stages(double h);

@@ -28,11 +28,12 @@ class RosenbrockStepper {
   Eval start(double t0, const Eigen::VectorXd& y0);
   // The driver moved the accepted end onto a sign constraint: f there is evaluated anew.
   void projected(const Eigen::VectorXd&) { have_f0_ = false; }
-  // After an event changed the state: nothing of the last step carries over.
+  // After an event changed the state: nothing of the last step carries over (the
+  // sensitivities continue from s+: restart_sensitivities).
   Eval restart(double t, const Eigen::VectorXd& y) {
     have_jac_ = false;
     jacobian_age_ = 0;
-    return start(t, y);
+    return evaluate_f0(t, y);
   }
   const Eigen::VectorXd& f_start() const { return f0_; }
 
@@ -56,6 +57,8 @@ class RosenbrockStepper {
   int error_order() const { return std::min(tab_.order, tab_.embedded_order) + 1; }
 
  private:
+  // f at the (re)start, which the first step and the automatic step size read.
+  Eval evaluate_f0(double t, const Eigen::VectorXd& y);
   Eval time_derivative(double t, const Eigen::VectorXd& y);
   StepAttempt failure(Eval e) const;
   void hermite(double theta, Eigen::VectorXd& out);
