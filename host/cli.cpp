@@ -64,6 +64,28 @@ std::vector<std::string> split_list(const std::string& s, char sep) {
   return out;
 }
 
+std::vector<std::string> split_variable_names(const std::string& list, const char* option) {
+  std::vector<std::string> names;
+  std::string current;
+  int depth = 0;
+  auto finish = [&] {
+    const auto first = current.find_first_not_of(" \t"), last = current.find_last_not_of(" \t");
+    if (first == std::string::npos) throw UsageError(std::string("--") + option + " has an empty name in '" + list + "'");
+    names.push_back(current.substr(first, last - first + 1));
+    current.clear();
+  };
+  for (char c : list) {
+    if (c == '[' || c == '(') ++depth;
+    if ((c == ']' || c == ')') && depth > 0) --depth;
+    if (c == ',' && depth == 0)
+      finish();
+    else
+      current += c;
+  }
+  if (!list.empty()) finish();
+  return names;
+}
+
 void add_farm_options(po::options_description& desc, FarmSettings& s, const char* what) {
   const std::string w = what;
   desc.add_options()("jobs,j", po::value(&s.jobs),

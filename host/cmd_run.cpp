@@ -69,29 +69,6 @@ class PluginOutputToStderr {
   int saved_ = -1;
 };
 
-// "a, der(b), x[1,2]" into {a, der(b), x[1,2]}: commas inside brackets belong to a name
-// (Modelica's scalarised arrays).
-std::vector<std::string> split_variable_names(const std::string& list) {
-  std::vector<std::string> names;
-  std::string current;
-  int depth = 0;
-  auto finish = [&] {
-    const auto first = current.find_first_not_of(" \t"), last = current.find_last_not_of(" \t");
-    if (first == std::string::npos) throw UsageError("--output-vars has an empty name in '" + list + "'");
-    names.push_back(current.substr(first, last - first + 1));
-    current.clear();
-  };
-  for (char c : list) {
-    if (c == '[' || c == '(') ++depth;
-    if ((c == ']' || c == ')') && depth > 0) --depth;
-    if (c == ',' && depth == 0)
-      finish();
-    else
-      current += c;
-  }
-  if (!list.empty()) finish();
-  return names;
-}
 
 // What `daekit run` was asked, read from its command line and checked.
 struct RunRequest {
@@ -105,7 +82,7 @@ struct RunRequest {
 
 std::optional<RunRequest> parse_run_request(int argc, char** argv) {
   RunRequest r;
-  std::string output_vars, sensitivities, sens_error_control = "off";
+  std::string output_vars;
   RunSettingsOptions run_settings;
   po::options_description desc("daekit run options");
   desc.add_options()("help,h", "show this help")("problem,p", po::value(&r.problem_name), "problem plugin name")(
@@ -123,11 +100,6 @@ std::optional<RunRequest> parse_run_request(int argc, char** argv) {
       "in-process", "run the plugins in this process (for debuggers and profilers; no --timeout)")(
       "timeout", po::value(&r.timeout),
       "seconds the run may take; then it is killed, status 'timeout' (default: none)")(
-      "sensitivities", po::value(&sensitivities),
-      "forward sensitivities dy/dq: all (every real parameter), parameter names, y0 (every initial value) or "
-      "y0:NAME, comma-separated; reported at the end and written as dY/dQ columns of --output")(
-      "sens-error-control", po::value(&sens_error_control),
-      "on: the sensitivities join the error test; off (default, as CVODES and IDAS): only y's error is tested")(
       "verbose,v", "show the plugins' notes (an FMU's own log lines) on stderr");
   run_settings.add_to(desc);
   add_plugin_options(desc, r.plugins);
@@ -140,13 +112,7 @@ std::optional<RunRequest> parse_run_request(int argc, char** argv) {
   if (vm.count("saveat") && r.saveat.empty()) throw UsageError("--saveat needs at least one time");
   if (vm.count("output") && r.output_file.empty()) throw UsageError("--output needs a file name");
   if (vm.count("output-vars") && r.output_file.empty()) throw UsageError("--output-vars needs --output FILE");
-  r.variable_names = split_variable_names(output_vars);
-  if (vm.count("sensitivities")) {
-    r.settings.sensitivities = split_variable_names(sensitivities);
-    if (r.settings.sensitivities.empty()) throw UsageError("--sensitivities needs at least one name");
-  }
-  if (sens_error_control != "on" && sens_error_control != "off") throw UsageError("--sens-error-control must be on or off");
-  r.settings.sensitivity_error_control = sens_error_control == "on";
+  r.variable_names = split_variable_names(output_vars, "output-vars");
   if (vm.count("output-vars") && r.variable_names.empty()) throw UsageError("--output-vars needs at least one name");
   // A long run's result must not be lost to an output path that cannot be written.
   if (!r.output_file.empty()) check_writable(r.output_file);

@@ -27,6 +27,12 @@ void RunSettingsOptions::add_to(po::options_description& desc) {
       "init", po::value(&init_), "initial values: check (default), fix (compute algebraic components), trust")(
       "no-index-scaling", "do not scale the errors of index-2/3 components by h^(index-1)")(
       "suppress-algebraic", "leave algebraic components out of the error test");
+  if (choice_.sensitivities)
+    add("sensitivities", po::value(&sensitivities_),
+        "forward sensitivities dy/dq: all (every real parameter), parameter names, y0 (every initial value) or "
+        "y0:NAME, comma-separated")(
+        "sens-error-control", po::value(&sens_error_control_),
+        "on: the sensitivities join the error test; off (default, as CVODES and IDAS): only y's error is tested");
 }
 
 // What the library checks (tolerances, steps, the end, the Jacobian and init words) it
@@ -49,6 +55,13 @@ api::RunSettings RunSettingsOptions::read(const po::variables_map& vm) const {
   s.init = init_;
   s.index_scaling = !vm.count("no-index-scaling");
   s.suppress_algebraic = vm.count("suppress-algebraic") > 0;
+  if (choice_.sensitivities && vm.count("sensitivities")) {
+    s.sensitivities = split_variable_names(sensitivities_, "sensitivities");
+    if (s.sensitivities.empty()) throw UsageError("--sensitivities needs at least one name");
+  }
+  if (sens_error_control_ != "on" && sens_error_control_ != "off")
+    throw UsageError("--sens-error-control must be on or off");
+  s.sensitivity_error_control = sens_error_control_ == "on";
   return s;
 }
 

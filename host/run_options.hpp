@@ -16,6 +16,7 @@ namespace daekit::host {
 struct RunOptionChoice {
   bool tolerances = true;  // --rtol, --atol
   bool tend = true;        // --tend
+  bool sensitivities = true;  // --sensitivities, --sens-error-control
   std::int64_t max_steps = api::RunSettings{}.max_steps;  // --max-steps' default
 };
 
@@ -33,6 +34,7 @@ class RunSettingsOptions {
   std::int64_t max_steps_ = 0, max_events_ = 0;
   int event_samples_ = -1;
   std::string derivative_check_ = "on", jacobian_ = "auto", init_ = "check";
+  std::string sensitivities_, sens_error_control_ = "off";
 };
 
 // --timeout (run) and --timeout-per-run (wpd, ensemble): finite seconds >= 0 (0: none).

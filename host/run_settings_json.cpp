@@ -13,6 +13,9 @@ json settings_to_json(const api::RunSettings& s) {
   if (s.rtol) j["rtol"] = *s.rtol;
   if (s.atol) j["atol"] = *s.atol;
   if (s.tend) j["tend"] = *s.tend;
+  // Only when asked for: a journal key of a sweep without them stays what it was.
+  if (!s.sensitivities.empty()) j["sensitivities"] = s.sensitivities;
+  if (s.sensitivity_error_control) j["sensitivity_error_control"] = true;
   return j;
 }
 
@@ -29,6 +32,8 @@ api::RunSettings settings_from_json(const json& j) {
   s.max_events = j.at("max_events"), s.dense = j.at("dense");
   // Absent from journals written before ABI 1.3: the defaults.
   s.event_samples = j.value("event_samples", -1), s.derivative_check = j.value("derivative_check", true);
+  s.sensitivities = j.value("sensitivities", std::vector<std::string>{});
+  s.sensitivity_error_control = j.value("sensitivity_error_control", false);
   return s;
 }
 

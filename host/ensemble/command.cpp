@@ -44,7 +44,8 @@ struct Request {
 
 std::optional<Request> parse_request(int argc, char** argv) {
   Request r;
-  RunSettingsOptions run_settings;
+  // Members record y at the end; their sensitivities are not gathered (yet).
+  RunSettingsOptions run_settings({.sensitivities = false});
   po::options_description desc("daekit ensemble options");
   desc.add_options()("help,h", "show this help")("problem,p", po::value(&r.problem), "problem plugin name")(
       "solver,s", po::value(&r.solver), "solver plugin name")(

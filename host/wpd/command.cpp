@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 // The references the points are scored against, and what they are, in words.
 struct References {
   ReferenceTrajectories trajectories;
-  std::string reference, error_reference, final_reference;
+  std::string reference, error_reference, final_reference, sens_reference;
 };
 
 class ReferenceMaker {
@@ -32,14 +32,18 @@ class ReferenceMaker {
       : request_(request), plan_(plan), cache_dir_(std::move(cache_dir)) {}
 
   api::Trajectory make(const std::string& label, const std::vector<double>& times, const char* what) const {
+    return make_with(request_.reference_solver, label, times, what, {});
+  }
+  api::Trajectory make_with(const std::string& solver, const std::string& label, const std::vector<double>& times,
+                            const char* what, const std::vector<std::string>& sensitivities) const {
     const Instance& instance = plan_.instance(label);
-    ReferenceSpec spec{instance.problem, request_.reference_solver, instance.params, request_.reference_tol, times,
-                       request_.settings.init};
+    ReferenceSpec spec{instance.problem, solver, instance.params, request_.reference_tol, times,
+                       request_.settings.init, sensitivities};
     bool cached = false;
     api::Trajectory t = reference_trajectory(plan_.registry, spec, cache_dir_, request_.timeout, &cached);
     if (!request_.quiet)
       std::cerr << "daekit wpd: " << what << " reference for " << label << " "
-                << (cached ? "read from the cache" : "computed") << " (" << request_.reference_solver << " at "
+                << (cached ? "read from the cache" : "computed") << " (" << solver << " at "
                 << request_.reference_tol << ")\n";
     return t;
   }
@@ -103,6 +107,29 @@ void final_references(const Request& r, Plan& plan, const ReferenceMaker& maker,
   out.final_reference = text.str();
 }
 
+// `--error sens`: every problem's dy/dq at tend from the reference solver, the
+// sensitivities in its error test.
+void sens_references(const Request& r, Plan& plan, const ReferenceMaker& maker, References& out) {
+  if (!wants(r.measures, Measure::sens)) return;
+  const std::string solver = r.sens_reference_solver();
+  api::require_plugin(plan.registry, solver, DK_KIND_SOLVER);
+  std::ostringstream text;
+  text << solver << " at tol " << r.reference_tol << " with its sensitivities in the error test";
+  out.sens_reference = text.str();
+  for (const auto& label : plan.labels) {
+    const auto& facts = plan.problem_facts[label];
+    const std::size_t n = facts["n"].get<std::size_t>();
+    const api::Trajectory run =
+        maker.make_with(solver, label, {facts["tend"].get<double>()}, "sensitivities", r.settings.sensitivities);
+    const std::size_t size = n * run.sensitivity_names.size();
+    if (run.sensitivity_names.empty() || run.s.size() < size)
+      throw UsageError("the reference solver " + solver + " gave no sensitivities for " + label);
+    const std::vector<double> at_end(run.s.end() - static_cast<std::ptrdiff_t>(size), run.s.end());
+    for (auto& p : plan.points)
+      if (p.instance == label) p.sens_reference = at_end, p.sens_reference_source = out.sens_reference;
+  }
+}
+
 // An earlier sweep's results in --out are continued or replaced only when asked.
 void check_out_folder(const Request& r) {
   std::error_code ec;
@@ -158,6 +185,7 @@ SweepInfo sweep_info(const Request& r, const Plan& plan, const References& refs,
   info.reference = refs.reference;
   info.error_reference = refs.error_reference;
   info.final_reference = refs.final_reference;
+  info.sens_reference = refs.sens_reference;
   info.command_line = r.command_line;
   info.settings = {{"init", r.settings.init},
                    {"atol_scale", r.atol_scale > 0 ? nlohmann::json(r.atol_scale) : nlohmann::json("the problem's")},
@@ -210,6 +238,7 @@ int command_wpd(int argc, char** argv) {
   References refs;
   trajectory_references(request, plan, maker, refs);
   final_references(request, plan, maker, refs);
+  sens_references(request, plan, maker, refs);
 
   SweepOptions options = sweep_options(request);
   std::vector<std::string> keys;

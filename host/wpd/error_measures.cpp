@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <daekit/sdk/closest_names.hpp>
 
 #include "../cli.hpp"
@@ -25,6 +26,7 @@ const Description descriptions[] = {
     {Measure::linf_steps, "linf-steps", "linf-steps", "max absolute error at the solver's steps (SciML :l∞)"},
     {Measure::l2_dense, "L2", "L2-dense", "RMS absolute error at 100 uniform times, dense output (SciML :L2)"},
     {Measure::linf_dense, "Linf", "Linf-dense", "max absolute error at 100 uniform times, dense output (SciML :L∞)"},
+    {Measure::sens, "sens", "sens", "error of dy/dq at tend (max abs error / each column's largest entry)"},
 };
 
 const Description& describe(Measure m) {
@@ -65,7 +67,7 @@ std::vector<Measure> parse_error_measures(const std::string& text) {
     // Case counts (l2 and L2 are two measures), so every near name is offered.
     for (std::size_t k = 0; k < near.size(); ++k)
       message += (k ? " or '" : " (did you mean '") + near[k] + (k + 1 == near.size() ? "'?)" : "'");
-    message += "; the measures: final (or scd), l2, both, final-mean, l2-steps, linf-steps, L2, Linf";
+    message += "; the measures: final (or scd), l2, both, final-mean, l2-steps, linf-steps, L2, Linf, sens";
     throw UsageError(message);
   }
   return out;
@@ -84,6 +86,7 @@ double value_of(const PointResult& r, Measure m) {
     case Measure::linf_steps: return r.linf_steps;
     case Measure::l2_dense: return r.l2_dense;
     case Measure::linf_dense: return r.linf_dense;
+    case Measure::sens: return r.sens_error;
   }
   return r.final_error;
 }
@@ -125,6 +128,22 @@ double max_abs_error(const std::vector<double>& y, const std::vector<double>& yr
     const double d = std::abs(y[i] - yref[i]);
     if (std::isnan(d)) return d;  // std::max would pass over it
     worst = std::max(worst, d);
+  }
+  return worst;
+}
+
+double sensitivity_error(const double* s, const std::vector<double>& sref, std::size_t n) {
+  double worst = 0.0;
+  for (std::size_t begin = 0; n > 0 && begin + n <= sref.size(); begin += n) {
+    double largest = 0.0, error = 0.0;
+    for (std::size_t i = begin; i < begin + n; ++i) {
+      largest = std::max(largest, std::abs(sref[i]));
+      const double d = std::abs(s[i] - sref[i]);
+      if (!std::isfinite(d)) return std::numeric_limits<double>::quiet_NaN();
+      error = std::max(error, d);
+    }
+    if (!(largest > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+    worst = std::max(worst, error / largest);
   }
   return worst;
 }

@@ -13,6 +13,11 @@
 //   L2          :L2      sqrt(mean (y - yref)^2) on 100 uniform times t0 ... tend, the
 //                        solution there from the solver's dense output
 //   Linf        :L∞      max |y - yref| on the same times
+// And the sensitivities' (--sensitivities names the columns):
+//   sens        max over the columns k of max_i |s_ik - sref_ik| / max_i |sref_ik| at tend:
+//               each column's error relative to its largest entry (a column's entries
+//               may differ by many orders, and many are near 0), against a tight run
+//               of the reference solver with its sensitivities in the error test
 #pragma once
 
 #include <cstddef>
@@ -23,10 +28,10 @@ namespace daekit::host::wpd {
 
 struct PointResult;
 
-enum class Measure { final_relative, l2_reference, final_mean, l2_steps, linf_steps, l2_dense, linf_dense };
+enum class Measure { final_relative, l2_reference, final_mean, l2_steps, linf_steps, l2_dense, linf_dense, sens };
 
 // The measures --error names, in its order, each once: a comma list of final, scd, l2,
-// both (final and l2), final-mean, l2-steps, linf-steps, L2, Linf. Throws UsageError for
+// both (final and l2), final-mean, l2-steps, linf-steps, L2, Linf, sens. Throws UsageError for
 // an unknown name, with the closest one.
 std::vector<Measure> parse_error_measures(const std::string& text);
 
@@ -51,5 +56,8 @@ std::vector<double> uniform_times(double t0, double tend, std::size_t count = 10
 double mean_abs_error(const double* y, const double* yref, std::size_t n);
 double rms_error(const std::vector<double>& y, const std::vector<double>& yref);
 double max_abs_error(const std::vector<double>& y, const std::vector<double>& yref);
+// `sens`: s and sref n x columns, column-major; NaN when a column's reference is all 0
+// (nothing to be relative to) or an entry is not finite.
+double sensitivity_error(const double* s, const std::vector<double>& sref, std::size_t n);
 
 }  // namespace daekit::host::wpd

@@ -36,6 +36,7 @@ void read_accuracy(const json& j, PointResult& r) {
   r.linf_steps = number_or_nan(j, "linf_steps");
   r.l2_dense = number_or_nan(j, "L2_dense");
   r.linf_dense = number_or_nan(j, "Linf_dense");
+  r.sens_error = number_or_nan(j, "sens_error");
   if (j.contains("error_references") && j["error_references"].is_object())
     for (const auto& [measure, used] : j["error_references"].items())
       if (used.is_string()) r.references_used[measure] = used.get<std::string>();
@@ -69,6 +70,7 @@ json row_to_json(const PointResult& r) {
           {"linf_steps", json_number(r.linf_steps)},
           {"L2_dense", json_number(r.l2_dense)},
           {"Linf_dense", json_number(r.linf_dense)},
+          {"sens_error", json_number(r.sens_error)},
           {"error_references", r.references_used},
           {"host", r.host},
           {"rank", r.rank}};

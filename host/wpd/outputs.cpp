@@ -161,7 +161,7 @@ std::map<std::string, double> times_to_reach(const std::vector<PointResult>& row
 static void csv_rows(std::ostream& out, const std::vector<PointResult>& rows) {
   out << "problem,solver,rtol,atol,status,message,runs,wall_median_s,wall_min_s,wall_max_s,steps,accepted,rejected,"
          "nfev,nfev_jac,njac,nlu,nsolve,nnewton,scd,mescd,final_error,l2,setup,host,final_mean,l2_steps,linf_steps,"
-         "L2_dense,Linf_dense,instance\n";
+         "L2_dense,Linf_dense,instance,sens_error\n";
   for (const auto& r : rows) {
     if (r.status == "interrupted") continue;
     const dk_stats& s = r.stats;
@@ -172,7 +172,7 @@ static void csv_rows(std::ostream& out, const std::vector<PointResult>& rows) {
         << "," << s.nnewton << "," << number(r.scd) << "," << number(r.mescd) << "," << number(r.final_error)
         << "," << number(r.l2) << "," << r.point.setup << "," << csv_field(r.host) << "," << number(r.final_mean)
         << "," << number(r.l2_steps) << "," << number(r.linf_steps) << "," << number(r.l2_dense) << ","
-        << number(r.linf_dense) << "," << csv_field(r.point.instance) << "\n";
+        << number(r.linf_dense) << "," << csv_field(r.point.instance) << "," << number(r.sens_error) << "\n";
   }
 }
 
@@ -211,6 +211,7 @@ void write_json(const std::string& file, const std::vector<PointResult>& rows, c
   meta["timings_comparable"] = info.jobs <= 1 && info.ranks_per_host <= 1;
   if (!info.reference.empty()) meta["l2_reference"] = info.reference;
   if (!info.final_reference.empty()) meta["final_reference"] = info.final_reference;
+  if (!info.sens_reference.empty()) meta["sens_reference"] = info.sens_reference;
   json plugins = json::array();
   std::set<std::string> used(info.solvers.begin(), info.solvers.end());
   used.insert(info.problem_plugins.begin(), info.problem_plugins.end());

@@ -31,6 +31,7 @@ struct SweepInfo {
   std::string reference;   // L2 reference solver and tolerance, in words
   std::string error_reference;  // what the measures beyond `final` were computed against, in words
   std::string final_reference;  // for problems without their own: the solver whose y(tend) scored
+  std::string sens_reference;   // `--error sens`: the run whose dy/dq at tend scored
   std::string command_line;     // as typed, to rerun the sweep
   nlohmann::json settings;      // what every run shared: init, atol scale, step limit, time limit
 };

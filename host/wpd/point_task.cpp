@@ -22,7 +22,8 @@ constexpr double warm_up_limit_s = 1.0;
 // What the run needs of a point (the rest stays with rank 0).
 json point_to_json(const Point& p) {
   return {{"problem", p.problem}, {"solver", p.solver}, {"params", p.params},
-          {"settings", settings_to_json(p.settings)}, {"final_reference", p.final_reference}};
+          {"settings", settings_to_json(p.settings)}, {"final_reference", p.final_reference},
+          {"sens_reference", p.sens_reference}, {"sens_reference_source", p.sens_reference_source}};
 }
 
 Point point_from_json(const json& j) {
@@ -32,6 +33,8 @@ Point point_from_json(const json& j) {
   p.params = j.at("params").get<std::map<std::string, std::string>>();
   p.settings = settings_from_json(j.at("settings"));
   p.final_reference = j.at("final_reference").get<std::vector<double>>();
+  p.sens_reference = j.at("sens_reference").get<std::vector<double>>();
+  p.sens_reference_source = j.at("sens_reference_source").get<std::string>();
   return p;
 }
 
@@ -139,6 +142,12 @@ void score(const loader::Registry& registry, const loader::ProblemInstance& prob
       out["final_mean"] = mean_abs_error(y_end, yref.data(), n);
       out["error_references"]["final-mean"] = used;
     }
+  }
+  const std::size_t columns = timed.sensitivity_count();
+  if (wants(scoring.measures, Measure::sens) && columns > 0 && p.sens_reference.size() == n * columns &&
+      timed.s.size() == timed.t.size() * n * columns && t_end == info.tend) {
+    out["sens_error"] = sensitivity_error(timed.s.data() + timed.s.size() - n * columns, p.sens_reference, n);
+    out["error_references"]["sens"] = p.sens_reference_source;
   }
   if (wants(scoring.measures, Measure::l2_reference)) {
     std::string used;

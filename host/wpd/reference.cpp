@@ -39,7 +39,8 @@ std::vector<double> l2_grid(double t0, double tend, std::size_t count) {
 
 bool run_at_times(const loader::Plugin& problem_plugin, const loader::Plugin& solver_plugin,
                   const std::map<std::string, std::string>& params, double tol, const std::string& init,
-                  const std::vector<double>& times, Trajectory& out, std::string* failure) {
+                  const std::vector<double>& times, Trajectory& out, std::string* failure,
+                  const std::vector<std::string>& sensitivities) {
   loader::ProblemInstance problem(problem_plugin, params);
   loader::SolverInstance solver(solver_plugin);
   RunSettings settings;
@@ -49,13 +50,11 @@ bool run_at_times(const loader::Plugin& problem_plugin, const loader::Plugin& so
   settings.init = init;
   settings.output = DK_OUTPUT_SAVEAT;
   settings.saveat = times;
+  settings.sensitivities = sensitivities;
+  settings.sensitivity_error_control = !sensitivities.empty();
   PreparedRun prepared(problem, solver, settings);
   out = Trajectory{};
-  out.n = problem.info().n;
-  dk_output_sink sink = collect_into(out);
-  dk_result result{};
-  result.struct_size = sizeof result;
-  solver.solve(problem, prepared.options(), sink, result);
+  const dk_result result = solve_checked(problem, solver, prepared.options(), out, /*with_events=*/false);
   const auto status = static_cast<Status>(result.status);
   if (is_success(status) && out.t.size() == times.size()) return true;
   *failure = std::string(status_name(status)) + ": " +
@@ -81,6 +80,10 @@ Trajectory reference_trajectory(const loader::Registry& registry, const Referenc
   times.precision(17);
   for (double t : spec.grid) times << t << ",";
   key << ":" << std::hex << fnv1a(times.str());
+  if (!spec.sensitivities.empty()) {
+    key << ";sensitivities=";
+    for (const auto& q : spec.sensitivities) key << q << ",";
+  }
   std::ostringstream name;
   name << "reference-" << spec.problem << "-" << std::hex << fnv1a(key.str()) << ".json";
   const std::filesystem::path file = std::filesystem::path(cache_dir) / name.str();
@@ -93,6 +96,9 @@ Trajectory reference_trajectory(const loader::Registry& registry, const Referenc
         Trajectory cached;
         cached.t = j.at("t").get<std::vector<double>>();
         cached.y = j.at("y").get<std::vector<double>>();
+        cached.n = j.at("n").get<std::size_t>();
+        cached.sensitivity_names = j.at("sensitivity_names").get<std::vector<std::string>>();
+        cached.s = j.at("s").get<std::vector<double>>();
         return cached;
       }
     } catch (const std::exception&) {
@@ -106,9 +112,12 @@ Trajectory reference_trajectory(const loader::Registry& registry, const Referenc
       [&] {
         Trajectory run;
         std::string why;
-        if (!run_at_times(*problem_plugin, *solver_plugin, spec.params, spec.tol, spec.init, spec.grid, run, &why))
+        if (!run_at_times(*problem_plugin, *solver_plugin, spec.params, spec.tol, spec.init, spec.grid, run, &why,
+                          spec.sensitivities))
           return nlohmann::json{{"status", "failed"}, {"message", why}}.dump();
-        return nlohmann::json{{"status", "success"}, {"n", run.n}, {"t", run.t}, {"y", run.y}}.dump();
+        return nlohmann::json{{"status", "success"}, {"n", run.n}, {"t", run.t}, {"y", run.y},
+                              {"sensitivity_names", run.sensitivity_names}, {"s", run.s}}
+            .dump();
       },
       timeout_s);
   // %g, not std::to_string: a tolerance of 1e-12 must not print as 0.000000.
@@ -128,8 +137,13 @@ Trajectory reference_trajectory(const loader::Registry& registry, const Referenc
   trajectory.n = j.at("n").get<std::size_t>();
   trajectory.t = j.at("t").get<std::vector<double>>();
   trajectory.y = j.at("y").get<std::vector<double>>();
+  trajectory.sensitivity_names = j.at("sensitivity_names").get<std::vector<std::string>>();
+  trajectory.s = j.at("s").get<std::vector<double>>();
   std::filesystem::create_directories(cache_dir);
-  const std::string text = nlohmann::json{{"key", key.str()}, {"t", trajectory.t}, {"y", trajectory.y}}.dump();
+  const std::string text = nlohmann::json{{"key", key.str()}, {"n", trajectory.n}, {"t", trajectory.t},
+                                          {"y", trajectory.y}, {"sensitivity_names", trajectory.sensitivity_names},
+                                          {"s", trajectory.s}}
+                               .dump();
   write_file_checked(file, [&](std::ostream& o) { o << text << "\n"; });
   *from_cache = false;
   return trajectory;

@@ -19,6 +19,8 @@ struct ReferenceSpec {
   double tol = 1e-12;
   std::vector<double> grid;
   std::string init = "check";  // the initial-value policy (check, fix, trust), as for the sweep
+  // `--error sens`: these sensitivities too, in the error test (Trajectory::s).
+  std::vector<std::string> sensitivities;
 };
 
 // 100 times over the span: logarithmically spaced when the span starts at 0 and is long
@@ -26,11 +28,13 @@ struct ReferenceSpec {
 std::vector<double> l2_grid(double t0, double tend, std::size_t count = 100);
 
 // One run of `solver` at rtol = tol (and atol = tol unless the problem scales its own)
-// with output at `times`: what a reference is made of. In this process. False, with
-// *failure saying why, when the run fails or misses a time.
+// with output at `times`, and the sensitivities named, in the error test: what a
+// reference is made of. In this process. False, with *failure saying why, when the run
+// fails or misses a time.
 bool run_at_times(const loader::Plugin& problem_plugin, const loader::Plugin& solver_plugin,
                   const std::map<std::string, std::string>& params, double tol, const std::string& init,
-                  const std::vector<double>& times, Trajectory& out, std::string* failure);
+                  const std::vector<double>& times, Trajectory& out, std::string* failure,
+                  const std::vector<std::string>& sensitivities = {});
 
 // Runs in a child process with a time limit (timeout_s, 0: none). Throws UsageError when
 // the reference solver fails, crashes or exceeds the limit.

@@ -85,13 +85,13 @@ std::optional<Request> parse_request(int argc, char** argv) {
       "runs", po::value(&r.runs), "runs per point; the median wall time is reported (default 1)")(
       "error", po::value(&error),
       "accuracy measures, comma-separated: final (or scd: the test set's, at tend), l2 (100 times vs. the "
-      "reference solver), both (final,l2), and DiffEqDevTools' final-mean, l2-steps, linf-steps, L2, Linf "
-      "(default final)")(
+      "reference solver), both (final,l2), DiffEqDevTools' final-mean, l2-steps, linf-steps, L2, Linf, and "
+      "sens (dy/dq at tend against the reference solver's, with --sensitivities) (default final)")(
       "out,o", po::value(&r.out_dir), "output folder (results.csv, results.json, SVG and PNG diagrams)")(
       // A hung point must not hang the sweep: 10 minutes per run unless told otherwise.
       "timeout-per-run", po::value(&r.timeout),
       "seconds a run may take before it is killed and recorded as failed (default 600; 0: no limit)")(
-      "reference-solver", po::value(&r.reference_solver), "solver of the L2 reference trajectory (default rodas5p)")(
+      "reference-solver", po::value(&r.reference_solver), "solver of the references (default rodas5p; radau5 for --error sens' dy/dq)")(
       "reference-tol", po::value(&r.reference_tol), "tolerance of the L2 reference trajectory (default 1e-12)")(
       "cache-dir", po::value(&r.cache_dir), "where reference trajectories are cached (default OUT/cache)")(
       "target-scd", po::value(&r.target_scd), "scd of the summary table (default: the best every solver reached)")(
@@ -117,6 +117,8 @@ std::optional<Request> parse_request(int argc, char** argv) {
   check_farm_options(r.farm, vm);
   if (auto* launch = farm::current_launch()) farm::announce_coordinator(*launch, r.farm.silence_limit_s);
   r.settings = run_settings.read(vm);
+  if (wants(r.measures, Measure::sens) && r.settings.sensitivities.empty())
+    throw UsageError("--error sens scores the sensitivities --sensitivities names (all, parameter names, y0, y0:NAME)");
   r.tolerances = parse_tolerances(tols);
   for (int i = 0; i < argc; ++i) r.command_line += (i ? " " : "daekit ") + std::string(argv[i]);
   return r;

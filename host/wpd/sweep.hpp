@@ -37,6 +37,9 @@ struct Point {
   // For a problem without a reference of its own: the reference solver's y(tend), to
   // score scd/mescd against (empty: the problem's reference, if any).
   std::vector<double> final_reference;
+  // `--error sens`: the reference solver's dy/dq at tend (n x columns, column-major).
+  std::vector<double> sens_reference;
+  std::string sens_reference_source;  // the run it came from, in words
 };
 
 struct PointResult {
@@ -48,6 +51,7 @@ struct PointResult {
   double scd = std::numeric_limits<double>::quiet_NaN(), mescd = scd, final_error = scd, l2 = scd;
   // DiffEqDevTools' measures (error_measures.hpp), NaN unless asked for.
   double final_mean = scd, l2_steps = scd, linf_steps = scd, l2_dense = scd, linf_dense = scd;
+  double sens_error = scd;  // `sens` (error_measures.hpp)
   // Which reference each measure was computed against, by measure name (results.json).
   std::map<std::string, std::string> references_used;
   std::string host;  // the machine that ran it (empty: not run, e.g. refused)

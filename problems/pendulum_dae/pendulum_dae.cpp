@@ -1,5 +1,6 @@
 // The mathematical pendulum as a DAE in Cartesian coordinates, with unit mass:
 //   x' = u,  y' = v,  u' = -lambda x,  v' = -lambda y - g,  0 = constraint,
+// g a real parameter (`--param g=...`, nominal 9.81: sensitivities with respect to it),
 // the constraint on positions (x^2 + y^2 - L^2: index 3) or on velocities
 // (x u + y v: index 2), released horizontally at rest (consistent for both, lambda = 0).
 //
@@ -16,7 +17,7 @@
 
 namespace {
 
-constexpr double gravity = 9.81;
+constexpr double nominal_gravity = 9.81;
 
 class PendulumDae : public daekit::Problem {
  public:
@@ -42,6 +43,7 @@ class PendulumDae : public daekit::Problem {
     info_.autonomous = true;
     info_.consistent_y0 = true;
     info_.component_names = {"x", "y", "u", "v", "lambda"};
+    info_.parameters = {{"g", nominal_gravity, nominal_gravity}};
     info_.differential = {1, 1, 1, 1, 0};
     info_.index = index_ == 3 ? std::vector<std::uint8_t>{1, 1, 2, 2, 3} : std::vector<std::uint8_t>{1, 1, 1, 1, 2};
     info_.reference = reference(tend);
@@ -53,7 +55,7 @@ class PendulumDae : public daekit::Problem {
 
   daekit::Eval rhs(double, daekit::ConstVector y, daekit::Vector f) override {
     const double x = y[0], yy = y[1], u = y[2], v = y[3], lambda = y[4];
-    f << u, v, -lambda * x, -lambda * yy - gravity, index_ == 3 ? x * x + yy * yy - L_ * L_ : x * u + yy * v;
+    f << u, v, -lambda * x, -lambda * yy - p(0), index_ == 3 ? x * x + yy * yy - L_ * L_ : x * u + yy * v;
     return daekit::Eval::ok;
   }
 
@@ -71,10 +73,15 @@ class PendulumDae : public daekit::Problem {
     return daekit::Eval::ok;
   }
 
+  daekit::Eval dfdp(double, daekit::ConstVector, daekit::MatrixView d) override {
+    d(3, 0) = -1.0;
+    return daekit::Eval::ok;
+  }
+
  private:
   std::vector<double> reference(double tend) const {
     using real = long double;
-    const real k = static_cast<real>(gravity) / L_;
+    const real k = static_cast<real>(nominal_gravity) / L_;
     auto accel = [k](real theta) { return -k * std::sin(theta); };
     real theta = std::numbers::pi_v<real> / 2, omega = 0;
     const int steps = 1 << 16;
@@ -88,7 +95,7 @@ class PendulumDae : public daekit::Problem {
       omega += h / 6 * (k1w + 2 * k2w + 2 * k3w + k4w);
     }
     const real L = L_, c = std::cos(theta), s = std::sin(theta);
-    const real lambda = (L * L * omega * omega + static_cast<real>(gravity) * L * c) / (L * L);
+    const real lambda = (L * L * omega * omega + static_cast<real>(nominal_gravity) * L * c) / (L * L);
     return {static_cast<double>(L * s), static_cast<double>(-L * c), static_cast<double>(L * c * omega),
             static_cast<double>(L * s * omega), static_cast<double>(lambda)};
   }

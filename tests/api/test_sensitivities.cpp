@@ -387,14 +387,7 @@ TEST_CASE("sensitivities a solver or problem cannot give are refused before the 
   options.sensitivities = {"y0:y9"};
   CHECK_THROWS_WITH(daekit::solve(registry().problem("rober"), registry().solver("cvode"), options),
                     Catch::Contains("no component 'y9'"));
-  // The core families: index 1 at most (ida too).
-  options.sensitivities = {"y0:1"};
-  for (const std::string solver : {"bdf", "radau5", "rodas5p"}) {
-    INFO(solver);
-    const daekit::Solution refused = daekit::solve(registry().problem("pendulum_dae"), registry().solver(solver), options);
-    CHECK(refused.status == daekit::Status::unsupported_problem);
-    CHECK_THAT(refused.message, Catch::Contains("index-1 DAEs") && Catch::Contains("has index 2"));
-  }
+  // The index-2 and index-3 pendulums: test_sensitivities_index2.cpp.
 }
 
 namespace {

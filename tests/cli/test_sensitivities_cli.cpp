@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -136,4 +137,83 @@ TEST_CASE("daekit run --sensitivities y0 carries dy/dy0 through the bouncing bal
         CHECK(std::abs(s.at("at_tend")[i][q].get<double>() - exact[i].d[q]) < 1e-6 * std::max(1.0, std::abs(exact[i].d[q])));
       }
   }
+}
+
+namespace {
+
+// dy/dq at the end of `daekit run` (JSON), row-major n x columns flattened to columns.
+std::vector<double> sensitivities_of_run(const std::string& args) {
+  std::string out;
+  REQUIRE(run_command(daekit_with_fixture("run " + args + " --report json", false), &out) == 0);
+  std::vector<double> columns;
+  const auto at_tend = nlohmann::json::parse(out).at("sensitivities").at("at_tend");
+  for (std::size_t k = 0; k < at_tend[0].size(); ++k)
+    for (const auto& row : at_tend) columns.push_back(row[k].get<double>());
+  return columns;
+}
+
+}  // namespace
+
+TEST_CASE("daekit wpd --error sens scores dy/dq at tend against a tight reference", "[cli][sensitivities][wpd]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("daekit-wpd-sens-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::string out;
+  const std::string sweep = "wpd --problem parametric_decay --solvers bdf,radau5 --tols 1e-4,1e-6,1e-8 --error final,sens "
+                            "--sensitivities k,c,y0 --sens-error-control on --quiet --out " + dir.string();
+  REQUIRE(run_command(daekit_with_fixture(sweep), &out) == 0);
+  std::ifstream in(dir / "results.json");
+  const auto j = nlohmann::json::parse(in);
+  CHECK_THAT(j.at("meta").at("sens_reference").get<std::string>(), Catch::Contains("radau5 at tol 1e-12"));
+  const Exact x;
+  const std::vector<double> exact = {x.dk(), x.dc(), x.dy0()};
+  std::map<std::string, std::vector<double>> errors;
+  for (const auto& row : j.at("rows")) {
+    REQUIRE(row.at("status") == "success");
+    const std::string solver = row.at("solver");
+    const double rtol = row.at("rtol");
+    const double measured = row.at("sens_error").get<double>();
+    errors[solver].push_back(measured);
+    // The measure's own arithmetic, against the closed form: the same run by hand, each
+    // column's error relative to its largest entry (one component here: relative error).
+    std::ostringstream args;
+    args << "--problem parametric_decay --solver " << solver << " --rtol " << rtol << " --atol " << rtol
+         << " --sensitivities k,c,y0 --sens-error-control on";
+    const auto s = sensitivities_of_run(args.str());
+    REQUIRE(s.size() == 3);
+    double by_hand = 0.0;
+    for (std::size_t k = 0; k < 3; ++k) by_hand = std::max(by_hand, std::abs(s[k] - exact[k]) / std::abs(exact[k]));
+    INFO(solver << " at " << rtol << ": wpd " << measured << ", by hand " << by_hand);
+    CHECK(std::abs(measured - by_hand) <= 1e-3 * by_hand + 1e-10);
+  }
+  // It follows the tolerance down.
+  for (const auto& [solver, e] : errors) {
+    INFO(solver);
+    REQUIRE(e.size() == 3);
+    CHECK(e.back() < e.front() / 100);
+  }
+  std::ifstream csv(dir / "results.csv");
+  std::string header;
+  std::getline(csv, header);
+  CHECK_THAT(header, Catch::EndsWith(",sens_error"));
+  CHECK(std::filesystem::exists(dir / "parametric_decay-sens.svg"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("daekit wpd --error sens without the columns, or with a name a problem lacks, is refused",
+          "[cli][sensitivities][wpd]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("daekit-wpd-sens-bad-" + std::to_string(::getpid()));
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--error sens", "--error sens scores the sensitivities --sensitivities names"},
+      {"--error sens --sensitivities kk", "no real parameter 'kk'"},
+      {"--error senz --sensitivities k", "did you mean 'sens'"},
+  };
+  for (const auto& [args, message] : cases) {
+    INFO(args);
+    std::string out;
+    CHECK(run_command(daekit_with_fixture("wpd --problem parametric_decay --solvers bdf --tols 1e-6 --quiet " + args +
+                                          " --out " + dir.string()),
+                      &out) != 0);
+    CHECK_THAT(out, Catch::Contains(message));
+  }
+  std::filesystem::remove_all(dir);
 }

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "daekit/numerics/time_text.hpp"
+
 namespace daekit {
 
 SensitivityEquations::SensitivityEquations(ProblemView& problem, const SolveRequest& request)
@@ -42,9 +44,9 @@ std::string SensitivityEquations::refused_for_ode_family(const std::string& solv
     return solver + " computes sensitivities of problems M y' = f with a constant M; this one is a residual or has "
                     "a varying M (ida computes them for index-1 DAEs in any form)";
   for (Eigen::Index i = 0; i < problem_.size(); ++i)
-    if (problem_.is_algebraic(i) && problem_.index_of(i) >= 2)
-      return solver + " computes sensitivities of ODEs and index-1 DAEs; component " + problem_.component(i) +
-             " has index " + std::to_string(problem_.index_of(i));
+    if (problem_.index_of(i) >= 3)
+      return solver + " computes sensitivities of ODEs and DAEs of index 1 and 2 (Hessenberg); component " +
+             problem_.component(i) + " has index " + std::to_string(problem_.index_of(i));
   return "";
 }
 
@@ -54,22 +56,21 @@ bool SensitivityEquations::consistent_initial(double t0, const Eigen::VectorXd& 
   return make_consistent(t0, y0, s0, why);
 }
 
+// The algebraic equations (M's zero rows), M and df/dy at (t, y); J_aa factorised.
 bool SensitivityEquations::algebraic_system(double t, const Eigen::VectorXd& y, Algebraic& out, std::string* why) {
   const Eigen::Index n = problem_.size();
   for (Eigen::Index i = 0; i < n; ++i) (problem_.is_algebraic(i) ? out.algebraic : out.differential).push_back(i);
   if (out.algebraic.empty()) return true;
-  // The algebraic equations: the zero rows of M.
   Eigen::VectorXd unit = Eigen::VectorXd::Zero(n), column(n);
-  std::vector<bool> zero_row(static_cast<std::size_t>(n), true);
+  out.m.resize(n, n);
   for (Eigen::Index c = 0; c < n; ++c) {
     unit[c] = 1.0;
     mass_.apply(unit, column);
-    for (Eigen::Index i = 0; i < n; ++i)
-      if (column[i] != 0.0) zero_row[static_cast<std::size_t>(i)] = false;
+    out.m.col(c) = column;
     unit[c] = 0.0;
   }
   for (Eigen::Index i = 0; i < n; ++i)
-    if (zero_row[static_cast<std::size_t>(i)]) out.rows.push_back(i);
+    if (out.m.row(i).isZero(0.0)) out.rows.push_back(i);
   // df/dy at (t, y), column by column as the products give it (exact or differenced).
   out.j.resize(n, n);
   for (Eigen::Index c = 0; c < n; ++c) {
@@ -78,17 +79,8 @@ bool SensitivityEquations::algebraic_system(double t, const Eigen::VectorXd& y, 
     out.j.col(c) = column;
     unit[c] = 0.0;
   }
-  const auto a = static_cast<Eigen::Index>(out.rows.size());
-  Eigen::MatrixXd jaa(a, static_cast<Eigen::Index>(out.algebraic.size()));
-  for (Eigen::Index r = 0; r < a; ++r)
-    for (std::size_t c = 0; c < out.algebraic.size(); ++c)
-      jaa(r, static_cast<Eigen::Index>(c)) = out.j(out.rows[static_cast<std::size_t>(r)], out.algebraic[c]);
-  out.lu.compute(jaa);
-  if (jaa.rows() != jaa.cols() || !out.lu.isInvertible()) {
-    *why = "the algebraic equations do not determine the algebraic components' sensitivities (df/dy on them is "
-           "singular: index 2 or more)";
-    return false;
-  }
+  out.lu.compute(out.j(out.rows, out.algebraic));
+  out.regular = out.rows.size() == out.algebraic.size() && out.lu.isInvertible();
   return true;
 }
 
@@ -97,6 +89,7 @@ bool SensitivityEquations::make_consistent(double t, const Eigen::VectorXd& y, E
   if (!algebraic_system(t, y, sys, why)) return false;
   if (sys.algebraic.empty()) return true;
   if (parameter_columns(t, y, dfdq_) != Eval::ok) return *why = problem_.last_message(), false;
+  if (!sys.regular) return hidden_constraints(t, y, sys, s, why);
   Eigen::VectorXd rhs(static_cast<Eigen::Index>(sys.rows.size()));
   for (Eigen::Index k = 0; k < columns(); ++k) {
     for (std::size_t r = 0; r < sys.rows.size(); ++r) {
@@ -110,11 +103,83 @@ bool SensitivityEquations::make_consistent(double t, const Eigen::VectorXd& y, E
   return true;
 }
 
+// Index 2 in Hessenberg form: an algebraic equation that does not involve the algebraic
+// components, 0 = g(t, y_d, p), says nothing about s_a; its derivative along the
+// solution does. For s that derivative of c = g_y s + g_q (the sensitivity's own
+// constraint) is  dc/dt|_s + g_y s'_d,  s'_d = M_dd^-1 (J_d s + f_q,d),  linear in s_a
+// through J_da. dc/dt|_s, the change of (J s + f_q) on those rows along (1, y') at fixed
+// s, is one central difference. The equations that involve s_a keep their index-1 form.
+bool SensitivityEquations::hidden_constraints(double t, const Eigen::VectorXd& y, const Algebraic& sys,
+                                              Eigen::MatrixXd& s, std::string* why) {
+  const auto& a = sys.algebraic;
+  const auto& d = sys.differential;
+  std::vector<Eigen::Index> direct, hidden;  // rows that involve s_a, rows that do not
+  for (Eigen::Index r : sys.rows) (sys.j(r, a).isZero(0.0) ? hidden : direct).push_back(r);
+  if (direct.size() + hidden.size() != a.size() || hidden.empty() || !sys.m(Eigen::all, a).isZero(0.0)) {
+    *why = "the algebraic equations do not determine the algebraic components' sensitivities (neither index 1 nor "
+           "Hessenberg index 2)";
+    return false;
+  }
+  const Eigen::FullPivLU<Eigen::MatrixXd> mdd(sys.m(d, d));
+  Eigen::VectorXd f(problem_.size());
+  if (problem_.rhs(t, y, f) != Eval::ok) return *why = problem_.last_message(), false;
+  Eigen::VectorXd slope = Eigen::VectorXd::Zero(problem_.size());
+  slope(d) = mdd.solve(f(d));
+  // The constraints' sensitivities must already hold: an index-2 DAE's y0 moves on its manifold.
+  Eigen::MatrixXd sd_only = s;
+  sd_only(a, Eigen::all).setZero();
+  const Eigen::MatrixXd ds = sys.j * sd_only + dfdq_;
+  for (Eigen::Index r : hidden)
+    for (Eigen::Index k = 0; k < columns(); ++k) {
+      const double size = (sys.j.row(r).cwiseAbs() * sd_only.col(k).cwiseAbs()).sum() + std::abs(dfdq_(r, k));
+      if (std::abs(ds(r, k)) > 1e-6 * size) {
+        *why = "the sensitivity to " + column_name(k) + " " + at_time(t) + " violates the constraint of equation " +
+               std::to_string(r + 1) + " (index 2): y0 can move only along the constraints, so dy0/dq must keep "
+               "g_y dy0/dq + g_q = 0";
+        return false;
+      }
+    }
+  const double delta = std::min(increment(y, slope) > 0.0 ? increment(y, slope) : 1.0,
+                                std::cbrt(std::numeric_limits<double>::epsilon()) * std::max(std::abs(t), 1.0));
+  y_moved_ = y + delta * slope;
+  Eval e = rhs(t + delta, y_moved_, y_moved_, sd_only, up_, 1);
+  y_moved_ = y - delta * slope;
+  if (e == Eval::ok) e = rhs(t - delta, y_moved_, y_moved_, sd_only, down_, 2);
+  if (e != Eval::ok) return *why = problem_.last_message(), false;
+  const Eigen::MatrixXd along = (up_ - down_) / (2.0 * delta);
+  // The square system for s_a: direct rows J_ra s_a = -(J_rd s_d + f_q,r); hidden rows
+  // J_rd M_dd^-1 J_da s_a = -(dc/dt + J_rd M_dd^-1 (J_dd s_d + f_q,d)).
+  const auto na = static_cast<Eigen::Index>(a.size());
+  Eigen::MatrixXd system(na, na), rhs_all(na, columns());
+  const Eigen::MatrixXd through = mdd.solve(sys.j(d, a));
+  const Eigen::MatrixXd known = mdd.solve(ds(d, Eigen::all));
+  Eigen::Index row = 0;
+  for (Eigen::Index r : direct) {
+    system.row(row) = sys.j(r, a);
+    rhs_all.row(row++) = -ds.row(r);
+  }
+  for (Eigen::Index r : hidden) {
+    system.row(row) = sys.j(r, d) * through;
+    rhs_all.row(row++) = -(along.row(r) + sys.j(r, d) * known);
+  }
+  const Eigen::FullPivLU<Eigen::MatrixXd> lu(system);
+  if (!mdd.isInvertible() || !lu.isInvertible()) {
+    *why = "the constraints' derivatives do not determine the algebraic components' sensitivities (index above 2)";
+    return false;
+  }
+  s(a, Eigen::all) = lu.solve(rhs_all);
+  return true;
+}
+
 bool SensitivityEquations::algebraic_slopes(double t, const Eigen::VectorXd& y, Eigen::VectorXd& yp,
                                             std::string* why) {
   Algebraic sys;
   if (!algebraic_system(t, y, sys, why)) return false;
   if (sys.algebraic.empty()) return true;
+  if (!sys.regular) {
+    *why = "the algebraic components' slopes need df/dy on them regular (index 1); this DAE has index 2 or more";
+    return false;
+  }
   // f's explicit t-dependence: the problem's df/dt, else a central difference.
   Eigen::VectorXd ft = Eigen::VectorXd::Zero(problem_.size());
   if (problem_.has_analytic_dfdt()) {
@@ -134,6 +199,14 @@ bool SensitivityEquations::algebraic_slopes(double t, const Eigen::VectorXd& y, 
   const Eigen::VectorXd x = sys.lu.solve(rhs);
   for (std::size_t c = 0; c < sys.algebraic.size(); ++c) yp[sys.algebraic[c]] = x[static_cast<Eigen::Index>(c)];
   return true;
+}
+
+std::string SensitivityEquations::column_name(Eigen::Index k) const {
+  const std::int32_t q = index_[static_cast<std::size_t>(k)];
+  if (q >= 0) return problem_.info().p_names[q];
+  const dk_problem_info& info = problem_.info();
+  const std::int32_t i = -1 - q;
+  return "y0:" + (info.component_names ? std::string(info.component_names[i]) : std::to_string(i + 1));
 }
 
 Eigen::MatrixXd SensitivityEquations::initial() const {

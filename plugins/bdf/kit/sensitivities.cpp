@@ -65,8 +65,8 @@ void BdfSensitivities::predict(const double* beta, const double* gamma, int orde
 }
 
 StepAttempt BdfSensitivities::correct(ImplicitSystem& system, double t, const Eigen::VectorXd& y,
-                                      const Eigen::VectorXd& yp, double cj, const ErrorNorm& newton_norm,
-                                      const Eigen::VectorXd& y_n, double h, double tolerance) {
+                                      const Eigen::VectorXd& yp, double cj, const ErrorNorm& newton_norm, double h,
+                                      double tolerance) {
   s_ = s_pred_;
   sp_ = sp_pred_;
   e_.setZero();
@@ -95,7 +95,7 @@ StepAttempt BdfSensitivities::correct(ImplicitSystem& system, double t, const Ei
       sp_.col(k) -= cj * delta_;
       e_.col(k) -= delta_;
       weighted_ = pbar[static_cast<std::size_t>(k)] * delta_;
-      largest = std::max(largest, newton_norm.rms(weighted_, y_n, y_n, h));
+      largest = std::max(largest, newton_norm.rms(weighted_, magnitude(k), magnitude_, h));
     }
     if (!std::isfinite(largest)) break;
     // DASSL's test, as y's iteration: converged when the rate of the (linear) iteration
@@ -112,13 +112,18 @@ StepAttempt BdfSensitivities::correct(ImplicitSystem& system, double t, const Ei
   return StepAttempt::failed(StepAttempt::Kind::convergence, "the sensitivities' corrector did not converge", 0.25);
 }
 
-double BdfSensitivities::correction_norm(const ErrorNorm& norm, const Eigen::VectorXd& y_n, double h) {
+double BdfSensitivities::correction_norm(const ErrorNorm& norm, double h) {
   double largest = 0.0;
   for (Eigen::Index k = 0; k < columns(); ++k) {
     weighted_ = equations_.scales()[static_cast<std::size_t>(k)] * e_.col(k);
-    largest = std::max(largest, norm.rms(weighted_, y_n, y_n, h));
+    largest = std::max(largest, norm.rms(weighted_, magnitude(k), magnitude_, h));
   }
   return largest;
+}
+
+const Eigen::VectorXd& BdfSensitivities::magnitude(Eigen::Index k) {
+  magnitude_ = equations_.scales()[static_cast<std::size_t>(k)] * s_n_.col(k);
+  return magnitude_;
 }
 
 void BdfSensitivities::accept(int order, int max_order) {

@@ -147,7 +147,7 @@ StepAttempt BdfStepper::attempt(double t, double h, const Eigen::VectorXd&) {
 
   StepAttempt a = newton(t_new_);
   if (a.kind == StepAttempt::Kind::ok && sensitivities_) {
-    a = sensitivities_->correct(system_, t_new_, y_, yp_, cj_, newton_norm_, y_n_, h, dassl_newton_tolerance);
+    a = sensitivities_->correct(system_, t_new_, y_, yp_, cj_, newton_norm_, h, dassl_newton_tolerance);
     if (a.kind == StepAttempt::Kind::convergence) {
       // As for y: an old matrix may be the reason, so the same step again with a new one.
       need_new_jacobian_ = true;
@@ -264,7 +264,7 @@ StepAttempt BdfStepper::error_test(double h) {
   // exceeds y's (else a step rejected for s is cut by 0.9 only, and one accepted is
   // doubled again: Robertson-like cycles of thousands of rejections, chemakzo at 1e-10).
   if (sensitivities_ && request_.sens_error_control) {
-    const double sensitivity_error = error_constant_ * sensitivities_->correction_norm(norm_, y_n_, h);
+    const double sensitivity_error = error_constant_ * sensitivities_->correction_norm(norm_, h);
     if (sensitivity_error > 1.0 && a.error <= 1.0) ++system_.problem().stats().nsens_error_fails;
     sensitivity_factor_ = std::max(1.0, sensitivity_error / std::max(a.error, std::numeric_limits<double>::min()));
     est_ *= sensitivity_factor_, terk_ *= sensitivity_factor_, terkm1_ *= sensitivity_factor_;

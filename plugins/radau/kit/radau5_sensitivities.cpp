@@ -48,9 +48,9 @@ Eval Radau5Sensitivities::stage_rhs(const Radau5Stage& step, int stage, Eigen::M
 std::optional<StepAttempt> Radau5Sensitivities::solve_stages(const Radau5Stage& step, double* error) {
   const Eigen::Index n = problem_.size(), ns = equations_.columns();
   const double h = step.h, fac1 = u1 / h, alphn = alph / h, betan = beta / h;
-  const Eigen::VectorXd& scal = step.scale->weights();
   const auto& pbar = equations_.scales();
   h_ = h;
+  update_column_scales(step);
   start_stages(h);
   Eigen::MatrixXd* f = g_;
   double dynold = 0.0, thqold = 0.0, faccon = 1.0;
@@ -88,7 +88,7 @@ std::optional<StepAttempt> Radau5Sensitivities::solve_stages(const Radau5Stage& 
       const double p = pbar[static_cast<std::size_t>(k)];
       for (Eigen::Index j = 0; j < n; ++j)
         for (int i = 0; i < 3; ++i) {
-          const double weighted = p * zs_[i](j, k) / scal[j];
+          const double weighted = p * zs_[i](j, k) / column_scal_(j, k);
           sum += weighted * weighted;
         }
     }
@@ -130,9 +130,23 @@ double Radau5Sensitivities::error_estimate(const Radau5Stage& step) {
     column_ = work_ + f0.col(k);
     step.real->solve(column_, work_);
     ++problem_.stats().nsolve_sens;
-    largest = std::max(largest, step.scale->norm(equations_.scales()[static_cast<std::size_t>(k)] * work_));
+    const double pbar = equations_.scales()[static_cast<std::size_t>(k)];
+    column_ = pbar * s_n_.col(k);
+    column_scale_->update(column_, step.h);
+    work_ *= pbar;
+    largest = std::max(largest, column_scale_->norm(work_));
   }
   return largest;
+}
+
+void Radau5Sensitivities::update_column_scales(const Radau5Stage& step) {
+  if (!column_scale_) column_scale_.emplace(*step.scale);  // the tolerances as y's stepper transformed them
+  column_scal_.resize(problem_.size(), equations_.columns());
+  for (Eigen::Index k = 0; k < equations_.columns(); ++k) {
+    column_ = equations_.scales()[static_cast<std::size_t>(k)] * s_n_.col(k);
+    column_scale_->update(column_, step.h);
+    column_scal_.col(k) = column_scale_->weights();
+  }
 }
 
 void Radau5Sensitivities::accept() {

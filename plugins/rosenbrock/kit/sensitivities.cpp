@@ -23,7 +23,7 @@ std::string RosenbrockSensitivities::refused() const {
   return equations_.refused_for_ode_family(std::string(tab_.name));
 }
 
-Eval RosenbrockSensitivities::step(const RosenbrockStage& stage, const ErrorNorm& norm, const Eigen::VectorXd& y_new,
+Eval RosenbrockSensitivities::step(const RosenbrockStage& stage, const ErrorNorm& norm, const Eigen::VectorXd& /*y_new*/,
                                    double* error) {
   const double t = stage.t, h = stage.h;
   const Eigen::VectorXd& y = *stage.y;
@@ -75,8 +75,11 @@ Eval RosenbrockSensitivities::step(const RosenbrockStage& stage, const ErrorNorm
   *error = 0.0;
   if (request_.sens_error_control)
     for (Eigen::Index c = 0; c < ns; ++c) {
-      work_ = equations_.scales()[static_cast<std::size_t>(c)] * err_.col(c);
-      *error = std::max(*error, norm.rms(work_, y, y_new, h));
+      const double pbar = equations_.scales()[static_cast<std::size_t>(c)];
+      work_ = pbar * err_.col(c);
+      magnitude_old_ = pbar * s_n_.col(c);
+      magnitude_new_ = pbar * s_new_.col(c);
+      *error = std::max(*error, norm.rms(work_, magnitude_old_, magnitude_new_, h));
     }
   return Eval::ok;
 }

@@ -30,25 +30,27 @@ class SensitivityEquations {
 
   Eigen::Index columns() const { return static_cast<Eigen::Index>(index_.size()); }
   // Why `solver`, a family that integrates s for M y' = f with a constant M, cannot here
-  // ("" when it can): df/dp missing, a varying M, or components of index 2 or more.
+  // ("" when it can): df/dp missing, a varying M, or components of index 3 or more.
   std::string refused_for_ode_family(const std::string& solver) const;
   // s0's algebraic components from the constraints' derivative, J_aa s_a = -(J_ad s_d +
   // f_q,a) on the zero rows a of M (index 1: J_aa regular), at (t0, y0); s0's other
-  // entries as initial() gives them. false (with why) when J_aa is singular.
+  // entries as initial() gives them. Index 2 (Hessenberg: constraints 0 = g(t, y_d, p))
+  // from the constraints' time derivative, once s_d is checked to keep g_y s_d + g_q = 0.
+  // false (with why) otherwise.
   bool consistent_initial(double t0, const Eigen::VectorXd& y0, Eigen::MatrixXd& s0, std::string* why);
   // The same for a given s (after an event's jump): its algebraic rows from its
-  // differential ones at (t, y). false (with why) when J_aa is singular.
+  // differential ones at (t, y).
   bool make_consistent(double t, const Eigen::VectorXd& y, Eigen::MatrixXd& s, std::string* why);
   // y' of the algebraic components along the solution, from the constraints' derivative
-  // J_aa y'_a = -(J_ad y'_d + f_t,a) at (t, y), y'_d as given in yp.
+  // J_aa y'_a = -(J_ad y'_d + f_t,a) at (t, y), y'_d as given in yp (index 1 only).
   bool algebraic_slopes(double t, const Eigen::VectorXd& y, Eigen::VectorXd& yp, std::string* why);
   bool any_parameter() const { return any_parameter_; }
   // s(t0): e_i for the initial value y0_i, 0 for a parameter, or dy0/dp where the request
   // gives it (a y0 that depends on p); before DAE consistency.
   Eigen::MatrixXd initial() const;
   // The magnitude each column is measured against (SUNDIALS' pbar): a parameter's declared
-  // scale, else its nominal value's size, else 1; 1 for an initial value. Error weights of
-  // dy/dq_k are y's applied to pbar_k dy/dq_k: the error in the units of y.
+  // scale, else its nominal value's size, else 1; 1 for an initial value. Column k's error
+  // pbar_k e_k is weighed with y's tolerances applied to pbar_k s_k (CVODES' weights).
   const std::vector<double>& scales() const { return scales_; }
   // The right-hand sides (df/dy) S + df/dq at (t, y) of a mass-matrix problem, f = f(t, y).
   // An exact Jacobian is kept per `slot` while (t, y) stays (a method with stages gives
@@ -77,15 +79,19 @@ class SensitivityEquations {
                                   Eigen::MatrixXd& out);
 
  private:
+  std::string column_name(Eigen::Index k) const;  // as --sensitivities names it: "k1", "y0:x"
   Eval parameter_columns(double t, ProblemView::ConstRef y, Eigen::MatrixXd& out);
-  // The algebraic equations (M's zero rows) and df/dy at (t, y), J_aa factorised; false
-  // (with why) when the model fails or J_aa is singular (index 2 or more).
+  // The algebraic equations (M's zero rows), M and df/dy at (t, y), J_aa factorised
+  // (regular: index 1); false (with why) when the model fails.
   struct Algebraic {
     std::vector<Eigen::Index> rows, algebraic, differential;
-    Eigen::MatrixXd j;
+    Eigen::MatrixXd m, j;
     Eigen::FullPivLU<Eigen::MatrixXd> lu;
+    bool regular = true;
   };
   bool algebraic_system(double t, const Eigen::VectorXd& y, Algebraic& out, std::string* why);
+  bool hidden_constraints(double t, const Eigen::VectorXd& y, const Algebraic& sys, Eigen::MatrixXd& s,
+                          std::string* why);
   Eval jacobian_product(double t, ProblemView::ConstRef y, ProblemView::ConstRef f, ProblemView::ConstRef s,
                         ProblemView::Ref out, int slot = 0);
   double increment(ProblemView::ConstRef y, ProblemView::ConstRef s) const;

@@ -36,10 +36,10 @@ class BdfSensitivities {
   void predict(const double* beta, const double* gamma, int order);
   // The corrector at y's converged (t, y, y'): kind ok, or why it failed.
   StepAttempt correct(ImplicitSystem& system, double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double cj,
-                      const ErrorNorm& newton_norm, const Eigen::VectorXd& y_n, double h, double tolerance);
+                      const ErrorNorm& newton_norm, double h, double tolerance);
   // The largest weighted norm of the columns' corrections (their local error, up to the
   // error constant y's uses).
-  double correction_norm(const ErrorNorm& norm, const Eigen::VectorXd& y_n, double h);
+  double correction_norm(const ErrorNorm& norm, double h);
   // Commit the attempt: the new differences, as y's.
   void accept(int order, int max_order);
   // s at t on the last accepted step (DASSL's interpolation with y's psi); s0 before one.
@@ -53,6 +53,10 @@ class BdfSensitivities {
   Eigen::MatrixXd s_n_, sp_start_;               // at the last accepted point / the (re)start
   Eigen::MatrixXd s_, sp_, s_pred_, sp_pred_, e_, residual_;
   Eigen::VectorXd r_, delta_, weighted_;
+  // pbar_k s_k at the last accepted point: what column k's errors are weighed against
+  // (CVODES' and IDAS' weights for s: y's tolerances applied to pbar s, not to y).
+  Eigen::VectorXd magnitude_;
+  const Eigen::VectorXd& magnitude(Eigen::Index k);
   // s'(t) from M s' = J s + f_q at (t, y) and s_n_; false when the model fails there.
   bool slopes(ImplicitSystem& system, double t, const Eigen::VectorXd& y);
 };

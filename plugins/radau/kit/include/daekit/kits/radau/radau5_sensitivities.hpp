@@ -73,6 +73,11 @@ class Radau5Sensitivities {
   Eigen::MatrixXd zs_[3], fs_[3], g_[3], mf_[3];  // n x ns: increments, transformed, stage f, M fs
   Eigen::MatrixXd cont_[4];                       // the collocation polynomial of s
   Eigen::VectorXd stage_, column_, work_;
+  // Column k's scales: RADAU5's (atol' + rtol' |.|, index-scaled) at pbar_k s_k(t_n), as
+  // CVODES weighs s (y's tolerances applied to pbar s, not to y); in column_scal_ (n x ns).
+  std::optional<RadauErrorScale> column_scale_;
+  Eigen::MatrixXd column_scal_;
+  void update_column_scales(const Radau5Stage& step);
   Eigen::VectorXcd rhs_c_, sol_c_;
 };
 

@@ -69,6 +69,7 @@ class RosenbrockSensitivities {
   std::array<Eigen::MatrixXd, tableaus::max_rosenbrock_stages> ks_;
   std::array<Eigen::MatrixXd, 3> dense_;
   Eigen::VectorXd u_, column_, work_;
+  Eigen::VectorXd magnitude_old_, magnitude_new_;  // pbar s at the step's ends: the error's weights, as CVODES
 };
 
 }  // namespace daekit
