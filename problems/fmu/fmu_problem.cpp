@@ -6,6 +6,9 @@
 // the states the FMU changes handed back to the solver. The Jacobian comes from the FMU's
 // directional derivatives (column by column, in the pattern of ModelStructure's
 // dependencies when it gives them); without them solvers difference, in that pattern.
+// The model's real parameters (fixed or tunable) are the problem's real parameters p,
+// under their names: a new value restarts the FMU from its initialisation, and df/dp and
+// dg/dp come from more instances with one parameter moved (parameter_shadows.hpp).
 #include <daekit/sdk/export_problem.hpp>
 
 #include <algorithm>
@@ -18,6 +21,7 @@
 
 #include "model_description.hpp"
 #include "model_exchange.hpp"
+#include "parameter_shadows.hpp"
 #include "unpacked_archive.hpp"
 #include "variable_settings.hpp"
 
@@ -67,9 +71,8 @@ class FmuProblem : public daekit::Problem {
       throw std::invalid_argument("fmu: jacobian=directional, but the FMU '" + md_.model_name +
                                   "' provides no directional derivatives");
     directional_ = md_.directional_derivatives && jacobian != "differences";
-    fmu_ = daekit::fmu::open_model_exchange(md_, archive_->folder(), [this](int level, const std::string& line) {
-      if (host_ && host_->log) host_->log(host_->env, level, line.c_str());
-    });
+    declare_parameters();
+    fmu_ = open_instance();
     initialise();
 
     const std::size_t n = md_.states.size();
@@ -119,11 +122,52 @@ class FmuProblem : public daekit::Problem {
   }
 
   void initial_values(daekit::Vector y, daekit::Vector) override {
-    if (events_seen_) {  // a second solve on this instance starts from the FMU's start again
+    // A second solve on this instance starts from the FMU's start again.
+    if (events_seen_) {
       check(fmu_->reset(), "resetting the FMU");
       initialise();
     }
+    shadows_.invalidate();  // they too start the solve from the start
     y = y0_;
+  }
+
+  // Fixed parameters are set only before initialisation: new values restart the FMU from
+  // there at once, so that the evaluations that follow use them (the ABI's promise).
+  Eval set_parameters(std::span<const double> p) override {
+    if (std::equal(p.begin(), p.end(), this->p().begin(), this->p().end())) return Eval::ok;
+    if (const Eval e = daekit::Problem::set_parameters(p); e != Eval::ok) return e;
+    shadows_.invalidate();
+    try {
+      check(fmu_->reset(), "resetting the FMU");
+      initialise();
+    } catch (const std::exception& e) {
+      return fail(std::string("the FMU did not restart with the new parameters: ") + e.what());
+    }
+    return Eval::ok;
+  }
+
+  Eval dfdp(double t, daekit::ConstVector y, daekit::MatrixView d) override {
+    return parameter_columns(daekit::fmu::ParameterShadows::Quantity::derivatives, t, y, d);
+  }
+
+  // dg/dy by central differences in y on this instance, dg/dp from the moved instances: the
+  // SDK's own differences in p would set p here, which reaches the FMU only at its restart.
+  Eval roots_dgdp(double t, daekit::ConstVector y, daekit::MatrixView dgdy, daekit::MatrixView dgdp) override {
+    const auto m = static_cast<std::size_t>(dgdy.rows());
+    std::vector<double> plus(m), minus(m);
+    moved_ = y;
+    for (Eigen::Index i = 0; i < y.size(); ++i) {
+      const double delta = std::cbrt(std::numeric_limits<double>::epsilon()) * std::max(std::abs(y[i]), 1e-8);
+      moved_[i] = y[i] + delta;
+      Eval e = roots(t, daekit::ConstVector(moved_.data(), moved_.size()), daekit::Vector(plus.data(), dgdy.rows()));
+      moved_[i] = y[i] - delta;
+      if (e == Eval::ok) e = roots(t, daekit::ConstVector(moved_.data(), moved_.size()), daekit::Vector(minus.data(), dgdy.rows()));
+      moved_[i] = y[i];
+      if (e != Eval::ok) return e;
+      for (std::size_t r = 0; r < m; ++r) dgdy(static_cast<Eigen::Index>(r), i) = (plus[r] - minus[r]) / (2.0 * delta);
+    }
+    if (dgdp.cols() == 0) return Eval::ok;
+    return parameter_columns(daekit::fmu::ParameterShadows::Quantity::indicators, t, y, dgdp);
   }
 
   Eval rhs(double t, daekit::ConstVector y, daekit::Vector f) override {
@@ -189,6 +233,7 @@ class FmuProblem : public daekit::Problem {
   // and back to continuous time with the states it may have changed.
   daekit::EventAction on_event(const daekit::Event& event, daekit::Vector y) override {
     events_seen_ = true;
+    if (shadows_.active()) check_shadows(shadows_.follow_event(event.t, y.data(), static_cast<std::size_t>(y.size())));
     check(set_point(event.t, daekit::ConstVector(y.data(), y.size())), "setting the state at the event");
     check(fmu_->enter_event_mode(), "entering event mode");
     const bool terminate = iterate_events();
@@ -199,6 +244,7 @@ class FmuProblem : public daekit::Problem {
 
   daekit::EventAction step_completed(double t, daekit::ConstVector y) override {
     events_seen_ = true;
+    if (shadows_.active()) check_shadows(shadows_.follow_step(t, y.data(), static_cast<std::size_t>(y.size())));
     check(set_point(t, y), "setting the state after the step");
     bool enter_event_mode = false, terminate = false;
     check(fmu_->completed_integrator_step(&enter_event_mode, &terminate), "completing the step");
@@ -207,31 +253,94 @@ class FmuProblem : public daekit::Problem {
   }
 
  private:
-  // Start values and parameters, initialisation mode, the event iteration at t0: the state
-  // the integration starts from.
-  void initialise() {
-    for (const auto& s : settings_) check(daekit::fmu::apply(*fmu_, s), "setting " + s.variable->name);
-    check(fmu_->initialise(md_.start_time), "initialising the FMU");
-    next_event_time_ = std::numeric_limits<double>::infinity();
-    if (iterate_events())
+  // The model's real scalar parameters (fixed or tunable) as real parameters, at the value
+  // --param gave, else their start values.
+  void declare_parameters() {
+    for (std::size_t vi = 0; vi < md_.variables.size(); ++vi) {
+      const auto& v = md_.variables[vi];
+      if (v.causality != "parameter" || v.type != daekit::fmu::Variable::Type::real || v.is_array ||
+          (v.variability != "fixed" && v.variability != "tunable") || reserved(v.name))
+        continue;
+      const auto given = std::find_if(settings_.begin(), settings_.end(),
+                                      [&](const daekit::fmu::VariableSetting& s) { return s.variable == &v; });
+      char* end = nullptr;
+      const double start = v.has_start ? std::strtod(v.start.c_str(), &end) : 0.0;
+      if (given == settings_.end() && (!v.has_start || end == v.start.c_str() || !std::isfinite(start))) continue;
+      info_.parameters.push_back({v.name, given != settings_.end() ? given->real : start, 0.0});
+      parameter_refs_.push_back(v.value_reference);
+    }
+  }
+  static bool reserved(const std::string& name) { return name == "file" || name == "tend" || name == "jacobian"; }
+
+  std::unique_ptr<ModelExchange> open_instance() {
+    return daekit::fmu::open_model_exchange(md_, archive_->folder(), [this](int level, const std::string& line) {
+      if (host_ && host_->log) host_->log(host_->env, level, line.c_str());
+    });
+  }
+
+  // Start values, parameters p, initialisation mode, the event iteration at t0 and
+  // continuous-time mode: where an integration starts. The next time event into *next.
+  void start(ModelExchange& fmu, const std::vector<double>& p, double* next) {
+    for (const auto& s : settings_) check(fmu, daekit::fmu::apply(fmu, s), "setting " + s.variable->name);
+    for (std::size_t j = 0; j < p.size(); ++j)
+      check(fmu, fmu.set_real(parameter_refs_[j], p[j]), "setting " + info_.parameters[j].name);
+    check(fmu, fmu.initialise(md_.start_time), "initialising the FMU");
+    *next = std::numeric_limits<double>::infinity();
+    if (iterate_events(fmu, next))
       throw std::runtime_error("the FMU '" + md_.model_name + "' asked to terminate during its initialisation");
-    check(fmu_->enter_continuous_time_mode(), "entering continuous-time mode");
+    check(fmu, fmu.enter_continuous_time_mode(), "entering continuous-time mode");
+  }
+
+  void initialise() {
+    start(*fmu_, p(), &next_event_time_);
     y0_.resize(static_cast<Eigen::Index>(md_.states.size()));
     check(fmu_->get_states(y0_.data(), md_.states.size()), "reading the initial states");
     events_seen_ = false;
   }
 
   // newDiscreteStates until the FMU needs no more; true when it asks to terminate.
-  bool iterate_events() {
+  bool iterate_events(ModelExchange& fmu, double* next) {
     ModelExchange::DiscreteUpdate update;
     for (int k = 0; k < max_event_iterations; ++k) {
-      check(fmu_->update_discrete_states(&update), "the event iteration");
+      check(fmu, fmu.update_discrete_states(&update), "the event iteration");
       if (update.terminate) return true;
-      next_event_time_ = update.next_time_defined ? update.next_time : std::numeric_limits<double>::infinity();
+      *next = update.next_time_defined ? update.next_time : std::numeric_limits<double>::infinity();
       if (!update.again) return false;
     }
     throw std::runtime_error("the FMU '" + md_.model_name + "' did not settle in " +
                              std::to_string(max_event_iterations) + " event iterations");
+  }
+  bool iterate_events() { return iterate_events(*fmu_, &next_event_time_); }
+
+  // d(derivatives or indicators)/dp at (t, y) from the instances with a parameter moved.
+  Eval parameter_columns(daekit::fmu::ParameterShadows::Quantity what, double t, daekit::ConstVector y,
+                         daekit::MatrixView out) {
+    if (md_.once_per_process) {
+      error_ = "the FMU '" + md_.model_name + "' can be instantiated only once per process, and derivatives with "
+               "respect to its parameters need two more instances per parameter (FMI gives none in "
+               "continuous-time mode)";
+      return Eval::fatal;
+    }
+    try {
+      shadows_.prepare(p());
+    } catch (const std::exception& e) {
+      error_ = std::string("preparing the instances for derivatives in p: ") + e.what();
+      return Eval::fatal;
+    }
+    columns_.resize(static_cast<std::size_t>(out.rows() * out.cols()));
+    const ModelExchange::Result r =
+        shadows_.columns(what, t, y.data(), static_cast<std::size_t>(y.size()), static_cast<std::size_t>(out.rows()),
+                         columns_.data());
+    if (r != ModelExchange::Result::ok) {
+      error_ = shadows_.error();
+      return r == ModelExchange::Result::discard ? Eval::recoverable : Eval::fatal;
+    }
+    for (Eigen::Index j = 0; j < out.cols(); ++j)
+      for (Eigen::Index i = 0; i < out.rows(); ++i) out(i, j) = columns_[static_cast<std::size_t>(j * out.rows() + i)];
+    return Eval::ok;
+  }
+  void check_shadows(ModelExchange::Result r) {
+    if (r != ModelExchange::Result::ok) throw std::runtime_error(shadows_.error());
   }
 
   Eval set_point(double t, daekit::ConstVector y) {
@@ -245,8 +354,9 @@ class FmuProblem : public daekit::Problem {
     error_ = fmu_->error();
     return r == ModelExchange::Result::discard ? Eval::recoverable : Eval::fatal;
   }
-  void check(ModelExchange::Result r, const std::string& what) {
-    if (r != ModelExchange::Result::ok) throw std::runtime_error(what + ": " + fmu_->error());
+  void check(ModelExchange::Result r, const std::string& what) { check(*fmu_, r, what); }
+  static void check(ModelExchange& fmu, ModelExchange::Result r, const std::string& what) {
+    if (r != ModelExchange::Result::ok) throw std::runtime_error(what + ": " + fmu.error());
   }
   void check(Eval e, const std::string& what) {
     if (e != Eval::ok) throw std::runtime_error(what + ": " + error_);
@@ -258,6 +368,14 @@ class FmuProblem : public daekit::Problem {
   std::vector<daekit::fmu::VariableSetting> settings_;
   std::unique_ptr<ModelExchange> fmu_;
   bool directional_ = false, events_seen_ = false;
+  std::vector<std::uint32_t> parameter_refs_;  // per real parameter, its value reference
+  daekit::fmu::ParameterShadows shadows_{[this] { return open_instance(); },
+                                         [this](ModelExchange& fmu, const std::vector<double>& p) {
+                                           double next = 0.0;
+                                           start(fmu, p, &next);
+                                         }};
+  std::vector<double> columns_;
+  Eigen::VectorXd moved_;
   std::vector<std::uint32_t> state_refs_, derivative_refs_, unknowns_;
   std::vector<double> column_;
   std::vector<std::size_t> output_variables_;  // per output, its index in md_.variables

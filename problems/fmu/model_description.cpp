@@ -228,6 +228,7 @@ ModelDescription read_model_description(const std::filesystem::path& file) {
   md.model_exchange = static_cast<bool>(me);
   md.co_simulation = static_cast<bool>(root.child("CoSimulation"));
   md.model_identifier = me.attribute("modelIdentifier").value();
+  md.once_per_process = true_attribute(me, "canBeInstantiatedOnlyOncePerProcess", false);
   if (md.fmi_major == 2) {
     md.directional_derivatives = true_attribute(me, "providesDirectionalDerivative", false);
     md.completed_step_needed = !true_attribute(me, "completedIntegratorStepNotNeeded", false);

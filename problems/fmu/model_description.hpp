@@ -33,6 +33,7 @@ struct ModelDescription {
   bool model_exchange = false, co_simulation = false;
   bool directional_derivatives = false;
   bool completed_step_needed = true;
+  bool once_per_process = false;  // canBeInstantiatedOnlyOncePerProcess
   std::vector<Variable> variables;
   // Per continuous state (the order of the FMU's state vector): the state variable and its
   // derivative, as indices into `variables`.
