@@ -166,9 +166,37 @@ class Ida {
       return again;
     yy_.map() = y;
     yp_.map() = yp;
+    if (carried_s_) {
+      if (const Eval e = carried_slopes(t, y); e != Eval::ok)
+        return {Status::evaluation_failure, "the sensitivities' slopes after the event: " + problem.last_message(), 0.0};
+      rolled_back_ = true;  // s_ and sp_ hold where the restart starts
+      carried_s_ = false;
+    }
     const int flag = restart(t);
     if (flag < 0) return {ida_status(flag), flag_name(flag) + ": " + message(), 0.0};
     return {};
+  }
+
+  // s+ after an event (the jump's, consistent), where the restart that follows starts s.
+  void carry_sensitivities(const Eigen::MatrixXd& s) {
+    s_->store(s);
+    carried_s_ = true;
+  }
+
+  // s' of the carried s+ at (t, y+): M s' = J s + f_q, as y' from M y' = f.
+  Eval carried_slopes(double t, const Eigen::VectorXd& y) {
+    Eigen::MatrixXd s, rhs, sp(y.size(), static_cast<Eigen::Index>(model_.request.sens_index.size()));
+    s_->load(s);
+    Eigen::VectorXd f(y.size()), column;
+    Eval e = model_.problem.rhs(t, y, f);
+    if (e == Eval::ok) e = model_.sensitivities->rhs(t, y, f, s, rhs);
+    if (e != Eval::ok) return e;
+    for (Eigen::Index k = 0; k < s.cols(); ++k) {
+      derivative_from_mass(model_.mass, model_.problem, rhs.col(k), column);
+      sp.col(k) = column;
+    }
+    sp_->store(sp);
+    return Eval::ok;
   }
 
   void set_suppress(bool s) {
@@ -319,7 +347,7 @@ class Ida {
   SensitivityCounters carried_sens_;
   std::optional<VectorArray> s_, sp_, s_dky_;  // with sensitivities: s, s', s interpolated
   std::vector<double> pbar_;
-  bool stepped_ = false, rolled_back_ = false;
+  bool stepped_ = false, rolled_back_ = false, carried_s_ = false;
   Model& model_;
   // Only sign constraints roll a step back (one_step_loop's ConstraintGuard).
   const bool may_roll_back_ = constrained_components(model_.problem.info()) > 0;
@@ -457,9 +485,12 @@ std::string sensitivities_refused(const ProblemView& problem, const Model& model
   if (max_index >= 2)
     return "ida computes sensitivities of index-1 DAEs (IDACalcIC makes s0 consistent); this problem has index " +
            std::to_string(max_index) + " components";
-  if (problem.nroots() > 0 || problem.has_time_events() || problem.wants_step_notification())
-    return "ida does not carry sensitivities through events (their jump is applied by cvode, the BDF family, radau5 "
-           "and the Rosenbrock methods)";
+  // Through events s jumps (core/numerics/sensitivity_jump.hpp), then restarts with s' from
+  // M s' = J s + f_q: a problem M y' = f with a constant M.
+  const bool events = problem.nroots() > 0 || problem.has_time_events() || problem.wants_step_notification();
+  if (events && (problem.residual_only() || problem.mass_kind() > MassKind::constant))
+    return "ida carries sensitivities through events for problems M y' = f with a constant M; this one is a "
+           "residual or has a varying M";
   return "";
 }
 
