@@ -52,8 +52,9 @@ class RosenbrockSolver : public Solver {
     d.capabilities.keep_dense = true;
     d.capabilities.step_notification = true;
     d.capabilities.mass_storage = true;
-    // ODEs with a constant M, on the methods with a continuous extension (kit/sensitivities.cpp).
-    d.capabilities.sensitivities = Tableau.dense_rows > 0;
+    // M y' = f with a constant M (kit/sensitivities.cpp); s's output by the method's
+    // continuous extension, or cubic Hermite where it has none, as y's.
+    d.capabilities.sensitivities = true;
     d.options = options().describe();
     return d;
   }

@@ -119,7 +119,8 @@ void check_decay(const std::string& solver) {
 }  // namespace
 
 TEST_CASE("sensitivities of y' = -k y + c match the closed form in every way they are built", "[api][sensitivities]") {
-  for (const std::string solver : {"cvode", "ida", "bdf", "ndf", "radau5", "rodas5p", "rodas4"}) {
+  // (ros3p, whose state itself needs 10^5 steps at rtol 1e-10, is tested at constant steps below.)
+  for (const std::string solver : {"cvode", "ida", "bdf", "ndf", "radau5", "rodas5p", "rodas4", "rodas3", "ros34pw2"}) {
     INFO(solver);
     check_decay<true, true>(solver);
     check_decay<false, true>(solver);
@@ -249,7 +250,7 @@ TEST_CASE("sensitivities come at every output point and follow the trajectory", 
   options.saveat = {0.0, 0.5, 1.0, 2.0};
   options.output = DK_OUTPUT_SAVEAT;
   options.sensitivities = {"k"};
-  for (const std::string solver : {"cvode", "ida", "bdf", "radau5", "rodas5p"}) {
+  for (const std::string solver : {"cvode", "ida", "bdf", "radau5", "rodas5p", "ros34pw2"}) {
     INFO(solver);
     const daekit::Solution s = daekit::solve(problem, registry().solver(solver), options);
     REQUIRE(s.success());
@@ -299,10 +300,11 @@ TEST_CASE("one-step methods' sensitivities converge with the method's order at c
   // without it their sensitivities fall to order 1.
   const auto problem = daekit::ProblemHandle::from(std::make_unique<Decay<true, true>>());
   const DecayExact x{1.5, 0.5, 1.0, 2.0};
-  for (const auto& [solver, order] : {std::pair{"radau5", 5}, std::pair{"rodas5p", 5}, std::pair{"rodas4", 4}}) {
+  for (const auto& [solver, order] : {std::pair{"radau5", 5}, std::pair{"rodas5p", 5}, std::pair{"rodas4", 4},
+                                     std::pair{"rodas3", 3}, std::pair{"ros34pw2", 3}, std::pair{"ros3p", 3}}) {
     INFO(solver);
     std::vector<double> hs, errors;
-    for (int steps : {4, 8, 16, 32}) {
+    for (int steps : {4, 8, 16, 32, 64}) {
       daekit::SolveOptions options;
       options.rtol = 1e-1;
       options.atol = 1e-1;
@@ -322,10 +324,41 @@ TEST_CASE("one-step methods' sensitivities converge with the method's order at c
     for (std::size_t i = 1; i < hs.size(); ++i) {
       const double slope = std::log(errors[i - 1] / errors[i]) / std::log(hs[i - 1] / hs[i]);
       INFO("h " << hs[i] << ": errors " << errors[i - 1] << ", " << errors[i]);
-      // Never below the order; above it by at most 0.8 where the error nears the round-off
+      // The order, approached from below (ros3p: 2.46, 2.65, 2.79, 2.89 from h = 1/2 on) and
+      // met on the finest pair; above it by at most 0.8 where the error nears the round-off
       // of the second-derivative differences (rodas5p at h = 1/8: 9.9e-11, slope 5.56).
-      CHECK(slope >= order - 0.4);
+      CHECK(slope >= order - (i + 1 == hs.size() ? 0.3 : 0.6));
       CHECK(slope <= order + 0.8);
+    }
+  }
+}
+
+TEST_CASE("between the steps of a method without a continuous extension s is cubic Hermite, of order 3 or more",
+          "[api][sensitivities]") {
+  // Constant steps 2/N; dy/dk at times inside steps. Their error is the method's (order 3)
+  // plus the interpolant's (order 4): it falls at least as h^3 (a linear interpolant: h^2).
+  const auto problem = daekit::ProblemHandle::from(std::make_unique<Decay<true, true>>());
+  for (const std::string solver : {"rodas3", "ros34pw2", "ros3p"}) {
+    INFO(solver);
+    std::vector<double> errors;
+    for (int steps : {8, 16, 32}) {
+      daekit::SolveOptions options;
+      options.rtol = options.atol = 1e-1;
+      options.h0 = options.hmax = 2.0 / steps;
+      options.saveat = {0.3, 1.1, 1.7};  // 0.3 is 1.2, 2.4, 4.8 steps in
+      options.output = DK_OUTPUT_SAVEAT;
+      options.sensitivities = {"k"};
+      const daekit::Solution s = daekit::solve(problem, registry().solver(solver), options);
+      REQUIRE(s.success());
+      REQUIRE(s.stats.rejected == 0);
+      double error = 0.0;
+      for (std::size_t p = 0; p < s.size(); ++p)
+        error = std::max(error, std::abs(s.sensitivity(p, 0, 0) - DecayExact{1.5, 0.5, 1.0, s.t[p]}.dk()));
+      errors.push_back(error);
+    }
+    for (std::size_t i = 1; i < errors.size(); ++i) {
+      INFO("errors " << errors[i - 1] << ", " << errors[i]);
+      CHECK(std::log2(errors[i - 1] / errors[i]) >= 2.6);
     }
   }
 }
@@ -372,7 +405,7 @@ TEST_CASE("sensitivities a solver or problem cannot give are refused before the 
   daekit::SolveOptions options;
   options.sensitivities = {"all"};
   // A solver without DK_SOLVER_SENSITIVITIES.
-  CHECK_THROWS_WITH(daekit::solve(registry().problem("rober"), registry().solver("ros34pw2"), options),
+  CHECK_THROWS_WITH(daekit::solve(registry().problem("rober"), registry().solver("radauiia"), options),
                     Catch::Contains("does not compute sensitivities"));
   // Unknown names, with the closest; a problem without real parameters; a repeat.
   options.sensitivities = {"k4"};

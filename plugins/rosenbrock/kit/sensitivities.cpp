@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "daekit/numerics/consistency.hpp"
+
 namespace daekit {
 
 RosenbrockSensitivities::RosenbrockSensitivities(ProblemView& problem, const SolveRequest& request,
@@ -16,15 +18,11 @@ RosenbrockSensitivities::RosenbrockSensitivities(ProblemView& problem, const Sol
   for (Eigen::VectorXd* v : {&u_, &column_, &work_}) v->setZero(n);
 }
 
-std::string RosenbrockSensitivities::refused() const {
-  if (tab_.dense_rows == 0)
-    return std::string(tab_.name) + " has no continuous extension of its own for the sensitivities' output; use a "
-           "Rosenbrock method with one (rodas4, rodas5p, ...)";
-  return equations_.refused_for_ode_family(std::string(tab_.name));
-}
+std::string RosenbrockSensitivities::refused() const { return equations_.refused_for_ode_family(std::string(tab_.name)); }
 
-Eval RosenbrockSensitivities::step(const RosenbrockStage& stage, const ErrorNorm& norm, const Eigen::VectorXd& /*y_new*/,
+Eval RosenbrockSensitivities::step(const RosenbrockStage& stage, const ErrorNorm& norm, const Eigen::VectorXd& y_new,
                                    double* error) {
+  if (tab_.dense_rows == 0) y_end_ = y_new, mass_ = stage.mass;  // for the Hermite slopes at accept()
   const double t = stage.t, h = stage.h;
   const Eigen::VectorXd& y = *stage.y;
   const auto& k = *stage.k;
@@ -45,6 +43,7 @@ Eval RosenbrockSensitivities::step(const RosenbrockStage& stage, const ErrorNorm
     }
     e = equations_.rhs(t + tab_.c[i] * h, u_, u_, sum_, g_, 0);
     if (e != Eval::ok) break;
+    if (i == 0 && tab_.dense_rows == 0) slope_start_ = g_;  // M s' at the step's start (c_1 = 0)
     if (tab_.d[i] != 0.0 && time_terms) g_.noalias() += (h * tab_.d[i]) * gt_;
     if (stage.jacobian_current) {
       e = equations_.second_derivative(t, y, s_n_, k[i], hk_);
@@ -95,6 +94,23 @@ void RosenbrockSensitivities::accept(double t_start, double h) {
   s_old_ = s_n_;
   s_n_ = s_new_;
   stepped_ = true;
+  if (tab_.dense_rows == 0) hermite_ = hermite_slopes(t_start + h);
+}
+
+// s' at the accepted step's ends, M s' = J s + f_q (the end's J is the next step's: kept),
+// for cubic Hermite output where the method has no continuous extension, as y's.
+bool RosenbrockSensitivities::hermite_slopes(double t_end) {
+  if (!mass_ || !mass_->splits()) return false;  // a dense M: linear, as y's
+  if (equations_.rhs(t_end, y_end_, y_end_, s_n_, g_, 0) != Eval::ok) return false;
+  slope_old_.resize(g_.rows(), g_.cols());
+  slope_new_.resize(g_.rows(), g_.cols());
+  for (Eigen::Index c = 0; c < g_.cols(); ++c) {
+    derivative_from_mass(*mass_, problem_, slope_start_.col(c), column_);
+    slope_old_.col(c) = column_;
+    derivative_from_mass(*mass_, problem_, g_.col(c), column_);
+    slope_new_.col(c) = column_;
+  }
+  return true;
 }
 
 // The method's own continuous extension, as y's (stepper.cpp): Horner form of
@@ -103,6 +119,17 @@ void RosenbrockSensitivities::interpolate(double t, Eigen::MatrixXd& out) const 
   const double theta = stepped_ ? (t - t_start_) / h_ : 1.0;
   if (!stepped_) {
     out = s_n_;
+    return;
+  }
+  if (tab_.dense_rows == 0) {
+    const double t1 = 1.0 - theta;
+    out = t1 * s_old_ + theta * s_n_;  // linear: algebraic components, or without slopes
+    if (!hermite_) return;
+    const double h00 = (1.0 + 2.0 * theta) * t1 * t1, h10 = theta * t1 * t1;
+    const double h01 = theta * theta * (3.0 - 2.0 * theta), h11 = -theta * theta * t1;
+    for (Eigen::Index i = 0; i < out.rows(); ++i)
+      if (!problem_.is_algebraic(i))
+        out.row(i) = h00 * s_old_.row(i) + h01 * s_n_.row(i) + h_ * (h10 * slope_old_.row(i) + h11 * slope_new_.row(i));
     return;
   }
   out = dense_[static_cast<std::size_t>(tab_.dense_rows - 1)];

@@ -70,6 +70,12 @@ class RosenbrockSensitivities {
   std::array<Eigen::MatrixXd, 3> dense_;
   Eigen::VectorXd u_, column_, work_;
   Eigen::VectorXd magnitude_old_, magnitude_new_;  // pbar s at the step's ends: the error's weights, as CVODES
+  // Cubic Hermite output for a method without a continuous extension (y's is the same).
+  bool hermite_slopes(double t_end);
+  Eigen::VectorXd y_end_;
+  const MassMatrix* mass_ = nullptr;
+  Eigen::MatrixXd slope_start_, slope_old_, slope_new_;
+  bool hermite_ = false;
 };
 
 }  // namespace daekit
