@@ -142,6 +142,7 @@ class RadauIIASolver : public Solver {
  public:
   static SolverDescription describe() {
     SolverDescription d = radau_description(13);
+    d.capabilities.sensitivities = true;  // ODEs and DAEs M y' = f with a constant M (kit/radau_iia_sensitivities.cpp)
     d.options = radauiia_options().describe();
     return d;
   }
@@ -159,10 +160,19 @@ class RadauIIASolver : public Solver {
         s.start_stages < s.min_stages || s.start_stages > s.max_stages)
       return {Status::invalid_input,
               "radauiia needs stages of 3, 5 or 7 with min_stages <= start_stages <= max_stages", request.t0};
+    if (request.wants_sensitivities())
+      if (const std::string why = RadauIIASensitivities(problem, request).refused(); !why.empty())
+        return {Status::unsupported_problem, why, request.t0};
     return solve_one_step(
         problem, request, sink, 2 * s.start_stages - 1, sparse,
         [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm&) {
-          return std::make_unique<RadauIIAStepper>(problem, request, mass, matrix, s);
+          auto stepper = std::make_unique<RadauIIAStepper>(problem, request, mass, matrix, s);
+          if (request.wants_sensitivities())
+            sink.sensitivities_from([st = stepper.get()](double t, Eigen::MatrixXd& out) {
+              st->interpolate_sensitivities(t, out);
+              return true;
+            });
+          return stepper;
         },
         [](const RadauIIAStepper& stepper) { return std::make_unique<RadauIIAController>(stepper); });
   }

@@ -120,7 +120,8 @@ void check_decay(const std::string& solver) {
 
 TEST_CASE("sensitivities of y' = -k y + c match the closed form in every way they are built", "[api][sensitivities]") {
   // (ros3p, whose state itself needs 10^5 steps at rtol 1e-10, is tested at constant steps below.)
-  for (const std::string solver : {"cvode", "ida", "bdf", "ndf", "radau5", "rodas5p", "rodas4", "rodas3", "ros34pw2"}) {
+  for (const std::string solver :
+       {"cvode", "ida", "bdf", "ndf", "radau5", "radauiia", "rodas5p", "rodas4", "rodas3", "ros34pw2"}) {
     INFO(solver);
     check_decay<true, true>(solver);
     check_decay<false, true>(solver);
@@ -195,7 +196,8 @@ namespace {
 // relative to the largest entry of each column.
 void check_against_differences(const std::string& problem, const std::vector<std::pair<std::string, double>>& constants,
                                double tend, double digits,
-                               const std::vector<std::string>& solvers = {"cvode", "ida", "bdf", "radau5", "rodas5p"}) {
+                               const std::vector<std::string>& solvers = {"cvode", "ida", "bdf", "radau5", "radauiia",
+                                                                          "rodas5p"}) {
   std::vector<std::vector<double>> reference;  // reference[k][i] = d y_i / d k
   for (const auto& [name, value] : constants) {
     const double h = value * 1e-4;
@@ -239,7 +241,7 @@ TEST_CASE("Robertson's and hires' dy/dk against central differences of tight sol
 TEST_CASE("chemakzo's dy/dp (index 1; Ks moves the algebraic y6(0) too) against central differences of tight solves",
           "[api][sensitivities]") {
   check_against_differences("chemakzo", {{"k1", 18.7}, {"klA", 3.3}, {"Ks", 115.83}}, 180.0, 6.0,
-                            {"ida", "bdf", "radau5", "rodas5p"});
+                            {"ida", "bdf", "radau5", "radauiia", "rodas5p"});
 }
 
 TEST_CASE("sensitivities come at every output point and follow the trajectory", "[api][sensitivities]") {
@@ -333,6 +335,35 @@ TEST_CASE("one-step methods' sensitivities converge with the method's order at c
   }
 }
 
+TEST_CASE("radauiia's sensitivities at each of its orders (3, 5, 7 stages) and through its order changes",
+          "[api][sensitivities]") {
+  // The closed form of y' = -k y + c at the end and between steps (its collocation
+  // polynomial at saveat times), each stage count fixed, then free to change.
+  const auto problem = daekit::ProblemHandle::from(std::make_unique<Decay<true, true>>());
+  for (const std::string stages : {"3", "5", "7", ""}) {
+    INFO("stages " << (stages.empty() ? "3-7" : stages));
+    daekit::SolveOptions options;
+    options.rtol = 1e-11;
+    options.atol = 1e-13;
+    options.saveat = {0.3, 1.1, 1.7, 2.0};
+    options.output = DK_OUTPUT_SAVEAT;
+    options.sensitivities = {"k", "c", "y0"};
+    options.sensitivity_error_control = true;
+    if (!stages.empty())
+      options.solver_options = {{"min_stages", stages}, {"max_stages", stages}, {"start_stages", stages}};
+    const daekit::Solution s = daekit::solve(problem, registry().solver("radauiia"), options);
+    REQUIRE(s.success());
+    REQUIRE(s.size() == 4);
+    for (std::size_t p = 0; p < s.size(); ++p) {
+      const DecayExact x{1.5, 0.5, 1.0, s.t[p]};
+      INFO("t = " << s.t[p]);
+      CHECK(relative(s.sensitivity(p, 0, 0), x.dk()) < 1e-8);
+      CHECK(relative(s.sensitivity(p, 0, 1), x.dc()) < 1e-8);
+      CHECK(relative(s.sensitivity(p, 0, 2), x.dy0()) < 1e-8);
+    }
+  }
+}
+
 TEST_CASE("between the steps of a method without a continuous extension s is cubic Hermite, of order 3 or more",
           "[api][sensitivities]") {
   // Constant steps 2/N; dy/dk at times inside steps. Their error is the method's (order 3)
@@ -404,9 +435,8 @@ TEST_CASE("a df/dp that turns NaN ends the run as a model failure that names it,
 TEST_CASE("sensitivities a solver or problem cannot give are refused before the run", "[api][sensitivities]") {
   daekit::SolveOptions options;
   options.sensitivities = {"all"};
-  // A solver without DK_SOLVER_SENSITIVITIES.
-  CHECK_THROWS_WITH(daekit::solve(registry().problem("rober"), registry().solver("radauiia"), options),
-                    Catch::Contains("does not compute sensitivities"));
+  // (A solver without DK_SOLVER_SENSITIVITIES, every in-tree one having it: an ABI 1.1
+  // fixture's, tests/cli/test_sensitivities_cli.cpp.)
   // Unknown names, with the closest; a problem without real parameters; a repeat.
   options.sensitivities = {"k4"};
   CHECK_THROWS_WITH(daekit::solve(registry().problem("rober"), registry().solver("cvode"), options),

@@ -21,7 +21,7 @@ const daekit::Registry& registry() {
 
 // The solvers that carry sensitivities through events.
 const std::vector<std::string>& families() {
-  static const std::vector<std::string> names{"cvode", "ida", "bdf", "ndf", "radau5", "rodas5p", "rodas4"};
+  static const std::vector<std::string> names{"cvode", "ida", "bdf", "ndf", "radau5", "radauiia", "rodas5p", "rodas4"};
   return names;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "daekit/kits/radau/linear_stage_rate.hpp"
 #include "daekit/kits/radau/radau5_coefficients.hpp"
 
 namespace daekit {
@@ -53,7 +54,7 @@ std::optional<StepAttempt> Radau5Sensitivities::solve_stages(const Radau5Stage& 
   update_column_scales(step);
   start_stages(h);
   Eigen::MatrixXd* f = g_;
-  double dynold = 0.0, thqold = 0.0, faccon = 1.0;
+  LinearStageRate rate;
   // Twice y's iterations: linear in s, the iteration cannot diverge for the matrix's
   // sake alone, and a rejected step costs more than a few back-solves.
   for (int iteration = 1; iteration <= 2 * step.max_newton; ++iteration) {
@@ -92,22 +93,13 @@ std::optional<StepAttempt> Radau5Sensitivities::solve_stages(const Radau5Stage& 
           sum += weighted * weighted;
         }
     }
-    const double dyno = std::sqrt(sum / (3.0 * static_cast<double>(n * ns)));
-    if (!std::isfinite(dyno)) break;
     // RADAU5's rate test, as for y's stages.
-    if (iteration > 1) {
-      const double thq = dyno / dynold;
-      const double theta = iteration == 2 ? thq : std::sqrt(thq * thqold);
-      thqold = thq;
-      if (theta >= 0.99) break;
-      faccon = theta / (1.0 - theta);
-    }
-    dynold = std::max(dyno, uround);
+    if (rate.diverges(iteration, std::sqrt(sum / (3.0 * static_cast<double>(n * ns))))) break;
     for (int i = 0; i < 3; ++i) fs_[i] += zs_[i];
     zs_[0] = t11 * fs_[0] + t12 * fs_[1] + t13 * fs_[2];
     zs_[1] = t21 * fs_[0] + t22 * fs_[1] + t23 * fs_[2];
     zs_[2] = t31 * fs_[0] + fs_[1];
-    if (faccon * dyno <= step.scale->newton_tolerance()) {
+    if (rate.converged(step.scale->newton_tolerance())) {
       s_new_ = s_n_ + zs_[2];
       *error = request_.sens_error_control ? error_estimate(step) : 0.0;
       return std::nullopt;

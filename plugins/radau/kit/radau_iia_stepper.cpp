@@ -18,6 +18,7 @@ RadauIIAStepper::RadauIIAStepper(ProblemView& problem, const SolveRequest& reque
   sol_c_.resize(n);
   basis_.resize(7);
   use_stages(std::clamp(settings_.start_stages, settings_.min_stages, settings_.max_stages));
+  if (request.wants_sensitivities()) sensitivities_.emplace(problem, request);
 }
 
 // Switches the method: tableau, Newton limit, transformed tolerances, storage.
@@ -38,9 +39,28 @@ void RadauIIAStepper::use_stages(int s) {
 }
 
 Eval RadauIIAStepper::start(double t0, const Eigen::VectorXd& y0) {
-  Eval e = problem_.rhs(t0, y0, f0_);
+  if (sensitivities_ && !sensitivities_->start(t0, y0, &sensitivities_failed_))
+    sensitivities_failed_ = "the sensitivities at t0: " + sensitivities_failed_;
+  return evaluate_f0(t0, y0);
+}
+
+Eval RadauIIAStepper::evaluate_f0(double t, const Eigen::VectorXd& y) {
+  const Eval e = problem_.rhs(t, y, f0_);
   have_f0_ = e == Eval::ok;
   return e;
+}
+
+// s's stages on y's converged ones; a failed convergence with an old Jacobian retries the
+// step with a new one first (s's iteration is linear: only the kept J can hold it back).
+std::optional<StepAttempt> RadauIIAStepper::solve_sensitivities(double t, double h, const Eigen::VectorXd& y,
+                                                                 double* error) {
+  const RadauIIAStage stage{t, h, tab_, &y, &z_, &matrix_, &complex_, &mass_, &scale_, nit_};
+  std::optional<StepAttempt> failed = sensitivities_->solve_stages(stage, error);
+  if (failed && failed->kind == StepAttempt::Kind::convergence && !jac_current_) {
+    have_jac_ = false;
+    failed->shrink = 1.0;
+  }
+  return failed;
 }
 
 void RadauIIAStepper::to_stages() {
@@ -69,6 +89,8 @@ bool RadauIIAStepper::factorise(double h) {
 }
 
 StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& y) {
+  if (!sensitivities_failed_.empty()) return StepAttempt::failed(StepAttempt::Kind::fatal, sensitivities_failed_);
+  step_t_ = t;
   // After an unexpected rejection the retry goes one order down at once (RADAU's UNEXP):
   // waiting for the next accepted step kept order 13 on Robertson at rtol 0.1 through
   // thousands of stage values the model could not evaluate.
@@ -84,7 +106,10 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
   scale_.update(y, h);
   start_stages(h);
   if (std::optional<StepAttempt> failed = solve_stages(t, h, y)) return *failed;
-  const double err = error_estimate(t, h, y);
+  double err_s = 0.0;
+  if (sensitivities_)
+    if (std::optional<StepAttempt> failed = solve_sensitivities(t, h, y, &err_s)) return *failed;
+  const double err = std::max(error_estimate(t, h, y), err_s);
   y_new_ = y + z_[s - 1];
   have_f_new_ = false;
   if (err <= 1.0) {
@@ -259,6 +284,7 @@ double RadauIIAStepper::error_estimate(double t, double h, const Eigen::VectorXd
 }
 
 void RadauIIAStepper::accept() {
+  if (sensitivities_) sensitivities_->accept(step_t_);
   // The collocation polynomial of this step, for dense output and the next start.
   cont_tab_ = tab_;
   cont_y0_ = y_start_;

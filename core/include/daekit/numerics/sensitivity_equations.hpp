@@ -41,6 +41,13 @@ class SensitivityEquations {
   // The same for a given s (after an event's jump): its algebraic rows from its
   // differential ones at (t, y).
   bool make_consistent(double t, const Eigen::VectorXd& y, Eigen::MatrixXd& s, std::string* why);
+  // s where a method restarts after an event at (t, y): s+ with its algebraic rows made
+  // consistent, into s; "" or why not.
+  std::string restarted(double t, const Eigen::VectorXd& y, const Eigen::MatrixXd& s_plus, Eigen::MatrixXd& s) {
+    s = s_plus;
+    std::string why;
+    return make_consistent(t, y, s, &why) ? "" : why;
+  }
   // y' of the algebraic components along the solution, from the constraints' derivative
   // J_aa y'_a = -(J_ad y'_d + f_t,a) at (t, y), y'_d as given in yp (index 1 only).
   bool algebraic_slopes(double t, const Eigen::VectorXd& y, Eigen::VectorXd& yp, std::string* why);
@@ -55,7 +62,7 @@ class SensitivityEquations {
   // The right-hand sides (df/dy) S + df/dq at (t, y) of a mass-matrix problem, f = f(t, y).
   // An exact Jacobian is kept per `slot` while (t, y) stays (a method with stages gives
   // each stage its slot, 0 .. slots - 1).
-  static constexpr int slots = 4;
+  static constexpr int slots = 8;  // radauiia: 7 stages and the error estimate
   Eval rhs(double t, ProblemView::ConstRef y, ProblemView::ConstRef f, const Eigen::MatrixXd& s,
            Eigen::MatrixXd& out, int slot = 0);
   // The same for one column (k), for solvers that ask column by column.

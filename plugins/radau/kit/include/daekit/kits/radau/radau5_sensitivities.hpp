@@ -48,9 +48,7 @@ class Radau5Sensitivities {
   // made consistent; "" or why not.
   std::string restart_from(double t, const Eigen::VectorXd& y, const Eigen::MatrixXd& s) {
     first_ = true;
-    s_n_ = s;
-    std::string why;
-    return equations_.make_consistent(t, y, s_n_, &why) ? "" : why;
+    return equations_.restarted(t, y, s, s_n_);
   }
   // The stages of s on y's converged stages: nothing, or why the step fails. *error: the
   // sensitivities' estimate (0 unless they join the error test).

@@ -27,6 +27,7 @@
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/problem_view.hpp"
 #include "daekit/kits/radau/error_scale.hpp"
+#include "daekit/kits/radau/radau_iia_sensitivities.hpp"
 #include "daekit/kits/radau/tableau.hpp"
 #include "daekit/solve_request.hpp"
 
@@ -78,12 +79,18 @@ class RadauIIAStepper {
   Eval start(double t0, const Eigen::VectorXd& y0);
   // The driver moved the accepted end onto a sign constraint: f there is evaluated anew.
   void projected(const Eigen::VectorXd&) { have_f0_ = false; }
-  // After an event changed the state: nothing of the last step carries over.
+  // After an event changed the state: nothing of the last step carries over (the
+  // sensitivities continue from s+: restart_sensitivities).
   Eval restart(double t, const Eigen::VectorXd& y) {
     have_jac_ = false;
     first_ = true;
-    return start(t, y);
+    return evaluate_f0(t, y);
   }
+  std::string restart_sensitivities(double t, const Eigen::VectorXd& y, const Eigen::MatrixXd& s) {
+    return sensitivities_ ? sensitivities_->restart_from(t, y, s) : "";
+  }
+  // With sensitivities asked for: s(t) on the last accepted step (s0 before one).
+  void interpolate_sensitivities(double t, Eigen::MatrixXd& out) const { sensitivities_->interpolate(t, out); }
   const Eigen::VectorXd& f_start() const { return f0_; }
 
   StepAttempt attempt(double t, double h, const Eigen::VectorXd& y);
@@ -101,6 +108,8 @@ class RadauIIAStepper {
   const RadauIIASettings& settings() const { return settings_; }
 
  private:
+  Eval evaluate_f0(double t, const Eigen::VectorXd& y);
+  std::optional<StepAttempt> solve_sensitivities(double t, double h, const Eigen::VectorXd& y, double* error);
   void use_stages(int s);
   void remember_rate();
   bool factorise(double h);
@@ -142,6 +151,10 @@ class RadauIIAStepper {
   std::vector<Eigen::VectorXd> cont_z_;
   Eigen::VectorXd cont_y0_;
   std::vector<double> basis_;
+
+  std::optional<RadauIIASensitivities> sensitivities_;  // with sensitivities asked for
+  std::string sensitivities_failed_;  // why s0 could not be had: the first step says so
+  double step_t_ = 0.0;               // where the step being attempted starts
 };
 
 // Radau5Controller's rule with the exponent of the present order: err^(1/(s+1)).

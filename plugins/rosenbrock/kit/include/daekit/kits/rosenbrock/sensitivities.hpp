@@ -46,9 +46,7 @@ class RosenbrockSensitivities {
   // made consistent; "" or why not.
   std::string restart_from(double t, const Eigen::VectorXd& y, const Eigen::MatrixXd& s) {
     stepped_ = false;
-    s_n_ = s;
-    std::string why;
-    return equations_.make_consistent(t, y, s_n_, &why) ? "" : why;
+    return equations_.restarted(t, y, s, s_n_);
   }
   // s's stages on y's: ok, or the model's failure. *error: their estimate (0 unless they
   // join the error test).
