@@ -12,12 +12,13 @@ import subprocess
 
 CASES = [  # problem, sensitivities ("" = none), tend (None: the problem's)
     ("rober", ["", "k1", "all", "all,y0"], None),
-    ("hires", ["", "y0:y1", "y0:y1,y0:y2,y0:y3", "y0"], None),
+    ("hires", ["", "y0:y1", "y0:y1,y0:y2,y0:y3", "y0", "all"], None),  # all: its 10 constants
     ("chemakzo", ["", "y0:y1", "y0"], None),
     ("pendulum_dae", ["", "g", "g,y0:x,y0:y"], None),
 ]
-SOLVERS = {"rober": ["cvode", "ida", "bdf", "radau5", "rodas5p"], "hires": ["cvode", "ida", "bdf", "radau5", "rodas5p"],
-           "chemakzo": ["ida", "bdf", "radau5", "rodas5p"], "pendulum_dae": ["bdf", "radau5", "rodas5p"]}
+SOLVERS = {"rober": ["cvode", "ida", "bdf", "radau5", "radauiia", "rodas5p"],
+           "hires": ["cvode", "ida", "bdf", "radau5", "radauiia", "rodas5p"],
+           "chemakzo": ["ida", "bdf", "radau5", "rodas5p"], "pendulum_dae": ["bdf", "radau5", "radauiia", "rodas5p"]}
 
 
 def run(daekit, problem, solver, sens, rtol):
