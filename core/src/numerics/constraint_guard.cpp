@@ -49,6 +49,13 @@ ConstraintGuard::ConstraintGuard(const ProblemView& problem, const SolveRequest&
 ConstraintGuard::Verdict ConstraintGuard::check(const Eigen::VectorXd& y_start, Eigen::VectorXd& y_end, double* shrink,
                                                 std::string* why, bool project_rounding) {
   if (!codes_) return Verdict::satisfied;
+  // An algebraic component is computed from the others (Robertson's y3 = 1 - y1 - y2): its
+  // round-off is that of the largest of them, not of its own size.
+  const double largest = y_end.lpNorm<Eigen::Infinity>();
+  auto rounding_of = [&](Eigen::Index i) {
+    return rounding(y_start[i], y_end[i]) +
+           (problem_.is_algebraic(i) ? 16.0 * std::numeric_limits<double>::epsilon() * largest : 0.0);
+  };
   bool violated = false;
   double fraction = 1.0;
   Eigen::Index worst = -1;
@@ -56,7 +63,7 @@ ConstraintGuard::Verdict ConstraintGuard::check(const Eigen::VectorXd& y_start, 
   for (Eigen::Index i = 0; i < y_end.size(); ++i) {
     const double v = violation(codes_[i], y_end[i]);
     if (!(v > 0.0) && !std::isnan(y_end[i])) continue;
-    if (projectable(i, v, y_start[i], y_end[i])) continue;
+    if (projectable(i, v, y_start[i], y_end[i], rounding_of(i))) continue;
     violated = true;
     // Where the straight line from the start reaches the bound, as a fraction of the step.
     const double span = std::abs(y_start[i] - y_end[i]);
@@ -80,7 +87,7 @@ ConstraintGuard::Verdict ConstraintGuard::check(const Eigen::VectorXd& y_start, 
   for (Eigen::Index i = 0; i < y_end.size(); ++i) {
     const double v = violation(codes_[i], y_end[i]);
     if (!(v > 0.0)) continue;
-    const bool charged = v > rounding(y_start[i], y_end[i]);
+    const bool charged = v > rounding_of(i);
     if (!charged && !project_rounding) continue;
     if (charged) projected_[i] += v;
     y_end[i] = 0.0;
@@ -93,11 +100,11 @@ double ConstraintGuard::rounding(double start, double end) {
   return 16.0 * std::numeric_limits<double>::epsilon() * (std::abs(start) + std::abs(end - start));
 }
 
-bool ConstraintGuard::projectable(Eigen::Index i, double v, double start, double end) const {
+bool ConstraintGuard::projectable(Eigen::Index i, double v, double start, double end, double round_off) const {
   const std::int8_t code = codes_[i];
   if (code == 2 || code == -2 || std::isnan(end)) return false;  // strict: never projected
-  if (v > request_.atol[i] + request_.rtol[i] * std::abs(start)) return false;
-  return v <= rounding(start, end) || projected_[i] + v <= request_.atol[i];
+  if (v > std::max(request_.atol[i] + request_.rtol[i] * std::abs(start), round_off)) return false;
+  return v <= round_off || projected_[i] + v <= request_.atol[i];
 }
 
 bool ConstraintGuard::satisfied(const Eigen::VectorXd& y, std::string* why) const {

@@ -49,8 +49,8 @@ class ConstraintGuard {
   // A few ulps of a step's change: what no tolerance needs to pay for.
   static double rounding(double start, double end);
   // Whether component i's violation v may be projected: within its tolerance, not strict,
-  // and covered by what is left of its budget (or rounding).
-  bool projectable(Eigen::Index i, double v, double start, double end) const;
+  // and covered by what is left of its budget (or by round_off, its rounding level).
+  bool projectable(Eigen::Index i, double v, double start, double end, double round_off) const;
 
   const std::int8_t* codes_;
   Eigen::VectorXd projected_;  // what projections added to each component so far
