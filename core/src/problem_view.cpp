@@ -119,6 +119,7 @@ Eval ProblemView::dfdt(double t, ConstRef y, Ref df) {
 
 bool ProblemView::has_parameter_derivative() const {
   if (np() == 0) return false;
+  if (!has_1_3_table()) return false;
   return residual_only() ? p_.vtbl->residual_dfdp != nullptr : p_.vtbl->dfdp != nullptr;
 }
 
@@ -143,7 +144,7 @@ Eval ProblemView::parameter_derivative(const char* what, double t, Eigen::Matrix
 }
 
 Eval ProblemView::dfdp(double t, ConstRef y, Eigen::MatrixXd& out) {
-  if (!p_.vtbl->dfdp || np() == 0) {
+  if (!has_1_3_table() || !p_.vtbl->dfdp || np() == 0) {
     out.setZero(size(), static_cast<Eigen::Index>(np()));
     return finish(DK_EVAL_NOT_PROVIDED, "df/dp", t, nullptr, 0);
   }
@@ -156,7 +157,7 @@ Eval ProblemView::residual_dfdp(double t, ConstRef y, ConstRef yp, Eigen::Matrix
     out = -out;
     return e;
   }
-  if (!p_.vtbl->residual_dfdp || np() == 0) {
+  if (!has_1_3_table() || !p_.vtbl->residual_dfdp || np() == 0) {
     out.setZero(size(), static_cast<Eigen::Index>(np()));
     return finish(DK_EVAL_NOT_PROVIDED, "dF/dp", t, nullptr, 0);
   }
@@ -272,6 +273,12 @@ Eval ProblemView::on_event(const dk_event& event, Ref y, Eigen::VectorXd& yp, st
     return Eval::fatal;
   }
   return e;
+}
+
+Eval ProblemView::jacobian_sens(double t, ConstRef y, const double* s, Eigen::Index ns, double* out) {
+  if (!has_jacobian_sens()) return finish(DK_EVAL_NOT_PROVIDED, "(df/dy) S", t, nullptr, 0);
+  const dk_eval code = guarded([&] { return p_.vtbl->jacobian_sens(p_.self, t, y.data(), static_cast<std::size_t>(ns), s, out); });
+  return finish(code, "(df/dy) S", t, out, size() * ns, Layout::flat);
 }
 
 Eval ProblemView::root_derivatives(double t, ConstRef y, Eigen::MatrixXd& dgdy, Eigen::MatrixXd& dgdp) {

@@ -163,6 +163,26 @@ void check_dense_jacobian(Report& report, const ProblemProbe& probe, double t, c
   report.add(name, ok, detail);
 }
 
+// The problem's (df/dy) S (ABI 1.3 jacobian_sens) for three fixed, dense directions
+// against the same products of df/dy by differences (noise scaled through |S|).
+void check_jacobian_sens(Report& report, const ProblemProbe& probe, double t, const Eigen::VectorXd& y,
+                         const std::string& where) {
+  const dk_problem& p = probe.p_;
+  const Eigen::Index n = probe.n_, ns = 3;
+  Eigen::MatrixXd s(n, ns), js = Eigen::MatrixXd::Zero(n, ns), jf, noise;
+  for (Eigen::Index k = 0; k < ns; ++k)
+    for (Eigen::Index i = 0; i < n; ++i) s(i, k) = std::sin(1.0 + static_cast<double>(i) + 7.0 * static_cast<double>(k));
+  const std::string name = "(df/dy) S (jacobian_sens) agrees with differences at " + where;
+  if (p.vtbl->jacobian_sens(p.self, t, y.data(), static_cast<std::size_t>(ns), s.data(), js.data()) != DK_EVAL_OK)
+    return report.add(name, false, "(df/dy) S could not be evaluated");
+  std::string why;
+  if (!probe.jacobian_by_differences(t, y, jf, &why, &noise)) return report.add(name, false, "differences: " + why);
+  const Eigen::MatrixXd product_noise = noise * s.cwiseAbs();
+  bool ok = false;
+  const std::string detail = probe.compare("(df/dy) S", js, jf * s, &ok, false, &product_noise);
+  report.add(name, ok, detail);
+}
+
 // M at (t, y) as an n x n array from the storage the problem declares (ABI 1.2): its
 // diagonal, its sparse entries, or the dense entry.
 bool stored_mass(const dk_problem& p, const dk_problem_info& info, double t, const Eigen::VectorXd& y, Eigen::MatrixXd& m) {
@@ -482,6 +502,8 @@ Report check_problem(const loader::Plugin& plugin, const std::map<std::string, s
   }
   if (info.flags & DK_PROBLEM_SPARSE_JACOBIAN)
     for (const auto& [where, y] : states) check_sparse_jacobian(report, probe, info.t0, y, where);
+  if (DK_HAS_FIELD(p.vtbl, dk_problem_vtbl, jacobian_sens) && p.vtbl->jacobian_sens)
+    for (const auto& [where, y] : states) check_jacobian_sens(report, probe, info.t0, y, where);
   if (p.vtbl->dfdt && (info.flags & DK_PROBLEM_ANALYTIC_DFDT)) check_dfdt(report, probe, info.t0, y0);
   if (DK_HAS_FIELD(&info, dk_problem_info, dfdp_pattern) && info.np > 0 && DK_HAS_FIELD(p.vtbl, dk_problem_vtbl, dfdp) &&
       p.vtbl->dfdp)

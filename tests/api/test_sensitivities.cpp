@@ -130,6 +130,37 @@ TEST_CASE("sensitivities of y' = -k y + c match the closed form in every way the
   }
 }
 
+namespace {
+
+// y' = -k y + c without a Jacobian, with its (df/dy) S = -k S (ABI 1.3 jacobian_sens).
+class DecayProducts : public Decay<false, true> {
+ public:
+  daekit::Eval jacobian_sens(double, daekit::ConstVector, daekit::ConstMatrixView s, daekit::MatrixView js) override {
+    ++calls;
+    js = -p(0) * s;
+    return daekit::Eval::ok;
+  }
+  static inline long calls = 0;
+};
+
+}  // namespace
+
+TEST_CASE("a problem's (df/dy) S products stand in for differences of f, in every family", "[api][sensitivities]") {
+  const DecayExact x{1.5, 0.5, 1.0, 2.0};
+  for (const std::string solver : {"cvode", "ida", "bdf", "radau5", "radauiia", "rodas5p", "ros34pw2"}) {
+    INFO(solver);
+    DecayProducts::calls = 0;
+    const auto problem = daekit::ProblemHandle::from(std::make_unique<DecayProducts>());
+    const daekit::Solution s = solve_with_sensitivities(problem, solver, {"k", "c", "y0"}, 1e-10);
+    CHECK(s.stats.nfev_sens == 0);  // no differences of f: the products did it
+    CHECK(DecayProducts::calls > 0);
+    const std::size_t last = s.size() - 1;
+    CHECK(relative(s.sensitivity(last, 0, 0), x.dk()) < 1e-7);
+    CHECK(relative(s.sensitivity(last, 0, 1), x.dc()) < 1e-7);
+    CHECK(relative(s.sensitivity(last, 0, 2), x.dy0()) < 1e-7);
+  }
+}
+
 TEST_CASE("sensitivities of an index-1 DAE match the closed form, algebraic parts from the constraint",
           "[api][sensitivities]") {
   const auto problem = daekit::ProblemHandle::from(std::make_unique<LinearDae>());

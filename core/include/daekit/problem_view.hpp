@@ -102,11 +102,15 @@ class ProblemView {
   // df/dp (n x np, dense) of a mass-matrix problem.
   Eval dfdp(double t, ConstRef y, Eigen::MatrixXd& out);
 
+  // (df/dy) S in one call (ABI 1.3 jacobian_sens): s and out n x ns, column-major.
+  bool has_jacobian_sens() const { return has_1_3_table() && p_.vtbl->jacobian_sens != nullptr && !residual_only(); }
+  Eval jacobian_sens(double t, ConstRef y, const double* s, Eigen::Index ns, double* out);
+
   // --- ABI 1.3: the derivatives sensitivities need at events. ---
-  bool has_root_derivatives() const { return nroots() > 0 && p_.vtbl->roots_dgdp != nullptr; }
+  bool has_root_derivatives() const { return nroots() > 0 && has_1_3_table() && p_.vtbl->roots_dgdp != nullptr; }
   // dg/dy (nroots x n) and dg/dp (nroots x np), dense.
   Eval root_derivatives(double t, ConstRef y, Eigen::MatrixXd& dgdy, Eigen::MatrixXd& dgdp);
-  bool has_reset_derivatives() const { return p_.vtbl->event_derivatives != nullptr; }
+  bool has_reset_derivatives() const { return has_1_3_table() && p_.vtbl->event_derivatives != nullptr; }
   // dR/dy (n x n) and dR/dp (n x np) of the reset on_event just applied, at the left limit.
   Eval reset_derivatives(const dk_event& event, ConstRef y_minus, Eigen::MatrixXd& dRdy, Eigen::MatrixXd& dRdp);
 
@@ -147,6 +151,9 @@ class ProblemView {
   // How a result's entries map to components, for messages that name them.
   enum class Layout { vector, dense_matrix, sparse_matrix, sparse_mass, roots, parameters, flat };
   bool has_1_2_info() const { return DK_HAS_FIELD(info_, dk_problem_info, constraints); }
+  // A table with ABI 1.3's parameter and sensitivity entries (set_p .. event_derivatives,
+  // its last): a 1.1 or 1.2 plugin's ends before them, and they are not read there.
+  bool has_1_3_table() const { return DK_HAS_FIELD(p_.vtbl, dk_problem_vtbl, event_derivatives); }
   bool has_1_2_table() const { return DK_HAS_FIELD(p_.vtbl, dk_problem_vtbl, step_completed); }
   Eval finish(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,
               Layout layout = Layout::vector);

@@ -26,6 +26,7 @@ SensitivityEquations::SensitivityEquations(ProblemView& problem, const SolveRequ
   if (!problem.residual_only()) {
     exact_sparse_ = problem.has_sparse_jacobian();
     exact_dense_ = !exact_sparse_ && problem.has_analytic_jacobian();
+    products_ = !exact_sparse_ && !exact_dense_ && problem.has_jacobian_sens();
     if (exact_sparse_)
       for (auto& kept : kept_) kept.sparse = problem.sparsity_pattern();
     mass_residual_ = problem.mass_kind() <= MassKind::constant && mass_.setup(problem, request.t0, request.y0) == Eval::ok;
@@ -253,6 +254,11 @@ Eval SensitivityEquations::jacobian_product(double t, ProblemView::ConstRef y, P
     return Eval::ok;
   }
   (void)f;
+  if (products_) {
+    const Eval e = problem_.jacobian_sens(t, y, s.data(), 1, out.data());
+    if (e != Eval::not_provided) return e;
+    products_ = false;  // an entry that declines (an in-process class without them): differences
+  }
   const double delta = increment(y, s);
   if (delta == 0.0) {
     out.setZero();
@@ -281,6 +287,13 @@ Eval SensitivityEquations::rhs(double t, ProblemView::ConstRef y, ProblemView::C
                                Eigen::MatrixXd& out, int slot) {
   Eval e = parameter_columns(t, y, dfdq_);
   out.resize(problem_.size(), columns());
+  if (products_ && e == Eval::ok) {  // every column in one call
+    e = problem_.jacobian_sens(t, y, s.data(), columns(), out.data());
+    if (e == Eval::ok) out += dfdq_;
+    if (e != Eval::not_provided) return e;
+    products_ = false;  // an entry that declines (an in-process class without them): differences
+    e = Eval::ok;
+  }
   for (Eigen::Index k = 0; k < columns() && e == Eval::ok; ++k) {
     e = jacobian_product(t, y, f, s.col(k), out.col(k), slot);
     out.col(k) += dfdq_.col(k);
@@ -303,8 +316,8 @@ Eval SensitivityEquations::second_derivative(double t, ProblemView::ConstRef y, 
   out.setZero(problem_.size(), columns());
   const double delta = increment(y, v);
   if (delta == 0.0) return Eval::ok;
-  if (exact_dense_ || exact_sparse_) {
-    // (J S + f_q) at y +- delta v, each with its own kept Jacobian.
+  if (exact_dense_ || exact_sparse_ || products_) {
+    // (J S + f_q) at y +- delta v, each with its own kept Jacobian (or exact products).
     y_moved_ = y + delta * v;
     Eval e = rhs(t, y_moved_, y_moved_, s, up_, 1);
     y_moved_ = y - delta * v;

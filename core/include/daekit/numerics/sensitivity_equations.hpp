@@ -4,7 +4,8 @@
 //   residual form:     (dF/dy) s_k + (dF/dy') s_k' + dF/dq_k = 0
 // with df/dq_k = 0 for an initial value. The products with the Jacobian are exact where
 // the problem gives its Jacobian (dense or sparse; the residual of a constant mass matrix
-// problem is M s' - J s), else central directional differences whose increment moves
+// problem is M s' - J s), else its (df/dy) S products where it gives them (ABI 1.3
+// jacobian_sens: all columns in one call), else central directional differences whose increment moves
 // no component by more than eps^(1/3) of its scale, |y_i| + atol_i / rtol_i (the size
 // below which the tolerances call it noise: a component that starts at 0 is not moved by
 // a mere eps^(1/3) atol, where round-off would swamp the quotient).
@@ -112,6 +113,7 @@ class SensitivityEquations {
   std::vector<double> scales_;
   bool any_parameter_ = false;
   bool exact_dense_ = false, exact_sparse_ = false;
+  bool products_ = false;  // no Jacobian, but the problem's (df/dy) S (jacobian_sens)
   bool mass_residual_ = false;  // constant M: F_y s + F_y' s' = M s' - J s
   MassMatrix mass_;
   struct KeptJacobian {

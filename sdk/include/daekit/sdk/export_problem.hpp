@@ -616,6 +616,15 @@ struct ProblemTrampolines {
       });
     });
   }
+  static dk_eval jacobian_sens(void* self, double t, const double* y, std::size_t ns, const double* s,
+                               double* js) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto n = static_cast<Eigen::Index>(a.info().n), cols = static_cast<Eigen::Index>(ns);
+      MatrixView out(js, n, cols, Eigen::OuterStride<>(n));
+      out.setZero();
+      return a.impl().jacobian_sens(t, ConstVector(y, n), ConstMatrixView(s, n, cols, Eigen::OuterStride<>(n)), out);
+    });
+  }
   // dF/dp of a residual-form problem, likewise.
   static dk_eval residual_dfdp(void* self, double t, const double* y, const double* yp, double* out) noexcept {
     return guarded(self, [&](ProblemAdapter& a) {
@@ -681,7 +690,7 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
                        &ProblemTrampolines::set_p,
                        &ProblemTrampolines::dfdp,
                        &ProblemTrampolines::residual_dfdp,
-                       /*jacobian_sens=*/nullptr,
+                       &ProblemTrampolines::jacobian_sens,
                        &ProblemTrampolines::roots_dgdp,
                        &ProblemTrampolines::event_derivatives};
   if (!(info.flags & DK_PROBLEM_ANALYTIC_JACOBIAN)) t.jacobian = nullptr;
@@ -741,6 +750,10 @@ std::int32_t make_problem(const dk_host* host, const dk_keyval* params, std::siz
         using ResetDerivatives = Eval (Problem::*)(const Event&, ConstVector, MatrixView, MatrixView);
         if constexpr (std::is_same_v<decltype(&Class::event_derivatives), ResetDerivatives>)
           adapter->table.event_derivatives = nullptr;
+        // (df/dy) S only from a class that gives it (else solvers multiply or difference).
+        using SensitivityProducts = Eval (Problem::*)(double, ConstVector, ConstMatrixView, MatrixView);
+        if constexpr (std::is_same_v<decltype(&Class::jacobian_sens), SensitivityProducts>)
+          adapter->table.jacobian_sens = nullptr;
         out->vtbl = &adapter->table;
         out->self = adapter.release();
       },

@@ -20,6 +20,7 @@ namespace daekit {
 using Vector = Eigen::Map<Eigen::VectorXd>;
 using ConstVector = Eigen::Map<const Eigen::VectorXd>;
 using MatrixView = Eigen::Map<Eigen::MatrixXd, 0, Eigen::OuterStride<>>;
+using ConstMatrixView = Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>;
 
 // "y1", "lambda12": a stem and a 1-based number, for component names.
 inline std::string numbered(std::string stem, std::size_t number) {
@@ -255,6 +256,14 @@ class Problem {
   virtual EventAction on_event(const Event& /*event*/, Vector /*y*/) { return EventAction::proceed; }
   // For sensitivities through events (ABI 1.3). dg/dy (nroots x n) and dg/dp (nroots x
   // np) at (t, y), called zeroed; without it the SDK takes central differences in y and p.
+  // (df/dy) S for the ns columns of S (n x ns) into js, in one pass (ABI 1.3
+  // jacobian_sens): for a model that differentiates along directions more cheaply than it
+  // forms df/dy (a large n, a matrix-free operator). Solvers use it where the problem has
+  // no Jacobian of its own, in place of differences of f; exported only from a class that
+  // overrides it.
+  virtual Eval jacobian_sens(double /*t*/, ConstVector /*y*/, ConstMatrixView /*s*/, MatrixView /*js*/) {
+    return Eval::not_provided;
+  }
   virtual Eval roots_dgdp(double /*t*/, ConstVector /*y*/, MatrixView /*dgdy*/, MatrixView /*dgdp*/) {
     return Eval::not_provided;
   }
