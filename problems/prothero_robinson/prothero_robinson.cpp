@@ -3,9 +3,12 @@
 // whose exact solution is y = g for every L. With L = -1e6 the solution is smooth
 // while the problem is as stiff as any in the library, and it is not autonomous: the
 // test for a method's treatment of f_t (Rosenbrock time-derivative weights) and for
-// order reduction, with an exact reference at any time.
+// order reduction, with an exact reference at any time. L is a real parameter
+// (`--param L=-2`): the solution's sensitivities are closed forms too, dy/dL = 0 (y = g
+// for every L) and dy/dy0 = e^{L t}.
 #include <cmath>
 #include <daekit/sdk/export_problem.hpp>
+#include <span>
 #include <stdexcept>
 
 namespace {
@@ -13,16 +16,16 @@ namespace {
 class ProtheroRobinson : public daekit::Problem {
  public:
   static std::vector<daekit::ParamDesc> parameters() {
-    return {{"L", "-1e6", "stiffness (negative; the solution is the same for every L)"},
-            {"tend", "10", "end of the span"}};
+    return {{"tend", "10", "end of the span"}};
   }
 
-  explicit ProtheroRobinson(const daekit::Params& params) : lambda_(params.real("L")) {
+  explicit ProtheroRobinson(const daekit::Params& params) {
     const double tend = params.real("tend");
-    if (!(lambda_ < 0.0) || !std::isfinite(lambda_)) throw std::invalid_argument("prothero_robinson: L must be negative");
     if (!(tend > 0.0) || !std::isfinite(tend)) throw std::invalid_argument("prothero_robinson: tend must be positive");
     info_.name = "prothero_robinson";
-    info_.title = "Prothero-Robinson equation, L=" + params.text("L") + " (stiff, non-autonomous, exact solution)";
+    info_.title = "Prothero-Robinson equation (stiff, non-autonomous, exact solution)";
+    // The stiffness, negative; the solution is the same for every L.
+    info_.parameters = {{"L", -1e6, 0.0}};
     info_.n = 1;
     info_.tend = tend;
     info_.analytic_jacobian = true;
@@ -40,16 +43,25 @@ class ProtheroRobinson : public daekit::Problem {
     return daekit::Eval::ok;
   }
 
+  daekit::Eval set_parameters(std::span<const double> p) override {
+    if (!(p[0] < 0.0) || !std::isfinite(p[0])) return fail("prothero_robinson: L must be negative");
+    return daekit::Problem::set_parameters(p);
+  }
+
   daekit::Eval rhs(double t, daekit::ConstVector y, daekit::Vector f) override {
-    f[0] = lambda_ * (y[0] - g(t)) + dg(t);
+    f[0] = p(0) * (y[0] - g(t)) + dg(t);
     return daekit::Eval::ok;
   }
   daekit::Eval jacobian(double, daekit::ConstVector, daekit::MatrixView j) override {
-    j(0, 0) = lambda_;
+    j(0, 0) = p(0);
     return daekit::Eval::ok;
   }
   daekit::Eval dfdt(double t, daekit::ConstVector, daekit::Vector df) override {
-    df[0] = -lambda_ * dg(t) + d2g(t);
+    df[0] = -p(0) * dg(t) + d2g(t);
+    return daekit::Eval::ok;
+  }
+  daekit::Eval dfdp(double t, daekit::ConstVector y, daekit::MatrixView d) override {
+    d(0, 0) = y[0] - g(t);
     return daekit::Eval::ok;
   }
 
@@ -57,7 +69,6 @@ class ProtheroRobinson : public daekit::Problem {
   static double g(double t) { return std::sin(t) + std::cos(2.0 * t); }
   static double dg(double t) { return std::cos(t) - 2.0 * std::sin(2.0 * t); }
   static double d2g(double t) { return -std::sin(t) - 4.0 * std::cos(2.0 * t); }
-  double lambda_;
 };
 
 }  // namespace
