@@ -7,9 +7,13 @@
 //    configuration-dependent singular mass matrix diag(I7, M(x), 0):
 //    M(x) v' = F - G^T lambda, 0 = G v + dg/dt (index 2).
 // Both have the same solution; crank17's reference is crank's components 1-14, 22-24.
+// crank's physical constants are real parameters under the test set's names (M2, L1, EE,
+// RHO, OMEGA, ...); crank17's are not: its mass matrix depends on them, and df/dp with M
+// fixed would leave out dM/dp y'.
 // df/dy is exact for both, by the SDK's forward-mode differentiation of the model.
 #include <cmath>
 #include <daekit/sdk/data_text.hpp>
+#include <span>
 #include <daekit/sdk/export_problem.hpp>
 #include <stdexcept>
 
@@ -57,7 +61,8 @@ class Crank : public daekit::AutoDiffProblem<Crank> {
     return p;
   }
 
-  explicit Crank(const daekit::Params& params) : model_(model_options(params)), index_(params.integer("index")) {
+  explicit Crank(const daekit::Params& params)
+      : options_(model_options(params)), model_(options_), index_(params.integer("index")) {
     if (index_ < 1 || index_ > 3) throw std::invalid_argument("crank: index must be 1, 2 or 3");
     auto& in = info_;
     in.name = "crank";
@@ -81,6 +86,9 @@ class Crank : public daekit::AutoDiffProblem<Crank> {
     for (const char* stem : {"", "v_", "a_"})
       for (const char* c : coordinate_names) in.component_names.push_back(std::string(stem) + c);
     for (std::size_t i = 1; i <= 3; ++i) in.component_names.push_back(daekit::numbered("lambda", i));
+    const Constants nominal;
+    for (std::size_t j = 0; j < Constants::count; ++j)
+      in.parameters.push_back({Constants::names[j], nominal.values()[j], 0.0});
     const Options o = model_options(params);
     y0_ = load(crank_initial_text, "crank.y0", 24).values;
     if (!o.nonlinear_stiffness && !o.damping) {
@@ -120,7 +128,21 @@ class Crank : public daekit::AutoDiffProblem<Crank> {
     return daekit::Eval::ok;
   }
 
+  // New constants: the model's matrices built again from them (df/dp: the SDK's differences).
+  daekit::Eval set_parameters(std::span<const double> p) override {
+    Constants c;
+    for (std::size_t j = 0; j < Constants::count; ++j) {
+      if (!std::isfinite(p[j]) || (j + 1 < Constants::count && !(p[j] > 0.0)))
+        return fail(std::string("crank: ") + Constants::names[j] + " must be a positive number");
+      c.values()[j] = p[j];
+    }
+    if (const daekit::Eval e = daekit::Problem::set_parameters(p); e != daekit::Eval::ok) return e;
+    model_ = Model(options_, c);
+    return daekit::Eval::ok;
+  }
+
  private:
+  Options options_;
   Model model_;
   long index_;
   std::vector<double> y0_;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstddef>
 #include <daekit/sdk/autodiff.hpp>
 
 namespace daekit::crank {
@@ -26,7 +27,22 @@ template <class T> using Vec3Of = Eigen::Matrix<T, 3, 1>;
 using Vec7 = Vec7Of<double>;
 using Vec3 = Vec3Of<double>;
 
-constexpr double omega = 150.0;  // prescribed crank speed, rad/s
+// The data set of the test set's crank.f (SI units) under its names: the problems' real
+// parameters (`--param EE=2.1e11`), the test set's values their nominal ones. Gravity is
+// switched off in that data set (GRAV = 0), so its terms are absent.
+struct Constants {
+  double m2 = 0.151104, m3 = 0.075552;  // rod and block masses
+  double l1 = 0.15, l2 = 0.30;          // crank and rod lengths
+  double j1 = 0.002727, j2 = 0.0045339259;  // moments of inertia
+  double young = 0.20e12;               // the rod's Young modulus (EE)
+  double width = 0.0080, height = 0.0080;  // its cross-section (BB, HH)
+  double rho = 7870.0;                  // its density
+  double omega = 150.0;                 // the prescribed crank speed, rad/s
+  static constexpr std::size_t count = 11;
+  static constexpr const char* names[count] = {"M2", "M3", "L1", "L2", "J1", "J2", "EE", "BB", "HH", "RHO", "OMEGA"};
+  double* values() { return &m2; }
+  const double* values() const { return &m2; }
+};
 
 struct Options {
   bool nonlinear_stiffness = false;  // the test set's reference: linear stiffness K q only
@@ -47,12 +63,13 @@ using Kinematics = KinematicsOf<double>;
 
 class Model {
  public:
-  explicit Model(Options options);
+  explicit Model(Options options, Constants constants = {});
   template <class T>
   void evaluate(double t, const Vec7Of<T>& x, const Vec7Of<T>& v, KinematicsOf<T>& k) const;
 
  private:
   Options options_;
+  Constants c_;
   Eigen::Matrix4d mq_, kq_, bq_, dq_;
   Eigen::Vector4d c1_, c2_, c12_, c21_;
 };

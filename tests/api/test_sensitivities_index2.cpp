@@ -7,7 +7,10 @@
 #include <array>
 #include <cmath>
 #include <daekit/daekit.hpp>
+#include <iomanip>
+#include <map>
 #include <numbers>
+#include <sstream>
 
 namespace {
 
@@ -136,4 +139,55 @@ TEST_CASE("an initial-value sensitivity that leaves the index-2 constraint, or i
   const daekit::Solution ida = daekit::solve(registry().problem("pendulum_dae"), registry().solver("ida"), options);
   CHECK(ida.status == daekit::Status::unsupported_problem);
   CHECK_THAT(ida.message, Catch::Contains("index-1"));
+}
+
+TEST_CASE("the slider crank's dy/dEE and dy/dRHO (index 2, 24 unknowns) against central differences of tight solves",
+          "[api][sensitivities][dae]") {
+  // The test set's constants under its names; its y0 is printed to 9 digits, so every solve
+  // makes it consistent first (init fix), the moved ones included.
+  const double tend = 0.02;
+  auto solve = [&](const std::string& solver, const std::map<std::string, std::string>& params, double rtol,
+                   std::vector<std::string> sensitivities) {
+    daekit::SolveOptions options;
+    options.rtol = options.atol = rtol;
+    options.tend = tend;
+    options.init = "fix";
+    options.output = DK_OUTPUT_END;
+    options.sensitivities = std::move(sensitivities);
+    options.sensitivity_error_control = !options.sensitivities.empty();
+    const daekit::Solution s = daekit::solve(registry().problem("crank", params), registry().solver(solver), options);
+    INFO(s.message);
+    REQUIRE(s.success());
+    return s;
+  };
+  const std::vector<std::pair<std::string, double>> constants{{"EE", 0.2e12}, {"RHO", 7870.0}};
+  std::vector<std::vector<double>> reference;  // reference[k][i] = d y_i / d q_k
+  for (const auto& [name, value] : constants) {
+    std::ostringstream up, down;
+    up << std::setprecision(17) << value * (1 + 1e-4);
+    down << std::setprecision(17) << value * (1 - 1e-4);
+    const daekit::Solution a = solve("radauiia", {{name, up.str()}}, 1e-12, {});
+    const daekit::Solution b = solve("radauiia", {{name, down.str()}}, 1e-12, {});
+    reference.emplace_back();
+    for (std::size_t i = 0; i < 24; ++i) reference.back().push_back((a.point(0)[i] - b.point(0)[i]) / (2e-4 * value));
+  }
+  for (const std::string solver : {"radau5", "radauiia"}) {
+    INFO(solver);
+    const daekit::Solution s = solve(solver, {}, 1e-9, {"EE", "RHO"});
+    for (std::size_t k = 0; k < constants.size(); ++k) {
+      double largest = 0.0;
+      for (std::size_t i = 0; i < 14; ++i) largest = std::max(largest, std::abs(reference[k][i]));
+      for (std::size_t i = 0; i < 14; ++i) {  // positions and velocities (index 1)
+        INFO("d y" << i + 1 << " / d " << constants[k].first << ": " << s.sensitivity(0, i, k) << " against "
+                   << reference[k][i]);
+        CHECK(std::abs(s.sensitivity(0, i, k) - reference[k][i]) <= 1e-5 * largest);
+      }
+    }
+  }
+  // A length moves the constraints the printed y0 lies on: dy0/dL1 = 0 leaves them.
+  daekit::SolveOptions options;
+  options.init = "fix";
+  options.sensitivities = {"L1"};
+  const daekit::Solution refused = daekit::solve(registry().problem("crank"), registry().solver("radau5"), options);
+  CHECK_THAT(refused.message, Catch::Contains("the sensitivity to L1") && Catch::Contains("violates the constraint"));
 }
