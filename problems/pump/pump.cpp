@@ -5,6 +5,9 @@
 // voltages, the source current), a constant singular non-diagonal mass matrix, index 2
 // in the current. The input's 39 kinks are breakpoints.
 #include <cmath>
+#include <cstddef>
+#include <span>
+#include <string>
 #include <daekit/sdk/autodiff.hpp>
 #include <daekit/sdk/export_problem.hpp>
 #include <daekit/sdk/testset.hpp>
@@ -13,9 +16,19 @@
 
 namespace {
 
-constexpr double capd = 0.40e-12, caps = 1.60e-12;
-constexpr double vt0 = 0.20, gamma_b = 0.350e-1, phi = 1.010, cox = 4.0e-12;
-constexpr double period = 120e-9, rise_start = 50e-9, rise_end = 60e-9, fall_start = 110e-9, vhigh = 20.0;
+// The test set's constants under its names (pump.f): the problem's real parameters
+// (`--param COX=4.2e-12`), these values their nominal ones.
+struct Constants {
+  double capd = 0.40e-12, caps = 1.60e-12;                      // CAPD, CAPS
+  double vt0 = 0.20, gamma_b = 0.350e-1, phi = 1.010, cox = 4.0e-12;  // VT0, GAMMA, PHI, COX
+  double vhigh = 20.0;                                          // VHIGH: the input's plateau
+  static constexpr std::size_t count = 7;
+  static constexpr const char* names[count] = {"CAPD", "CAPS", "VT0", "GAMMA", "PHI", "COX", "VHIGH"};
+  double* values() { return &capd; }
+  const double* values() const { return &capd; }
+};
+static_assert(sizeof(Constants) == Constants::count * sizeof(double), "Constants::values() walks the fields");
+constexpr double period = 120e-9, rise_start = 50e-9, rise_end = 60e-9, fall_start = 110e-9;
 
 // The terminal voltages ordered so that "source" is the lower of the two ends, and the
 // transistor's threshold quantities; false where sqrt(phi - v_bs) is undefined. A template
@@ -23,10 +36,11 @@ constexpr double period = 120e-9, rise_start = 50e-9, rise_end = 60e-9, fall_sta
 template <class T>
 struct Terminals {
   T ugs, ugd, ugb, ubs, vte;
-  double vfb;
+  double vfb, gamma_b, phi, cox;
   bool ok;
-  Terminals(const T& vgb, const T& vgs, const T& vgd) {
+  Terminals(const Constants& c, const T& vgb, const T& vgs, const T& vgd) : gamma_b(c.gamma_b), phi(c.phi), cox(c.cox) {
     using std::sqrt;
+    const double vt0 = c.vt0;
     ugs = vgs - vgd <= 0.0 ? vgd : vgs;
     ugd = vgs - vgd <= 0.0 ? vgs : vgd;
     ugb = vgb;
@@ -48,6 +62,7 @@ struct Terminals {
 template <class T>
 bool gate_charge(const Terminals<T>& m, T& q) {
   using std::sqrt;
+  const double gamma_b = m.gamma_b, phi = m.phi, cox = m.cox;
   if (!m.ok) return false;
   if (m.ugb <= m.vfb)
     q = cox * (m.ugb - m.vfb);
@@ -62,11 +77,11 @@ bool gate_charge(const Terminals<T>& m, T& q) {
 template <class T>
 bool channel_charge(const Terminals<T>& m, T& q) {
   if (!m.ok) return false;
-  q = m.conducting() ? T(-cox / 3.0 * m.channel(false)) : T(0.0);
+  q = m.conducting() ? T(-m.cox / 3.0 * m.channel(false)) : T(0.0);
   return true;
 }
 
-double input(double t) {
+double input(double t, double vhigh) {
   const double tau = std::fmod(t, period);
   if (tau < rise_start) return 0.0;
   if (tau < rise_end) return (tau - rise_start) * 0.10e9 * vhigh;
@@ -98,6 +113,8 @@ class ChargePump : public daekit::AutoDiffProblem<ChargePump> {
     // The test set's tolerances: atol = 1e-6 tol for the charges (~1e-13), tol otherwise.
     in.atol_scale = {1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1.0, 1.0, 1.0, 1.0};
     daekit::use_testset_reference(info_, pump_reference_text, "pump.ref");
+    const Constants nominal;
+    for (std::size_t j = 0; j < Constants::count; ++j) in.parameters.push_back({Constants::names[j], nominal.values()[j], 0.0});
     in.scored.assign(9, DK_SCORED_RELATIVE);
     in.scored[8] = DK_SCORED_NO;  // the current: a loose check value only (PSIDE at 2e-8)
     differentiate_automatically();
@@ -107,7 +124,7 @@ class ChargePump : public daekit::AutoDiffProblem<ChargePump> {
     // All voltages zero; the charges of the transistor at zero voltage.
     y.setZero();
     yp.setZero();
-    const Terminals<double> zero(0.0, 0.0, 0.0);
+    const Terminals<double> zero(c_, 0.0, 0.0, 0.0);
     gate_charge(zero, y[0]);
     channel_charge(zero, y[2]);
     channel_charge(zero, y[4]);
@@ -115,18 +132,31 @@ class ChargePump : public daekit::AutoDiffProblem<ChargePump> {
 
   template <class T>
   daekit::Eval rhs_of(double t, const T* y, T* f) {
-    const Terminals<T> m(y[5], y[5] - y[6], y[5] - y[7]);
+    const Terminals<T> m(c_, y[5], y[5] - y[6], y[5] - y[7]);
     T qg, qs, qd;
     if (!gate_charge(m, qg) || !channel_charge(m, qs) || !channel_charge(m, qd)) return daekit::Eval::recoverable;
     f[0] = -y[8];
     f[1] = 0.0;
     f[2] = 0.0;
-    f[3] = -y[5] + input(t);
+    f[3] = -y[5] + input(t, c_.vhigh);
     f[4] = y[0] - qg;
-    f[5] = y[1] - caps * y[6];
+    f[5] = y[1] - c_.caps * y[6];
     f[6] = y[2] - qs;
-    f[7] = y[3] - capd * y[7];
+    f[7] = y[3] - c_.capd * y[7];
     f[8] = y[4] - qd;
+    return daekit::Eval::ok;
+  }
+
+  // New constants, every one positive (df/dp: the SDK's differences).
+  daekit::Eval set_parameters(std::span<const double> p) override {
+    Constants c;
+    for (std::size_t j = 0; j < Constants::count; ++j) {
+      if (!(p[j] > 0.0) || !std::isfinite(p[j]))
+        return fail(std::string("pump: ") + Constants::names[j] + " must be a positive number");
+      c.values()[j] = p[j];
+    }
+    if (const daekit::Eval e = daekit::Problem::set_parameters(p); e != daekit::Eval::ok) return e;
+    c_ = c;
     return daekit::Eval::ok;
   }
 
@@ -137,6 +167,9 @@ class ChargePump : public daekit::AutoDiffProblem<ChargePump> {
     m(2, 3) = m(2, 4) = 1.0;
     return daekit::Eval::ok;
   }
+
+ private:
+  Constants c_;
 };
 
 }  // namespace
