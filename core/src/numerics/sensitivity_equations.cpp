@@ -27,8 +27,6 @@ SensitivityEquations::SensitivityEquations(ProblemView& problem, const SolveRequ
     exact_sparse_ = problem.has_sparse_jacobian();
     exact_dense_ = !exact_sparse_ && problem.has_analytic_jacobian();
     products_ = !exact_sparse_ && !exact_dense_ && problem.has_jacobian_sens();
-    if (exact_sparse_)
-      for (auto& kept : kept_) kept.sparse = problem.sparsity_pattern();
     mass_residual_ = problem.mass_kind() <= MassKind::constant && mass_.setup(problem, request.t0, request.y0) == Eval::ok;
   }
   const Eigen::Index n = problem.size();
@@ -238,6 +236,8 @@ Eval SensitivityEquations::jacobian_product(double t, ProblemView::ConstRef y, P
   if (exact_dense_ || exact_sparse_) {
     KeptJacobian& kept = kept_[slot];
     if (kept.y.size() != y.size() || kept.t != t || kept.y != y) {
+      // A slot's pattern on its first use: a method uses 1 to 8 of them.
+      if (exact_sparse_ && kept.sparse.nonZeros() == 0) kept.sparse = problem_.sparsity_pattern();
       const Eval e = exact_sparse_ ? problem_.jacobian_sparse(t, y, kept.sparse) : problem_.jacobian(t, y, kept.dense);
       if (e != Eval::ok) {
         kept.y.resize(0);
