@@ -313,6 +313,19 @@ bool check_extra_options(const dk_solver_info& solver, const std::map<std::strin
   return true;
 }
 
+std::string sensitivity_name(const dk_problem_info& problem, std::int32_t q) {
+  if (q >= 0) return problem.p_names[q];
+  const auto i = static_cast<std::size_t>(-1 - q);
+  std::string name = "y0:";
+  if (problem.component_names) {
+    name += problem.component_names[i];
+  } else {  // (one append at a time: gcc 12 warns falsely on "y" + std::string)
+    name += 'y';
+    name += std::to_string(i + 1);
+  }
+  return name;
+}
+
 bool check_sensitivity_request(const dk_solver_info& solver, const dk_problem_info& problem,
                                const SolveRequest& request, std::string* why) {
   if (!request.wants_sensitivities()) return true;

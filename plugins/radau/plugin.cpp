@@ -74,6 +74,16 @@ const OptionTable<Radau5Options>& radau5_options() {
   return table;
 }
 
+// The output's s(t): the stepper's collocation polynomial of s, where sensitivities are asked for.
+template <class Stepper>
+void output_sensitivities(const SolveRequest& request, OutputSink& sink, const Stepper& stepper) {
+  if (!request.wants_sensitivities()) return;
+  sink.sensitivities_from([&stepper](double t, Eigen::MatrixXd& out) {
+    stepper.interpolate_sensitivities(t, out);
+    return true;
+  });
+}
+
 class Radau5Solver : public Solver {
  public:
   static SolverDescription describe() {
@@ -97,11 +107,7 @@ class Radau5Solver : public Solver {
         problem, request, sink, 5, sparse,
         [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm&) {
           auto stepper = std::make_unique<Radau5Stepper>(problem, request, mass, matrix, settings);
-          if (request.wants_sensitivities())
-            sink.sensitivities_from([s = stepper.get()](double t, Eigen::MatrixXd& out) {
-              s->interpolate_sensitivities(t, out);
-              return true;
-            });
+          output_sensitivities(request, sink, *stepper);
           return stepper;
         },
         [](const Radau5Stepper& stepper) { return std::make_unique<Radau5Controller>(stepper); });
@@ -167,11 +173,7 @@ class RadauIIASolver : public Solver {
         problem, request, sink, 2 * s.start_stages - 1, sparse,
         [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm&) {
           auto stepper = std::make_unique<RadauIIAStepper>(problem, request, mass, matrix, s);
-          if (request.wants_sensitivities())
-            sink.sensitivities_from([st = stepper.get()](double t, Eigen::MatrixXd& out) {
-              st->interpolate_sensitivities(t, out);
-              return true;
-            });
+          output_sensitivities(request, sink, *stepper);
           return stepper;
         },
         [](const RadauIIAStepper& stepper) { return std::make_unique<RadauIIAController>(stepper); });

@@ -69,6 +69,10 @@ bool tolerances_attainable(const SolveRequest& request, std::string* why);
 bool check_extra_options(const dk_solver_info& solver, const std::map<std::string, std::string>& extra,
                          std::string* why);
 
+// The name of sensitivity column q (sens_index): the parameter's, or "y0:COMPONENT" for
+// -1 - i, COMPONENT the component's name or y1, y2, ... where it has none.
+std::string sensitivity_name(const dk_problem_info& problem, std::int32_t q);
+
 // A request for sensitivities the solver cannot meet (no DK_SOLVER_SENSITIVITIES, or a
 // problem whose events would need the jump of s): refused before the run.
 bool check_sensitivity_request(const dk_solver_info& solver, const dk_problem_info& problem,

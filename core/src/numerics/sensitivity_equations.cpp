@@ -132,7 +132,7 @@ bool SensitivityEquations::hidden_constraints(double t, const Eigen::VectorXd& y
     for (Eigen::Index k = 0; k < columns(); ++k) {
       const double size = (sys.j.row(r).cwiseAbs() * sd_only.col(k).cwiseAbs()).sum() + std::abs(dfdq_(r, k));
       if (std::abs(ds(r, k)) > 1e-6 * size) {
-        *why = "the sensitivity to " + column_name(k) + " " + at_time(t) + " violates the constraint of equation " +
+        *why = "the sensitivity to " + sensitivity_name(problem_.info(), index_[static_cast<std::size_t>(k)]) + " " + at_time(t) + " violates the constraint of equation " +
                std::to_string(r + 1) + " (index 2): y0 can move only along the constraints, so dy0/dq must keep "
                "g_y dy0/dq + g_q = 0";
         return false;
@@ -198,14 +198,6 @@ bool SensitivityEquations::algebraic_slopes(double t, const Eigen::VectorXd& y, 
   const Eigen::VectorXd x = sys.lu.solve(rhs);
   for (std::size_t c = 0; c < sys.algebraic.size(); ++c) yp[sys.algebraic[c]] = x[static_cast<Eigen::Index>(c)];
   return true;
-}
-
-std::string SensitivityEquations::column_name(Eigen::Index k) const {
-  const std::int32_t q = index_[static_cast<std::size_t>(k)];
-  if (q >= 0) return problem_.info().p_names[q];
-  const dk_problem_info& info = problem_.info();
-  const std::int32_t i = -1 - q;
-  return "y0:" + (info.component_names ? std::string(info.component_names[i]) : std::to_string(i + 1));
 }
 
 Eigen::MatrixXd SensitivityEquations::initial() const {

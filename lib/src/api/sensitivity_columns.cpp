@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <daekit/sdk/closest_names.hpp>
 #include <daekit/sdk/parameter_differences.hpp>
+#include <daekit/solve_request.hpp>
 
 #include "daekit/api/discovery.hpp"
 
@@ -129,11 +130,6 @@ std::vector<double> initial_sensitivities(const loader::ProblemInstance& problem
   if (moved_any) problem.set_parameters(p);
   if (!depends) return {};
   return s;
-}
-
-std::string sensitivity_name(const dk_problem_info& info, std::int32_t q) {
-  if (q >= 0) return info.p_names[q];
-  return "y0:" + component_name(info, static_cast<std::size_t>(-1 - q));
 }
 
 dk_sens_sink collect_sensitivities_into(Trajectory& trajectory) {

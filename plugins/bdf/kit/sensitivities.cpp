@@ -71,7 +71,6 @@ StepAttempt BdfSensitivities::correct(ImplicitSystem& system, double t, const Ei
   sp_ = sp_pred_;
   e_.setZero();
   const double cj_matrix = system.matrix_cj();
-  const auto& pbar = equations_.scales();
   // Twice y's iterations (DASSL's 4): linear in s, the iteration only converges slowly when
   // the kept matrix is old, and a retried step costs more than a few back-solves.
   constexpr int max_iterations = 8;
@@ -94,8 +93,7 @@ StepAttempt BdfSensitivities::correct(ImplicitSystem& system, double t, const Ei
       s_.col(k) -= delta_;
       sp_.col(k) -= cj * delta_;
       e_.col(k) -= delta_;
-      weighted_ = pbar[static_cast<std::size_t>(k)] * delta_;
-      largest = std::max(largest, newton_norm.rms(weighted_, magnitude(k), magnitude_, h));
+      largest = std::max(largest, column_norm(newton_norm, k, delta_, h));
     }
     if (!std::isfinite(largest)) break;
     // DASSL's test, as y's iteration: converged when the rate of the (linear) iteration
@@ -114,16 +112,15 @@ StepAttempt BdfSensitivities::correct(ImplicitSystem& system, double t, const Ei
 
 double BdfSensitivities::correction_norm(const ErrorNorm& norm, double h) {
   double largest = 0.0;
-  for (Eigen::Index k = 0; k < columns(); ++k) {
-    weighted_ = equations_.scales()[static_cast<std::size_t>(k)] * e_.col(k);
-    largest = std::max(largest, norm.rms(weighted_, magnitude(k), magnitude_, h));
-  }
+  for (Eigen::Index k = 0; k < columns(); ++k) largest = std::max(largest, column_norm(norm, k, e_.col(k), h));
   return largest;
 }
 
-const Eigen::VectorXd& BdfSensitivities::magnitude(Eigen::Index k) {
-  magnitude_ = equations_.scales()[static_cast<std::size_t>(k)] * s_n_.col(k);
-  return magnitude_;
+double BdfSensitivities::column_norm(const ErrorNorm& norm, Eigen::Index k, ProblemView::ConstRef v, double h) {
+  const double pbar = equations_.scales()[static_cast<std::size_t>(k)];
+  weighted_ = pbar * v;
+  magnitude_ = pbar * s_n_.col(k);
+  return norm.rms(weighted_, magnitude_, magnitude_, h);
 }
 
 void BdfSensitivities::accept(int order, int max_order) {

@@ -44,10 +44,10 @@ void RadauErrorScale::update(const Eigen::VectorXd& y, double h) {
   }
 }
 
-double RadauErrorScale::norm(const Eigen::VectorXd& v) const {
+double RadauErrorScale::norm(const Eigen::VectorXd& v, Eigen::Ref<const Eigen::VectorXd> scal) const {
   double sum = 0.0;
   for (Eigen::Index i = 0; i < v.size(); ++i)
-    if (controlled_[i]) sum += (v[i] / scal_[i]) * (v[i] / scal_[i]);
+    if (controlled_[i]) sum += (v[i] / scal[i]) * (v[i] / scal[i]);
   return std::sqrt(sum / std::max(1, controlled_count_));
 }
 

@@ -122,11 +122,8 @@ double Radau5Sensitivities::error_estimate(const Radau5Stage& step) {
     column_ = work_ + f0.col(k);
     step.real->solve(column_, work_);
     ++problem_.stats().nsolve_sens;
-    const double pbar = equations_.scales()[static_cast<std::size_t>(k)];
-    column_ = pbar * s_n_.col(k);
-    column_scale_->update(column_, step.h);
-    work_ *= pbar;
-    largest = std::max(largest, column_scale_->norm(work_));
+    work_ *= equations_.scales()[static_cast<std::size_t>(k)];
+    largest = std::max(largest, column_scale_->norm(work_, column_scal_.col(k)));
   }
   return largest;
 }

@@ -153,11 +153,8 @@ double RadauIIASensitivities::error_estimate(const RadauIIAStage& step) {
     column_ = work_ + f0_.col(k);
     step.real->solve(column_, work_);
     ++problem_.stats().nsolve_sens;
-    const double pbar = equations_.scales()[static_cast<std::size_t>(k)];
-    column_ = pbar * s_n_.col(k);
-    column_scale_->update(column_, step.h);
-    work_ *= pbar;
-    largest = std::max(largest, std::max(column_scale_->norm(work_), 1e-10));
+    work_ *= equations_.scales()[static_cast<std::size_t>(k)];
+    largest = std::max(largest, std::max(column_scale_->norm(work_, column_scal_.col(k)), 1e-10));
   }
   return largest;
 }

@@ -41,9 +41,14 @@ Eval RosenbrockSensitivities::step(const RosenbrockStage& stage, const ErrorNorm
       u_.noalias() += tab_.a[i][j] * k[j];
       sum_.noalias() += tab_.a[i][j] * ks_[j];
     }
-    e = equations_.rhs(t + tab_.c[i] * h, u_, u_, sum_, g_, 0);
+    // Stage 1 (c_1 = 0) at the last accepted end was evaluated there for its Hermite slope.
+    if (i == 0) started_at_end_ = tab_.dense_rows == 0 && hermite_ && t == end_t_ && y == end_y_;
+    if (i == 0 && started_at_end_)
+      g_ = end_rhs_;
+    else
+      e = equations_.rhs(t + tab_.c[i] * h, u_, u_, sum_, g_, 0);
     if (e != Eval::ok) break;
-    if (i == 0 && tab_.dense_rows == 0) slope_start_ = g_;  // M s' at the step's start (c_1 = 0)
+    if (i == 0 && tab_.dense_rows == 0 && !started_at_end_) slope_start_ = g_;  // M s' at the step's start
     if (tab_.d[i] != 0.0 && time_terms) g_.noalias() += (h * tab_.d[i]) * gt_;
     if (stage.jacobian_current) {
       e = equations_.second_derivative(t, y, s_n_, k[i], hk_);
@@ -99,17 +104,27 @@ void RosenbrockSensitivities::accept(double t_start, double h) {
 
 // s' at the accepted step's ends, M s' = J s + f_q (the end's J is the next step's: kept),
 // for cubic Hermite output where the method has no continuous extension, as y's.
+// The end's M s' is the next step's first stage value: kept (end_rhs_) for it, and its
+// slope is that step's starting slope.
 bool RosenbrockSensitivities::hermite_slopes(double t_end) {
   if (!mass_ || !mass_->splits()) return false;  // a dense M: linear, as y's
-  if (equations_.rhs(t_end, y_end_, y_end_, s_n_, g_, 0) != Eval::ok) return false;
-  slope_old_.resize(g_.rows(), g_.cols());
-  slope_new_.resize(g_.rows(), g_.cols());
-  for (Eigen::Index c = 0; c < g_.cols(); ++c) {
-    derivative_from_mass(*mass_, problem_, slope_start_.col(c), column_);
-    slope_old_.col(c) = column_;
-    derivative_from_mass(*mass_, problem_, g_.col(c), column_);
+  if (started_at_end_) {
+    slope_old_.swap(slope_new_);
+  } else {
+    slope_old_.resize(slope_start_.rows(), slope_start_.cols());
+    for (Eigen::Index c = 0; c < slope_start_.cols(); ++c) {
+      derivative_from_mass(*mass_, problem_, slope_start_.col(c), column_);
+      slope_old_.col(c) = column_;
+    }
+  }
+  if (equations_.rhs(t_end, y_end_, y_end_, s_n_, end_rhs_, 0) != Eval::ok) return false;
+  slope_new_.resize(end_rhs_.rows(), end_rhs_.cols());
+  for (Eigen::Index c = 0; c < end_rhs_.cols(); ++c) {
+    derivative_from_mass(*mass_, problem_, end_rhs_.col(c), column_);
     slope_new_.col(c) = column_;
   }
+  end_t_ = t_end;
+  end_y_ = y_end_;
   return true;
 }
 

@@ -87,7 +87,6 @@ class SensitivityEquations {
                                   Eigen::MatrixXd& out);
 
  private:
-  std::string column_name(Eigen::Index k) const;  // as --sensitivities names it: "k1", "y0:x"
   Eval parameter_columns(double t, ProblemView::ConstRef y, Eigen::MatrixXd& out);
   // The algebraic equations (M's zero rows), M and df/dy at (t, y), J_aa factorised
   // (regular: index 1); false (with why) when the model fails.

@@ -28,9 +28,6 @@ SensitivityColumns resolve_sensitivities(const loader::ProblemInstance& problem,
 // Empty when y0 depends on none of them (the solvers' default s0 is then exact).
 std::vector<double> initial_sensitivities(const loader::ProblemInstance& problem, const std::vector<std::int32_t>& index);
 
-// The name of sensitivity column q: the parameter's, or "y0:COMPONENT" for -1 - i.
-std::string sensitivity_name(const dk_problem_info& info, std::int32_t q);
-
 // Stores the sensitivities the solver emits into trajectory.s (trajectory.sensitivity_names
 // and n set): n x ns per point, column-major, one block per point of trajectory.t.
 dk_sens_sink collect_sensitivities_into(Trajectory& trajectory);

@@ -53,10 +53,10 @@ class BdfSensitivities {
   Eigen::MatrixXd s_n_, sp_start_;               // at the last accepted point / the (re)start
   Eigen::MatrixXd s_, sp_, s_pred_, sp_pred_, e_, residual_;
   Eigen::VectorXd r_, delta_, weighted_;
-  // pbar_k s_k at the last accepted point: what column k's errors are weighed against
-  // (CVODES' and IDAS' weights for s: y's tolerances applied to pbar s, not to y).
   Eigen::VectorXd magnitude_;
-  const Eigen::VectorXd& magnitude(Eigen::Index k);
+  // The norm of column k's v, pbar_k v weighed as CVODES and IDAS weigh s: y's tolerances
+  // applied to pbar_k s_k at the last accepted point, not to y.
+  double column_norm(const ErrorNorm& norm, Eigen::Index k, ProblemView::ConstRef v, double h);
   // s'(t) from M s' = J s + f_q at (t, y) and s_n_; false when the model fails there.
   bool slopes(ImplicitSystem& system, double t, const Eigen::VectorXd& y);
 };

@@ -24,7 +24,9 @@ class RadauErrorScale {
   // The weights at y for the step size h (the index scaling depends on h).
   void update(const Eigen::VectorXd& y, double h);
   const Eigen::VectorXd& weights() const { return scal_; }
-  double norm(const Eigen::VectorXd& v) const;
+  double norm(const Eigen::VectorXd& v) const { return norm(v, scal_); }
+  // The same with scales of another magnitude (a sensitivity column's, update()d earlier).
+  double norm(const Eigen::VectorXd& v, Eigen::Ref<const Eigen::VectorXd> scal) const;
 
  private:
   const SolveRequest& request_;

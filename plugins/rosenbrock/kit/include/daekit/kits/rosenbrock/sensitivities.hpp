@@ -39,13 +39,13 @@ class RosenbrockSensitivities {
   std::string refused() const;
   // s0, its algebraic part from the constraints; false (with why) when it cannot be had.
   bool start(double t0, const Eigen::VectorXd& y0, std::string* why) {
-    stepped_ = false;
+    stepped_ = hermite_ = false;
     return equations_.consistent_initial(t0, y0, s_n_, why);
   }
   // After the restart at an event at (t, y): s continues from s+, its algebraic part
   // made consistent; "" or why not.
   std::string restart_from(double t, const Eigen::VectorXd& y, const Eigen::MatrixXd& s) {
-    stepped_ = false;
+    stepped_ = hermite_ = false;  // s and perhaps the equations changed: nothing of the last end is reused
     return equations_.restarted(t, y, s, s_n_);
   }
   // s's stages on y's: ok, or the model's failure. *error: their estimate (0 unless they
@@ -70,10 +70,12 @@ class RosenbrockSensitivities {
   Eigen::VectorXd magnitude_old_, magnitude_new_;  // pbar s at the step's ends: the error's weights, as CVODES
   // Cubic Hermite output for a method without a continuous extension (y's is the same).
   bool hermite_slopes(double t_end);
-  Eigen::VectorXd y_end_;
+  Eigen::VectorXd y_end_, end_y_;  // the attempted step's end; the accepted end of end_rhs_
   const MassMatrix* mass_ = nullptr;
-  Eigen::MatrixXd slope_start_, slope_old_, slope_new_;
-  bool hermite_ = false;
+  Eigen::MatrixXd slope_start_, slope_old_, slope_new_, end_rhs_;
+  double end_t_ = 0.0;
+  bool hermite_ = false;          // the last accepted step has its slopes (and end_rhs_)
+  bool started_at_end_ = false;   // this step's first stage took end_rhs_
 };
 
 }  // namespace daekit
