@@ -3,6 +3,8 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
 #include <daekit/api/run_setup.hpp>
 #include <daekit/loader/registry.hpp>
 #include <map>
@@ -21,6 +23,15 @@ inline std::string fmt(double v) {
   s << v;
   return s.str();
 }
+
+// The increment of a check's central difference in a variable of value `value`: 1e-6 of
+// max(|value|, floor). A component's floor is 1 (its scale is unknown); a parameter's is 0,
+// its own size (eps = 1e-6 moved by an absolute 1e-6 would reach 0), 1e-6 absolute at 0.
+inline double difference_increment(double value, double floor) {
+  const double size = std::max(floor, std::abs(value));
+  return 1e-6 * (size > 0.0 ? size : 1.0);
+}
+inline constexpr double component_floor = 1.0, parameter_floor = 0.0;
 
 struct Item {
   std::string name;

@@ -22,12 +22,9 @@ constexpr std::size_t max_reactions = 8;
 // f(v) at the moved value of one variable; false when it cannot be evaluated.
 using Moved = std::function<bool(double delta, Eigen::VectorXd& out)>;
 
-// Central differences of `moved` in one variable whose value is `value`: increments of
-// 1e-6 max(|value|, floor), floor 1 for a component (its scale unknown), 0 for a
-// parameter (its own size: eps = 1e-6 moved by 1e-6 would reach 0), 1e-6 at 0.
-bool difference(double value, const Moved& moved, Eigen::VectorXd& column, double floor = 1.0) {
-  const double size = std::max(floor, std::abs(value));
-  const double d = 1e-6 * (size > 0.0 ? size : 1.0);
+// Central differences of `moved` in one variable whose value is `value` (checks.hpp's increment).
+bool difference(double value, const Moved& moved, Eigen::VectorXd& column, double floor = component_floor) {
+  const double d = difference_increment(value, floor);
   Eigen::VectorXd plus, minus;
   if (!moved(d, plus) || !moved(-d, minus)) return false;
   column = (plus - minus) / (2.0 * d);
@@ -81,7 +78,7 @@ void check_root_derivatives(Report& report, const loader::ProblemInstance& probl
       p.vtbl->set_p(p.self, nominal.data());
       return ok;
     };
-    if (!difference(nominal[static_cast<std::size_t>(j)], moved, column, /*floor=*/0.0))
+    if (!difference(nominal[static_cast<std::size_t>(j)], moved, column, parameter_floor))
       return report.add("dg/dp", false, "the root functions failed near the nominal parameters");
     dp.col(j) = column;
   }
@@ -155,7 +152,7 @@ void check_reset_derivatives(Report& report, const loader::Plugin& plugin,
         q[static_cast<std::size_t>(j)] += d;
         return reset_of(plugin, params, event, q, y0, out);
       };
-      evaluated = difference(nominal[static_cast<std::size_t>(j)], moved, column, /*floor=*/0.0);
+      evaluated = difference(nominal[static_cast<std::size_t>(j)], moved, column, parameter_floor);
       if (evaluated) dp.col(j) = column;
     }
     if (!evaluated) {

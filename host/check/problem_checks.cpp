@@ -47,11 +47,10 @@ class ProblemProbe {
   template <class Eval>
   // `noise`: how far round-off in f alone may move each entry of the column (a row whose
   // f is 1e9 leaves a quotient over 2e-6 uncertain by 0.1 whatever the derivative).
-  // The increment is 1e-6 of max(|base|, floor): a component's floor is 1 (its scale is
-  // unknown), a parameter's its own size (eps = 1e-6 moved by 1e-6 would reach 0).
+  // The increment: checks.hpp's difference_increment.
   bool difference_column(Eigen::Index c, double base, Eval&& g, Eigen::VectorXd& column, std::string* why,
-                         Eigen::VectorXd* noise = nullptr, double floor = 1.0) const {
-    const double d = 1e-6 * std::max(floor, std::abs(base));
+                         Eigen::VectorXd* noise = nullptr, double floor = component_floor) const {
+    const double d = difference_increment(base, floor);
     Eigen::VectorXd plus, minus, half_plus, half_minus;
     const bool up = g(+d, plus), down = g(-d, minus);
     if (noise) noise->setZero(n_);
@@ -299,9 +298,8 @@ void check_parameter_derivative(Report& report, const ProblemProbe& probe, const
       p.vtbl->set_p(p.self, values.data());
       return ok;
     };
-    double base = std::max(std::abs(values[jj]), info.p_scale ? info.p_scale[jj] : 0.0);
-    if (base == 0.0) base = 1.0;  // a parameter at 0 without a scale: an absolute 1e-6
-    if (!probe.difference_column(j, base, g, column, &why, &column_noise, /*floor=*/0.0))
+    const double base = std::max(std::abs(values[jj]), info.p_scale ? info.p_scale[jj] : 0.0);
+    if (!probe.difference_column(j, base, g, column, &why, &column_noise, parameter_floor))
       return report.add(what, false, "differences: " + why);
     df.col(j) = column;
     noise.col(j) = column_noise;
