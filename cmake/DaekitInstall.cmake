@@ -6,7 +6,7 @@ include(CMakePackageConfigHelpers)
 set(DAEKIT_INSTALL_PLUGIN_SUBDIR ${CMAKE_INSTALL_LIBDIR}/daekit/abi${DAEKIT_ABI_MAJOR})
 set(DAEKIT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/daekit)
 
-install(TARGETS daekit_sdk daekit_core daekit_api EXPORT daekitTargets
+install(TARGETS daekit_sdk daekit_core daekit_api daekit_fit EXPORT daekitTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # One include/daekit from the three libraries' folders: the paths authors include are unchanged.

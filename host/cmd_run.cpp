@@ -268,12 +268,8 @@ int solve_reporting_refusals(const RunRequest& request) {
   try {
     return solve_and_report(request);
   } catch (const UsageError& e) {
-    if (request.report == "json") {
-      nlohmann::json j;
-      j["status"] = dynamic_cast<const UnsupportedProblem*>(&e) ? "unsupported_problem" : "invalid_input";
-      j["message"] = e.what();
-      std::cout << j.dump(2) << "\n";
-    }
+    if (request.report == "json")
+      std::cout << refusal_json(e, dynamic_cast<const UnsupportedProblem*>(&e) != nullptr).dump(2) << "\n";
     throw;
   }
 }
@@ -285,13 +281,7 @@ int report_lost_run(const RunRequest& request, const ChildOutcome& end) {
                               "' " + end.describe(request.timeout) +
                               (end.end == ChildOutcome::End::crashed ? ": a plugin ended the process" : "");
   if (request.report == "json") {
-    nlohmann::json j;
-    j["status"] = status;
-    j["message"] = message;
-    j["problem"] = request.problem_name;
-    j["solver"] = request.solver_name;
-    j["signal"] = end.end == ChildOutcome::End::crashed ? nlohmann::json(end.signal) : nlohmann::json(nullptr);
-    std::cout << j.dump(2) << "\n";
+    std::cout << lost_child_json(status, message, request.problem_name, request.solver_name, end.signal).dump(2) << "\n";
   } else {
     std::cout << "problem    " << request.problem_name << "\nsolver     " << request.solver_name << "\nstatus     "
               << status << "\n";

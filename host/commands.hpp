@@ -10,5 +10,6 @@ int command_run(int argc, char** argv);
 int command_wpd(int argc, char** argv);
 int command_check(int argc, char** argv);
 int command_ensemble(int argc, char** argv);
+int command_fit(int argc, char** argv);
 
 }  // namespace daekit::host

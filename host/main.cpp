@@ -29,6 +29,8 @@ const char* overview =
     "                       work-precision diagrams: CSV, JSON, SVG and PNG, and a summary\n"
     "  ensemble --problem P --solver S --param-grid 'k=1:10:10' --out DIR\n"
     "                       parameter studies and Monte Carlo runs, with summary statistics\n"
+    "  fit --problem P --data FILE.csv --estimate p1,p2 [--solver S ...]\n"
+    "                       estimate parameters from measurements (least squares, confidence intervals)\n"
     "  check PLUGIN.so      conformance checks of one plugin file, before publishing it\n"
     "\n"
     "Run 'daekit <command> --help' for a command's options. --plugin and --plugin-path\n"
@@ -71,7 +73,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (reordered.size() > 1 && std::strncmp(reordered[1], "--plugin", 8) == 0) {
-    std::cerr << "daekit: a command is needed after " << reordered[1] << "; commands: list, info, run, wpd, ensemble, check\n";
+    std::cerr << "daekit: a command is needed after " << reordered[1] << "; commands: list, info, run, wpd, ensemble, fit, check\n";
     return 2;
   }
   argc = static_cast<int>(reordered.size());
@@ -117,8 +119,9 @@ int main(int argc, char** argv) {
     if (command == "wpd") return daekit::host::command_wpd(argc - 1, argv + 1);
     if (command == "check") return daekit::host::command_check(argc - 1, argv + 1);
     if (command == "ensemble") return daekit::host::command_ensemble(argc - 1, argv + 1);
+    if (command == "fit") return daekit::host::command_fit(argc - 1, argv + 1);
     std::cerr << "daekit: unknown command '" << command
-              << "'; commands: list, info, run, wpd, ensemble, check (see daekit --help)\n";
+              << "'; commands: list, info, run, wpd, ensemble, fit, check (see daekit --help)\n";
     return 2;
   });
   if (launch) launch->set_exit_code(code);

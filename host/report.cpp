@@ -297,4 +297,22 @@ void write_trajectory(const std::string& file, const std::vector<std::string>& n
   write_file_checked(file, [&](std::ostream& out) { write_points(out, file, names, t, y); });
 }
 
+nlohmann::json refusal_json(const std::exception& refusal, bool unsupported_problem) {
+  nlohmann::json j;
+  j["status"] = unsupported_problem ? "unsupported_problem" : "invalid_input";
+  j["message"] = refusal.what();
+  return j;
+}
+
+nlohmann::json lost_child_json(const std::string& status, const std::string& message, const std::string& problem,
+                               const std::string& solver, int signal) {
+  nlohmann::json j;
+  j["status"] = status;
+  j["message"] = message;
+  j["problem"] = problem;
+  j["solver"] = solver;
+  j["signal"] = status == "crashed" ? nlohmann::json(signal) : nlohmann::json(nullptr);
+  return j;
+}
+
 }  // namespace daekit::host

@@ -45,6 +45,14 @@ nlohmann::json to_json(const RunReport& r);
 // file's folder writable. Checked before a solve, so its result is not lost.
 void check_writable(const std::string& file);
 
+// What a command that was refused prints on stdout when JSON was asked (run, fit): status
+// invalid_input, or unsupported_problem for a problem beyond the solver, and the message.
+nlohmann::json refusal_json(const std::exception& refusal, bool unsupported_problem);
+// What the parent prints when the child that ran the plugins could not report: status
+// (crashed, timeout), message, problem, solver and the signal (null unless crashed).
+nlohmann::json lost_child_json(const std::string& status, const std::string& message, const std::string& problem,
+                               const std::string& solver, int signal);
+
 // Trajectory output: CSV (t, component names) or JSON, chosen by the file's extension.
 // A regular file is written to a temporary name in its folder and renamed when complete,
 // so a failed write leaves an existing file intact; every write is checked (UsageError).

@@ -1,6 +1,7 @@
 #include "run_options.hpp"
 
 #include <cmath>
+#include <cstdlib>
 
 namespace daekit::host {
 
@@ -26,7 +27,10 @@ void RunSettingsOptions::add_to(po::options_description& desc) {
       "jacobian", po::value(&jacobian_), "auto (analytic when the problem has one), analytic, or fd")(
       "init", po::value(&init_), "initial values: check (default), fix (compute algebraic components), trust")(
       "no-index-scaling", "do not scale the errors of index-2/3 components by h^(index-1)")(
-      "suppress-algebraic", "leave algebraic components out of the error test");
+      "suppress-algebraic", "leave algebraic components out of the error test")(
+      "y0", po::value(&y0_)->composing(),
+      "an initial value instead of the problem's: NAME=VALUE, NAME a component's name or 1-based index "
+      "(repeatable; a DAE's algebraic components then need --init fix)");
   if (choice_.sensitivities)
     add("sensitivities", po::value(&sensitivities_),
         "forward sensitivities dy/dq: all (every real parameter), parameter names, y0 (every initial value) or "
@@ -55,6 +59,13 @@ api::RunSettings RunSettingsOptions::read(const po::variables_map& vm) const {
   s.init = init_;
   s.index_scaling = !vm.count("no-index-scaling");
   s.suppress_algebraic = vm.count("suppress-algebraic") > 0;
+  for (const auto& [name, text] : parse_key_values(y0_, "--y0")) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(v))
+      throw UsageError("--y0 " + name + "=" + text + ": the value is not a finite number");
+    s.initial_values[name] = v;
+  }
   if (choice_.sensitivities && vm.count("sensitivities")) {
     s.sensitivities = split_variable_names(sensitivities_, "sensitivities");
     if (s.sensitivities.empty()) throw UsageError("--sensitivities needs at least one name");

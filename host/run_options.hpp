@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "cli.hpp"
 
@@ -35,6 +36,7 @@ class RunSettingsOptions {
   int event_samples_ = -1;
   std::string derivative_check_ = "on", jacobian_ = "auto", init_ = "check";
   std::string sensitivities_, sens_error_control_ = "off";
+  std::vector<std::string> y0_;
 };
 
 // --timeout (run) and --timeout-per-run (wpd, ensemble): finite seconds >= 0 (0: none).

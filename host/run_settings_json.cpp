@@ -16,6 +16,7 @@ json settings_to_json(const api::RunSettings& s) {
   // Only when asked for: a journal key of a sweep without them stays what it was.
   if (!s.sensitivities.empty()) j["sensitivities"] = s.sensitivities;
   if (s.sensitivity_error_control) j["sensitivity_error_control"] = true;
+  if (!s.initial_values.empty()) j["initial_values"] = s.initial_values;
   return j;
 }
 
@@ -34,6 +35,7 @@ api::RunSettings settings_from_json(const json& j) {
   s.event_samples = j.value("event_samples", -1), s.derivative_check = j.value("derivative_check", true);
   s.sensitivities = j.value("sensitivities", std::vector<std::string>{});
   s.sensitivity_error_control = j.value("sensitivity_error_control", false);
+  s.initial_values = j.value("initial_values", std::map<std::string, double>{});
   return s;
 }
 

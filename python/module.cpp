@@ -13,6 +13,8 @@
 #include <memory>
 #include <mutex>
 
+#include "fit_binding.hpp"
+#include "module_support.hpp"
 #include "python_problem.hpp"
 
 namespace py = pybind11;
@@ -21,19 +23,7 @@ using namespace pybind11::literals;
 namespace daekit::python {
 namespace {
 
-const Registry& registry() {
-  // Discovery once per process, by the library's rules (next to it, DAEKIT_PLUGIN_PATH).
-  static std::once_flag once;
-  static std::unique_ptr<Registry> r;
-  std::call_once(once, [] { r = std::make_unique<Registry>(); });
-  return *r;
-}
 
-// A problem object of the Python side: a plugin problem or a PythonProblem, ready to solve.
-struct PyProblemHandle {
-  ProblemHandle handle;
-  PythonProblem* python = nullptr;  // owned by handle, when written in Python
-};
 
 PyProblemHandle python_problem(const PythonProblemSpec& spec) {
   if (spec.n == 0) throw UsageError("Problem: n must be at least 1");
@@ -45,17 +35,6 @@ PyProblemHandle python_problem(const PythonProblemSpec& spec) {
   return {ProblemHandle::from(std::move(problem), /*reacts_to_events=*/false), raw};
 }
 
-py::dict stats_dict(const dk_stats& s) {
-  py::dict d;
-  for (const api::StatField& f : api::stat_fields()) {
-    const api::StatValue v = api::stat_value(s, f);
-    const py::str key(f.name.data(), f.name.size());
-    if (const auto* i = std::get_if<std::int64_t>(&v)) d[key] = *i;
-    if (const auto* x = std::get_if<double>(&v)) d[key] = *x;
-    if (const auto* name = std::get_if<const char*>(&v)) d[key] = *name ? py::object(py::str(*name)) : py::none();
-  }
-  return d;
-}
 
 py::object optional_number(const std::optional<Accuracy>& a, double Accuracy::*field) {
   if (!a || !std::isfinite((*a).*field)) return py::none();
@@ -112,45 +91,6 @@ py::dict plugin_info(const std::string& name) {
   return d;
 }
 
-// Ctrl-C during a native solve. Python's own SIGINT handler only notes the signal for the
-// interpreter, which sees it when the solve returns; while a solve runs in the main
-// thread, this handler raises the solve's interrupt flag too (the solve ends at its next
-// model evaluation) and the signal is handed back to Python afterwards, whose handler
-// then runs as it would have (KeyboardInterrupt by default).
-std::atomic<bool> sigint_during_solve{false};
-extern "C" void note_sigint(int) { sigint_during_solve.store(true); }
-
-class SigintDuringSolve {
- public:
-  SigintDuringSolve() : active_(PyGILState_Check() && is_main_thread()) {
-    if (!active_) return;
-    sigint_during_solve.store(false);
-    struct sigaction ours {};
-    ours.sa_handler = &note_sigint;
-    sigemptyset(&ours.sa_mask);
-    active_ = sigaction(SIGINT, &ours, &previous_) == 0;
-  }
-  ~SigintDuringSolve() {
-    if (active_) sigaction(SIGINT, &previous_, nullptr);
-  }
-  SigintDuringSolve(const SigintDuringSolve&) = delete;
-  SigintDuringSolve& operator=(const SigintDuringSolve&) = delete;
-  const std::atomic<bool>* flag() const { return active_ ? &sigint_during_solve : nullptr; }
-  // After the solve (GIL held): the signal to Python, and its handler's exception raised.
-  void hand_over() const {
-    if (!active_ || !sigint_during_solve.load()) return;
-    PyErr_SetInterruptEx(SIGINT);
-    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-  }
-
- private:
-  static bool is_main_thread() {
-    const py::module_ threading = py::module_::import("threading");
-    return threading.attr("main_thread")().is(threading.attr("current_thread")());
-  }
-  bool active_;
-  struct sigaction previous_ {};
-};
 
 std::shared_ptr<Solution> run_solve(const PyProblemHandle& problem, const std::string& solver_name,
                                     const SolveOptions& options) {
@@ -334,6 +274,7 @@ PYBIND11_MODULE(_daekit, m) {
   });
 
   m.def("_solve", &run_solve, "problem"_a, "solver"_a, "options"_a);
+  bind_fit(m);
 }
 
 }  // namespace daekit::python

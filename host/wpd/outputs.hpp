@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../gnuplot.hpp"
 #include "instances.hpp"
 #include "sweep.hpp"
 
@@ -46,13 +47,9 @@ void write_json(const std::string& file, const std::vector<PointResult>& rows, c
 bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, const SweepInfo& info,
                  std::ostream& log);
 
-// The style of series k of a diagram (colour, marker, dash; 16 pairwise distinct).
-std::string series_style(int k);
-// s inside a gnuplot double-quoted string.
-std::string gnuplot_string(const std::string& s);
-
-// The end of a diagram's script: `plot` drawn into BASE.svg and BASE.png (1000 x 700).
-std::string svg_and_png(const std::string& base, const std::string& plot);
+using host::gnuplot_string;
+using host::series_style;
+using host::svg_and_png;
 
 // The best scd that every setup with a success on this instance reached (NaN: none did).
 double common_best_scd(const std::vector<PointResult>& rows, const std::string& instance);

@@ -82,3 +82,20 @@ TEST_CASE("a real parameter away from its nominal value is never scored against 
   REQUIRE(run_command(daekit::test::daekit_binary() + " info rober --param k1=0.05 2>&1", &out) == 0);
   CHECK_THAT(out, Catch::Contains("reference   none for these parameters"));
 }
+
+TEST_CASE("an initial value given with --y0 replaces the problem's",
+          "[cli][parameters]") {
+  const auto file = std::filesystem::temp_directory_path() / ("daekit-y0-" + std::to_string(::getpid()) + ".csv");
+  std::string out;
+  // y' = -k y + c from y(0) = 3 (the problem's own is 1): c/k + (3 - c/k) e^{-k t} at t = 2.
+  REQUIRE(run_command(daekit_with_fixture("run --problem parametric_decay --solver bdf --rtol 1e-11 --atol 1e-13"
+                                          " --y0 y1=3 --output " + file.string()),
+                      &out) == 0);
+  CHECK(std::abs(last_value(file) - (0.5 / 1.5 + (3 - 0.5 / 1.5) * std::exp(-3.0))) < 1e-8);
+  std::filesystem::remove(file);
+  CHECK(run_command(daekit_with_fixture("run --problem parametric_decay --solver bdf --y0 z=3"), &out) == 2);
+  CHECK_THAT(out, Catch::Contains("--y0: problem 'parametric_decay' has no component 'z'"));
+  CHECK(run_command(daekit_with_fixture("run --problem parametric_decay --solver bdf --y0 y1=inf"), &out) == 2);
+  CHECK_THAT(out, Catch::Contains("not a finite number"));
+  CHECK(run_command(daekit_with_fixture("run --problem parametric_decay --solver bdf --y0 y1"), &out) == 2);
+}

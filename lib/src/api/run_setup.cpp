@@ -209,6 +209,15 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
   } catch (const loader::LoadError& e) {
     throw UsageError(e.what());
   }
+  std::vector<std::size_t> replaced;
+  for (const auto& [word, value] : s.initial_values) {
+    const std::size_t i = resolve_component(info, word, "--y0");
+    if (!std::isfinite(value)) throw UsageError("--y0: the value of " + word + " is not finite");
+    if (std::find(replaced.begin(), replaced.end(), i) != replaced.end())
+      throw UsageError("--y0 sets component " + component_name(info, i) + " twice");
+    y0_[i] = value;
+    replaced.push_back(i);
+  }
   saveat_ = s.saveat;
   for (const auto& kv : s.solver_options) extra_strings_.push_back(kv);
   for (const auto& [k, v] : extra_strings_) extra_.push_back({k.c_str(), v.c_str()});
@@ -268,6 +277,9 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
     o.nsens = sens_index_.size();
     o.sens_index = sens_index_.data();
     sens_initial_ = initial_sensitivities(problem, sens_index_);
+    for (std::size_t k = 0; k < sens_index_.size() && !sens_initial_.empty(); ++k)
+      for (const std::size_t i : replaced)
+        if (sens_index_[k] >= 0) sens_initial_[k * n + i] = 0.0;  // a value given does not move with p
     o.sens_initial = sens_initial_.empty() ? nullptr : sens_initial_.data();
   }
   o.sens_error_control = s.sensitivity_error_control ? DK_SENS_ERROR_CONTROL_ON : DK_SENS_ERROR_CONTROL_OFF;

@@ -28,8 +28,9 @@ std::int32_t append_sensitivities(void* env, double t, const double* s, std::siz
   return 0;
 }
 
-// The component a "y0:WORD" names: a component name, or a 1-based index.
-std::size_t component_named(const dk_problem_info& info, const std::string& word) {
+}  // namespace
+
+std::size_t resolve_component(const dk_problem_info& info, const std::string& word, const std::string& option) {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < info.n; ++i) names.push_back(component_name(info, i));
   const auto at = std::find(names.begin(), names.end(), word);
@@ -39,14 +40,12 @@ std::size_t component_named(const dk_problem_info& info, const std::string& word
     const std::size_t i = std::stoul(word);
     if (i >= 1 && i <= info.n) return i - 1;
   }
-  std::string msg = "--sensitivities: problem '" + std::string(info.name) + "' has no component '" + word + "'";
+  std::string msg = option + ": problem '" + std::string(info.name) + "' has no component '" + word + "'";
   const auto near = closest_names(word, names);
   for (std::size_t i = 0; i < near.size(); ++i) msg += (i == 0 ? "; did you mean '" : "', '") + near[i];
   if (!near.empty()) msg += "'?";
   throw UsageError(msg + " (name a component or give its 1-based index)");
 }
-
-}  // namespace
 
 SensitivityColumns resolve_sensitivities(const loader::ProblemInstance& problem, const std::vector<std::string>& words) {
   const dk_problem_info& info = problem.info();
@@ -72,7 +71,7 @@ SensitivityColumns resolve_sensitivities(const loader::ProblemInstance& problem,
     } else if (word == "y0") {
       for (std::size_t i = 0; i < info.n; ++i) add(-1 - static_cast<std::int32_t>(i), sensitivity_name(info, -1 - static_cast<std::int32_t>(i)));
     } else if (word.rfind("y0:", 0) == 0) {
-      const std::size_t i = component_named(info, word.substr(3));
+      const std::size_t i = resolve_component(info, word.substr(3), "--sensitivities");
       add(-1 - static_cast<std::int32_t>(i), sensitivity_name(info, -1 - static_cast<std::int32_t>(i)));
     } else {
       const auto at = std::find(parameters.begin(), parameters.end(), word);

@@ -91,4 +91,16 @@ void set_stat(dk_stats& stats, const StatField& field, const StatValue& value) {
       field.member);
 }
 
+void add_stats(dk_stats& total, const dk_stats& one) {
+  for (const StatField& field : fields)
+    std::visit(
+        [&](auto member) {
+          if (field.unit == "count" || field.unit == "s")
+            total.*member += one.*member;
+          else
+            total.*member = one.*member;
+        },
+        field.member);
+}
+
 }  // namespace daekit::api

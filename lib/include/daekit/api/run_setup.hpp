@@ -41,6 +41,10 @@ struct RunSettings {
   // (off by default, as in CVODES and IDAS: measured, errconS is SUNFALSE there).
   std::vector<std::string> sensitivities;
   bool sensitivity_error_control = false;
+  // Initial values that replace the problem's (--y0): component (name or 1-based index,
+  // as in "y0:NAME") -> value. They do not depend on the parameters: their rows of s(t0)
+  // are 0 for parameter columns. A DAE's algebraic components then need --init fix.
+  std::map<std::string, double> initial_values;
 };
 
 // Where one variable of RunSettings::output_vars comes from.

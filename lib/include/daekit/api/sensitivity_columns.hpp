@@ -22,6 +22,10 @@ struct SensitivityColumns {
 // unknown word with the closest names, a problem without parameters, and repeats.
 SensitivityColumns resolve_sensitivities(const loader::ProblemInstance& problem, const std::vector<std::string>& words);
 
+// The component `word` names: a component's name or its 1-based index. UsageError, with
+// the closest names, for neither; `option` opens the message ("--sensitivities").
+std::size_t resolve_component(const dk_problem_info& info, const std::string& word, const std::string& option);
+
 // s(t0) for the columns `index` where the problem's initial values depend on its
 // parameters (a dose, an initial concentration): dy0/dp by central differences of
 // initial_values in each such parameter (the problem's p restored after), e_i for y0_i.

@@ -38,6 +38,9 @@ std::span<const StatField> stat_fields();
 // A field's value: a count or integer, a real, or a name (null: the solver did not say).
 using StatValue = std::variant<std::int64_t, double, const char*>;
 StatValue stat_value(const dk_stats& stats, const StatField& field);
+// Adds `one` to `total` for the counts and the seconds (a sum over solves means something);
+// the others (orders, steps, names) become `one`'s.
+void add_stats(dk_stats& total, const dk_stats& one);
 // Sets a count, integer or real field (a name field is read back by its value_name).
 void set_stat(dk_stats& stats, const StatField& field, const StatValue& value);
 

@@ -1,0 +1,308 @@
+#include "fit_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <daekit/sdk/closest_names.hpp>
+
+#include "daekit/api/discovery.hpp"
+#include "daekit/api/sensitivity_columns.hpp"
+#include "daekit/api/solve.hpp"
+#include "daekit/api/stat_fields.hpp"
+
+namespace daekit::fit {
+namespace {
+
+using api::UsageError;
+
+std::string listed(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& name : names) {
+    if (!out.empty()) out += ", ";
+    out += name;
+  }
+  return out;
+}
+
+std::string suggestion(const std::string& word, const std::vector<std::string>& names) {
+  const auto near = closest_names(word, names);
+  std::string out;
+  for (std::size_t i = 0; i < near.size(); ++i) {
+    out += i == 0 ? "; did you mean '" : "', '";
+    out += near[i];
+  }
+  return near.empty() ? out : out + "'?";
+}
+
+std::vector<std::string> parameter_names(const loader::ProblemInstance& problem) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < problem.parameter_count(); ++i) names.push_back(problem.parameter_name(i));
+  return names;
+}
+
+std::vector<std::string> component_names(const dk_problem_info& info) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < info.n; ++i) names.push_back(api::component_name(info, i));
+  return names;
+}
+
+std::string number_text(double v) { return api::format_number(v); }
+
+void check_bounds(const ResolvedEstimate& e) {
+  const Estimate& s = e.spec;
+  if (std::isnan(s.lower) || std::isnan(s.upper) || !(s.lower < s.upper))
+    throw UsageError("the bounds of " + s.name + " [" + number_text(s.lower) + ", " + number_text(s.upper) +
+                     "] hold no value");
+  if (!std::isfinite(e.start))
+    throw UsageError("the initial guess of " + s.name + " is not a finite number");
+  if (e.start < s.lower || e.start > s.upper)
+    throw UsageError("the initial guess of " + s.name + " (" + number_text(e.start) + ") lies outside its bounds [" +
+                     number_text(s.lower) + ", " + number_text(s.upper) + "]");
+  if (s.log_scale && !(e.start > 0))
+    throw UsageError(s.name + " is estimated on a log scale but its initial guess " + number_text(e.start) +
+                     " is not positive");
+  if (s.log_scale && s.upper <= 0) throw UsageError(s.name + " is estimated on a log scale but its upper bound is not positive");
+}
+
+}  // namespace
+
+std::vector<ResolvedEstimate> resolve_estimates(const loader::ProblemInstance& problem,
+                                                const std::vector<Estimate>& estimates) {
+  const dk_problem_info& info = problem.info();
+  if (estimates.empty()) throw UsageError("nothing to estimate: name at least one parameter (--estimate)");
+  const std::vector<std::string> parameters = parameter_names(problem);
+  std::vector<double> y0, yp0;
+  try {
+    problem.initial_values(y0, yp0);
+  } catch (const loader::LoadError& e) {
+    throw UsageError(e.what());
+  }
+  std::vector<ResolvedEstimate> out;
+  for (const Estimate& spec : estimates) {
+    ResolvedEstimate e;
+    e.spec = spec;
+    if (spec.name.rfind("y0:", 0) == 0) {
+      e.initial_value = true;
+      e.index = api::resolve_component(info, spec.name.substr(3), "--estimate");
+      e.spec.name = "y0:" + api::component_name(info, e.index);
+      e.start = spec.initial ? *spec.initial : y0[e.index];
+    } else {
+      const auto at = std::find(parameters.begin(), parameters.end(), spec.name);
+      if (at == parameters.end()) {
+        if (parameters.empty())
+          throw UsageError("problem '" + std::string(info.name) + "' declares no real parameter to estimate ('" +
+                           spec.name + "'); initial values are estimated as y0:NAME");
+        throw UsageError("problem '" + std::string(info.name) + "' has no real parameter '" + spec.name + "'" +
+                         suggestion(spec.name, parameters) + " (it has: " + listed(parameters) + ")");
+      }
+      e.index = static_cast<std::size_t>(at - parameters.begin());
+      e.start = spec.initial ? *spec.initial : problem.parameters()[e.index];
+    }
+    for (const ResolvedEstimate& before : out)
+      if (before.spec.name == e.spec.name) throw UsageError(e.spec.name + " is estimated twice");
+    check_bounds(e);
+    out.push_back(e);
+  }
+  return out;
+}
+
+namespace {
+
+ResolvedExperiment resolve_one(const loader::ProblemInstance& problem, const Experiment& experiment,
+                               const std::vector<ResolvedEstimate>& estimates, double t_end) {
+  const dk_problem_info& info = problem.info();
+  const std::vector<std::string> components = component_names(info);
+  ResolvedExperiment r;
+  r.source = &experiment;
+  const double t0 = info.t0, direction = t_end >= t0 ? 1.0 : -1.0;
+  for (const Measurement& m : experiment.measurements) {
+    const std::string at = experiment.source + ", line " + std::to_string(m.line) + ": ";
+    if (direction * (m.t - t0) < 0 || direction * (m.t - t_end) > 0)
+      throw UsageError(at + "t = " + number_text(m.t) + " lies outside the problem's span [" + number_text(t0) + ", " +
+                       number_text(t_end) + "]");
+    const auto c = std::find(components.begin(), components.end(), m.name);
+    if (c == components.end()) {
+      for (std::size_t k = 0; k < problem.output_count(); ++k)
+        if (problem.output_name(k) == m.name)
+          throw UsageError(at + "'" + m.name + "' is an output of the problem, not a component of y: a fit "
+                           "compares components with the data in this version");
+      throw UsageError(at + "problem '" + std::string(info.name) + "' has no component '" + m.name + "'" +
+                       suggestion(m.name, components));
+    }
+    r.times.push_back(m.t);
+  }
+  std::sort(r.times.begin(), r.times.end(), [&](double a, double b) { return direction * a < direction * b; });
+  r.times.erase(std::unique(r.times.begin(), r.times.end()), r.times.end());
+  for (const Measurement& m : experiment.measurements) {
+    ResolvedMeasurement rm;
+    rm.time_index = static_cast<std::size_t>(std::find(r.times.begin(), r.times.end(), m.t) - r.times.begin());
+    rm.component = static_cast<std::size_t>(std::find(components.begin(), components.end(), m.name) - components.begin());
+    rm.value = m.value;
+    rm.sigma = m.sigma;
+    r.measurements.push_back(rm);
+  }
+  // The solve ends at the last measurement: nothing after it enters the fit.
+  r.tend = r.times.back() != t0 ? r.times.back() : t_end;
+  r.parameters = problem.parameters();
+  const std::vector<std::string> parameters = parameter_names(problem);
+  r.set_by_condition.assign(estimates.size(), false);
+  for (const auto& [name, value] : experiment.conditions) {
+    const std::string in = "experiment '" + experiment.id + "': ";
+    std::string canonical = name;
+    if (name.rfind("y0:", 0) == 0) canonical = "y0:" + api::component_name(info, api::resolve_component(info, name.substr(3), in + "condition " + name));
+    for (std::size_t k = 0; k < estimates.size(); ++k)
+      if (estimates[k].spec.name == canonical) r.set_by_condition[k] = true;
+    if (canonical.rfind("y0:", 0) == 0) {
+      r.initial_values[canonical.substr(3)] = value;
+      continue;
+    }
+    const auto p = std::find(parameters.begin(), parameters.end(), name);
+    if (p == parameters.end())
+      throw UsageError(in + "its condition names '" + name + "', neither a real parameter of problem '" +
+                       info.name + "'" + suggestion(name, parameters) + " nor an initial value y0:NAME");
+    r.parameters[static_cast<std::size_t>(p - parameters.begin())] = value;
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<ResolvedExperiment> resolve_experiments(const loader::ProblemInstance& problem,
+                                                    const std::vector<Experiment>& experiments,
+                                                    const std::vector<ResolvedEstimate>& estimates,
+                                                    const api::RunSettings& run) {
+  if (experiments.empty()) throw UsageError("no measurements: give at least one data file (--data)");
+  const double t_end = run.tend ? *run.tend : problem.info().tend;
+  std::vector<ResolvedExperiment> out;
+  for (const Experiment& e : experiments) {
+    for (const ResolvedExperiment& before : out)
+      if (before.source->id == e.id)
+        throw UsageError("two experiments are named '" + e.id + "' (" + before.source->source + " and " + e.source +
+                         "): each data file's name names its experiment");
+    out.push_back(resolve_one(problem, e, estimates, t_end));
+  }
+  return out;
+}
+
+FitModel::FitModel(const ProblemHandle& problem, const SolverHandle& solver, std::vector<ResolvedEstimate> estimates,
+                   std::vector<ResolvedExperiment> experiments, const api::RunSettings& run)
+    : problem_(problem), solver_(solver), estimates_(std::move(estimates)), experiments_(std::move(experiments)),
+      run_(run), original_parameters_(problem.instance().parameters()) {
+  for (const ResolvedExperiment& e : experiments_) residual_count_ += e.measurements.size();
+  run_.sensitivities.clear();
+  for (const ResolvedEstimate& e : estimates_) run_.sensitivities.push_back(e.spec.name);
+  run_.output = DK_OUTPUT_SAVEAT;
+  run_.dense = false;
+  residuals_.assign(residual_count_, 0.0);
+  jacobian_.assign(residual_count_ * estimates_.size(), 0.0);
+  model_.assign(residual_count_, 0.0);
+}
+
+FitModel::~FitModel() {
+  try {
+    if (!original_parameters_.empty()) problem_.instance().set_parameters(original_parameters_);
+  } catch (...) {
+    // The problem refused its own former values: nothing more to restore.
+  }
+}
+
+bool FitModel::evaluate(const std::vector<double>& values) {
+  if (values == last_values_ && !last_values_.empty()) return last_ok_;
+  last_values_ = values;
+  last_ok_ = true;
+  usage_error_ = nullptr;
+  std::size_t row = 0;
+  for (std::size_t e = 0; e < experiments_.size() && last_ok_; ++e) {
+    last_ok_ = solve_experiment(e, values, row);
+    row += experiments_[e].measurements.size();
+  }
+  return last_ok_;
+}
+
+SolveOptions FitModel::prepare(std::size_t e, const std::vector<double>& values) {
+  const ResolvedExperiment& x = experiments_[e];
+  const dk_problem_info& info = problem_.info();
+  std::vector<double> p = x.parameters;
+  SolveOptions options;
+  static_cast<api::RunSettings&>(options) = run_;
+  options.saveat = x.times;
+  options.tend = x.tend;
+  options.initial_values = x.initial_values;
+  for (std::size_t k = 0; k < estimates_.size(); ++k) {
+    const ResolvedEstimate& est = estimates_[k];
+    if (x.set_by_condition[k]) continue;
+    if (est.initial_value)
+      options.initial_values[api::component_name(info, est.index)] = values[k];
+    else
+      p[est.index] = values[k];
+  }
+  if (!p.empty()) problem_.instance().set_parameters(p);
+  return options;
+}
+
+ModelCurve FitModel::curve(std::size_t e, const std::vector<double>& values) {
+  const ResolvedExperiment& x = experiments_[e];
+  ModelCurve c;
+  c.id = x.source->id;
+  std::vector<std::size_t> observed;
+  for (const ResolvedMeasurement& m : x.measurements)
+    if (std::find(observed.begin(), observed.end(), m.component) == observed.end()) observed.push_back(m.component);
+  for (const std::size_t i : observed) c.names.push_back(api::component_name(problem_.info(), i));
+  try {
+    SolveOptions options = prepare(e, values);
+    options.saveat.clear();
+    options.output = DK_OUTPUT_EVERY_STEP;
+    options.sensitivities.clear();
+    const Solution solution = daekit::solve(problem_, solver_, options);
+    if (!solution.success()) c.failure = solution.status_name() + ": " + solution.message;
+    for (std::size_t k = 0; k < solution.size(); ++k) {
+      c.t.push_back(solution.t[k]);
+      for (const std::size_t i : observed) c.values.push_back(solution.point(k)[i]);
+    }
+  } catch (const std::exception& error) {
+    c.failure = error.what();
+  }
+  return c;
+}
+
+bool FitModel::solve_experiment(std::size_t e, const std::vector<double>& values, std::size_t row) {
+  const ResolvedExperiment& x = experiments_[e];
+  const std::size_t ns = estimates_.size();
+  const std::string in = "experiment '" + x.source->id + "': ";
+  ++solves_;
+  Solution solution;
+  try {
+    solution = daekit::solve(problem_, solver_, prepare(e, values));
+  } catch (const UsageError& error) {
+    ++failed_;
+    failure_ = in + error.what();
+    usage_error_ = std::current_exception();
+    return false;
+  } catch (const std::exception& error) {
+    ++failed_;
+    failure_ = in + error.what();
+    return false;
+  }
+  api::add_stats(stats_, solution.stats);
+  if (!solution.success()) {
+    ++failed_;
+    failure_ = in + solution.solver + " " + solution.status_name() + ": " + solution.message;
+    return false;
+  }
+  if (solution.t != x.times || solution.sensitivity_count() != ns) {
+    ++failed_;
+    failure_ = in + solution.solver + " did not report y and its sensitivities at every measurement time";
+    return false;
+  }
+  for (std::size_t j = 0; j < x.measurements.size(); ++j) {
+    const ResolvedMeasurement& m = x.measurements[j];
+    const double y = solution.point(m.time_index)[m.component];
+    model_[row + j] = y;
+    residuals_[row + j] = (y - m.value) / m.sigma;
+    for (std::size_t k = 0; k < ns; ++k)
+      jacobian_[(row + j) * ns + k] =
+          x.set_by_condition[k] ? 0.0 : solution.sensitivity(m.time_index, m.component, k) / m.sigma;
+  }
+  return true;
+}
+
+}  // namespace daekit::fit
