@@ -263,23 +263,11 @@ int solve_and_report(const RunRequest& request) {
   return 0;
 }
 
-// A refused run: a script asking for JSON gets JSON too (and the usual line on stderr).
-int solve_reporting_refusals(const RunRequest& request) {
-  try {
-    return solve_and_report(request);
-  } catch (const UsageError& e) {
-    if (request.report == "json")
-      std::cout << refusal_json(e, dynamic_cast<const UnsupportedProblem*>(&e) != nullptr).dump(2) << "\n";
-    throw;
-  }
-}
 
 // The child that ran the plugins could not report (a crash, a hang past --timeout): the parent does.
 int report_lost_run(const RunRequest& request, const ChildOutcome& end) {
-  const std::string status = end.end == ChildOutcome::End::timed_out ? "timeout" : "crashed";
-  const std::string message = "the run of solver '" + request.solver_name + "' on problem '" + request.problem_name +
-                              "' " + end.describe(request.timeout) +
-                              (end.end == ChildOutcome::End::crashed ? ": a plugin ended the process" : "");
+  const auto [status, message] = lost_child(
+      end, request.timeout, "the run of solver '" + request.solver_name + "' on problem '" + request.problem_name + "'");
   if (request.report == "json") {
     std::cout << lost_child_json(status, message, request.problem_name, request.solver_name, end.signal).dump(2) << "\n";
   } else {
@@ -296,12 +284,13 @@ int command_run(int argc, char** argv) {
   const std::optional<RunRequest> parsed = parse_run_request(argc, argv);
   if (!parsed) return 0;
   const RunRequest& request = *parsed;
-  if (request.in_process) return solve_reporting_refusals(request);
+  const auto reported = [&] {
+    return reporting_refusals(request.report == "json", [&] { return solve_and_report(request); });
+  };
+  if (request.in_process) return reported();
   // Isolated: the plugins run in a child, which prints the report itself; the parent
   // speaks only when the child could not.
-  const ChildOutcome end = run_in_child(
-      [&] { return std::to_string(exit_code_of("run", [&] { return solve_reporting_refusals(request); })); },
-      request.timeout);
+  const ChildOutcome end = run_in_child([&] { return std::to_string(exit_code_of("run", reported)); }, request.timeout);
   if (end.finished() && end.exit_code == 0 && !end.payload.empty()) return std::stoi(end.payload);
   return report_lost_run(request, end);
 }

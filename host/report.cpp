@@ -16,6 +16,7 @@
 #include <daekit/status.hpp>
 #include <fstream>
 #include <iomanip>
+#include <iostream>
 #include <limits>
 #include <ostream>
 
@@ -297,11 +298,26 @@ void write_trajectory(const std::string& file, const std::vector<std::string>& n
   write_file_checked(file, [&](std::ostream& out) { write_points(out, file, names, t, y); });
 }
 
-nlohmann::json refusal_json(const std::exception& refusal, bool unsupported_problem) {
-  nlohmann::json j;
-  j["status"] = unsupported_problem ? "unsupported_problem" : "invalid_input";
-  j["message"] = refusal.what();
-  return j;
+int reporting_refusals(bool json, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const UsageError& e) {
+    if (json) {
+      nlohmann::json j;
+      j["status"] = dynamic_cast<const UnsupportedProblem*>(&e) ? "unsupported_problem" : "invalid_input";
+      j["message"] = e.what();
+      std::cout << j.dump(2) << "\n";
+    }
+    throw;
+  }
+}
+
+LostChild lost_child(const ChildOutcome& end, double timeout, const std::string& what) {
+  LostChild lost;
+  lost.status = end.end == ChildOutcome::End::timed_out ? "timeout" : "crashed";
+  lost.message = what + " " + end.describe(timeout) +
+                 (end.end == ChildOutcome::End::crashed ? ": a plugin ended the process" : "");
+  return lost;
 }
 
 nlohmann::json lost_child_json(const std::string& status, const std::string& message, const std::string& problem,

@@ -5,11 +5,14 @@
 #include <daekit/abi.h>
 #include <daekit/scoring.hpp>
 #include <nlohmann/json.hpp>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <daekit/api/run_setup.hpp>
+
+#include "child_process.hpp"
 
 namespace daekit::host {
 using namespace daekit::api;  // the run settings are the library's
@@ -45,9 +48,16 @@ nlohmann::json to_json(const RunReport& r);
 // file's folder writable. Checked before a solve, so its result is not lost.
 void check_writable(const std::string& file);
 
-// What a command that was refused prints on stdout when JSON was asked (run, fit): status
-// invalid_input, or unsupported_problem for a problem beyond the solver, and the message.
-nlohmann::json refusal_json(const std::exception& refusal, bool unsupported_problem);
+// Runs a command's body; when it is refused (a UsageError) and JSON was asked (run, fit),
+// stdout gets the refusal as JSON too (status invalid_input, or unsupported_problem for a
+// problem beyond the solver, and the message) before the UsageError goes on.
+int reporting_refusals(bool json, const std::function<int()>& body);
+// How a child that ran the plugins ended without reporting: status timeout or crashed, and
+// the message, opening with `what` ("the run of solver 'S' on problem 'P'").
+struct LostChild {
+  std::string status, message;
+};
+LostChild lost_child(const ChildOutcome& end, double timeout, const std::string& what);
 // What the parent prints when the child that ran the plugins could not report: status
 // (crashed, timeout), message, problem, solver and the signal (null unless crashed).
 nlohmann::json lost_child_json(const std::string& status, const std::string& message, const std::string& problem,

@@ -60,22 +60,10 @@ int fit_and_report(const FitRequest& request) {
   return plots_ok ? 0 : 1;
 }
 
-// A refused fit: a script asking for JSON gets JSON too (and the usual line on stderr).
-int fit_reporting_refusals(const FitRequest& request) {
-  try {
-    return fit_and_report(request);
-  } catch (const UsageError& e) {
-    if (request.report == "json")
-      std::cout << refusal_json(e, dynamic_cast<const UnsupportedProblem*>(&e) != nullptr).dump(2) << "\n";
-    throw;
-  }
-}
 
 int report_lost_fit(const FitRequest& request, const ChildOutcome& end) {
-  const std::string status = end.end == ChildOutcome::End::timed_out ? "timeout" : "crashed";
-  const std::string message = "the fit of problem '" + request.problem_name + "' with solver '" + request.solver_name +
-                              "' " + end.describe(request.timeout) +
-                              (end.end == ChildOutcome::End::crashed ? ": a plugin ended the process" : "");
+  const auto [status, message] = lost_child(
+      end, request.timeout, "the fit of problem '" + request.problem_name + "' with solver '" + request.solver_name + "'");
   if (request.report == "json") {
     std::cout << lost_child_json(status, message, request.problem_name, request.solver_name, end.signal).dump(2) << "\n";
   } else {
@@ -91,10 +79,11 @@ int fit_command(int argc, char** argv) {
   const std::optional<FitRequest> parsed = fit::parse_fit_request(argc, argv);
   if (!parsed) return 0;
   const FitRequest& request = *parsed;
-  if (request.in_process) return fit_reporting_refusals(request);
-  const ChildOutcome end = run_in_child(
-      [&] { return std::to_string(exit_code_of("fit", [&] { return fit_reporting_refusals(request); })); },
-      request.timeout);
+  const auto reported = [&] {
+    return reporting_refusals(request.report == "json", [&] { return fit_and_report(request); });
+  };
+  if (request.in_process) return reported();
+  const ChildOutcome end = run_in_child([&] { return std::to_string(exit_code_of("fit", reported)); }, request.timeout);
   if (end.finished() && end.exit_code == 0 && !end.payload.empty()) return std::stoi(end.payload);
   return report_lost_fit(request, end);
 }
