@@ -48,6 +48,9 @@ void print_solver(const loader::Plugin& plugin) {
             << "\n"
             << "sensitivities "
             << ((s.flags & DK_SOLVER_SENSITIVITIES) ? "yes (forward: dy/dp and dy/dy0, --sensitivities)" : "no")
+            << "\n"
+            << "adjoint     "
+            << ((s.flags & DK_SOLVER_ADJOINT) ? "yes (the gradient of a functional, dG/dp, by adjoints)" : "no")
             << "\n";
   std::cout << "options (--solver-opt key=value):\n";
   if (s.noptions == 0) std::cout << "  (none)\n";

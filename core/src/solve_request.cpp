@@ -93,6 +93,32 @@ bool bound_steps_by_root_time_scales(const dk_problem_info& problem, SolveReques
 }
 
 // Which columns of dy/dq a solve wants (ABI 1.3): parameters by index, initial values as -1 - i.
+// The functional of an adjoint solve: present members consistent, data times finite, in
+// the span and in the direction of integration.
+bool parse_adjoint(const dk_solve_options& in, const dk_problem_info& problem, SolveRequest* r, std::string* why) {
+  if (!DK_HAS_FIELD(&in, dk_solve_options, functional_value) || !in.adjoint) return true;
+  const dk_functional& g = *in.adjoint;
+  if (!DK_HAS_FIELD(&g, dk_functional, data_term))
+    return fail(why, "the adjoint's functional is of an unknown size " + std::to_string(g.struct_size));
+  if (!in.gradient) return fail(why, "an adjoint asked for without a place for its gradient");
+  if (g.ndata > 0 && (!g.data_t || !g.data_term)) return fail(why, "the functional's data terms lack their times or function");
+  const double dir = r->direction();
+  for (std::size_t k = 0; k < g.ndata; ++k) {
+    const double t = g.data_t[k];
+    if (!std::isfinite(t) || dir * (t - r->t0) < 0 || dir * (t - r->tend) > 0)
+      return fail(why, "data time " + std::to_string(k + 1) + " of the functional lies outside the span");
+    if (k > 0 && dir * (t - g.data_t[k - 1]) < 0)
+      return fail(why, "the functional's data times are not in the direction of integration");
+  }
+  if (!g.terminal && !g.running && g.ndata == 0) return fail(why, "the adjoint's functional has no term");
+  (void)problem;
+  r->adjoint = in.adjoint;
+  r->gradient = in.gradient;
+  r->gradient_y0 = in.gradient_y0;
+  r->functional_value = in.functional_value;
+  return true;
+}
+
 bool parse_sensitivities(const dk_solve_options& in, const dk_problem_info& problem, SolveRequest* r,
                          std::string* why) {
   if (!DK_HAS_FIELD(&in, dk_solve_options, sens) || in.nsens == 0) return true;
@@ -260,6 +286,7 @@ bool parse_request(const dk_solve_options& in, const dk_problem_info& problem, S
     r.check_derivatives = in.derivative_check != DK_DERIVATIVE_CHECK_OFF;
   }
   if (!parse_sensitivities(in, problem, &r, why)) return false;
+  if (!parse_adjoint(in, problem, &r, why)) return false;
   if (!bound_steps_by_root_time_scales(problem, &r, why)) return false;
   *out = std::move(r);
   return true;
@@ -344,6 +371,17 @@ bool check_sensitivity_request(const dk_solver_info& solver, const dk_problem_in
   if (problem.nroots > 0 && (problem.flags & DK_PROBLEM_ROOTS_USE_YP))
     return fail(why, name + " has root functions that read y': sensitivities through their events are not "
                             "computed yet");
+  return true;
+}
+
+bool check_adjoint_request(const dk_solver_info& solver, const dk_problem_info& problem, const SolveRequest& request,
+                           std::string* why) {
+  if (!request.wants_adjoint()) return true;
+  if (!(solver.flags & DK_SOLVER_ADJOINT))
+    return fail(why, "solver '" + std::string(solver.name) +
+                         "' does not compute adjoint gradients; use a solver whose `daekit info` says `adjoint: yes`");
+  if (request.wants_sensitivities()) return fail(why, "ask for forward sensitivities or an adjoint gradient, not both");
+  (void)problem;
   return true;
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "cvode_adjoint.hpp"
 #include "ida_solver.hpp"
 #include "linear_algebra.hpp"
 #include "options.hpp"
@@ -285,6 +286,7 @@ SolverDescription CvodeSolver::describe() {
   d.capabilities.step_notification = true;
   d.capabilities.mass_storage = true;
   d.capabilities.sensitivities = true;
+  d.capabilities.adjoint = true;
   d.options = cvode_options().describe();
   return d;
 }
@@ -293,6 +295,7 @@ SolveOutcome CvodeSolver::solve(ProblemView& problem, const SolveRequest& req, O
   OdeModel model(problem, req);
   CvodeOptions options;
   if (std::string why; !cvode_options().read(req, options, &why)) return {Status::invalid_input, why, req.t0};
+  if (req.wants_adjoint()) return cvode_adjoint_solve(problem, req, sink, options);
   const std::string& solver_choice = options.linear_solver;
   const bool sparse = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
   if (solver_choice == "klu" && !sparse)

@@ -35,7 +35,7 @@ struct Folder {
 std::string daekit_fit(const std::string& args, bool with_stderr = true) {
   const std::string command = daekit::test::daekit_binary() + " " + args + " --plugin " + daekit::test::fixture_dir() +
                               "/parameters/fixture_parameter_models.so";
-  return with_stderr ? command : "(" + command + " 2>/dev/null)";
+  return with_stderr ? command : std::string("(").append(command).append(" 2>/dev/null)");
 }
 
 // parametric_decay: y' = -k y + c, y(0) = 1, exact solution written here.
@@ -143,7 +143,7 @@ TEST_CASE("a model that crashes during a fit ends it with status crashed, report
   const Folder dir;
   const std::string data = dir.write("d.csv", "t,name,value,sigma\n0.5,y1,1,0.1\n");
   std::string out;
-  CHECK(run_command("(" + daekit::test::daekit_binary() + " fit --problem segfault_model --solver rodas5p --data " +
+  CHECK(run_command(std::string("(").append(daekit::test::daekit_binary()) + " fit --problem segfault_model --solver rodas5p --data " +
                         data + " --estimate y0:y1 --report json --plugin-path " + daekit::test::fixture_dir() +
                         "/hostile 2>/dev/null)",
                     &out) == 1);

@@ -47,7 +47,15 @@ struct SolveRequest {
   // s(t0), n x columns column-major, where y0 depends on p; empty: e_i for y0_i, 0 for p.
   std::vector<double> sens_initial;
 
+  // Adjoint (ABI 1.3 part C): G's description, and where its gradient and value go (owned
+  // by the caller of the solve). data_order: the data terms in the order of integration.
+  const dk_functional* adjoint = nullptr;
+  double* gradient = nullptr;
+  double* gradient_y0 = nullptr;
+  double* functional_value = nullptr;
+
   bool wants_sensitivities() const { return !sens_index.empty(); }
+  bool wants_adjoint() const { return adjoint != nullptr; }
 
   double direction() const { return tend >= t0 ? 1.0 : -1.0; }
 
@@ -86,6 +94,11 @@ bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& pro
                         const dk_problem_vtbl* table = nullptr);
 
 // The highest DAE index among the components (0 for an ODE with identity mass).
+// A request for an adjoint gradient the solver cannot meet (no DK_SOLVER_ADJOINT, forward
+// sensitivities asked beside it, a problem without real parameters): false with why.
+bool check_adjoint_request(const dk_solver_info& solver, const dk_problem_info& problem, const SolveRequest& request,
+                           std::string* why);
+
 int max_dae_index(const dk_problem_info& problem);
 
 // How many components carry a sign constraint (0 for a problem from before ABI 1.2).

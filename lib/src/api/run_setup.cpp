@@ -283,6 +283,7 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
     o.sens_initial = sens_initial_.empty() ? nullptr : sens_initial_.data();
   }
   o.sens_error_control = s.sensitivity_error_control ? DK_SENS_ERROR_CONTROL_ON : DK_SENS_ERROR_CONTROL_OFF;
+  if (s.adjoint) prepare_adjoint(problem, s, replaced);
 
   // The same checks the solver makes, so the message names the option.
   SolveRequest request;
@@ -291,6 +292,87 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
   if (!parse_request(o, info, &request, &why)) throw UsageError(why);
   if (!check_extra_options(solver.info(), request.extra, &why)) throw UsageError(why);
   if (!check_sensitivity_request(solver.info(), info, request, &why)) throw UnsupportedProblem(why);
+  if (!check_adjoint_request(solver.info(), info, request, &why)) throw UnsupportedProblem(why);
+}
+
+// The C table's calls into the library's Functional: gradients zeroed first, an exception
+// kept as the solve's failure.
+struct FunctionalCall {
+  const Functional* functional;
+  std::string* error;
+  std::size_t n, np;
+  template <class F>
+  std::int32_t guarded(F&& f) const {
+    try {
+      f();
+      return 0;
+    } catch (const std::exception& e) {
+      *error = e.what();
+    } catch (...) {
+      *error = "the functional threw";
+    }
+    return 1;
+  }
+};
+
+namespace {
+
+std::int32_t call_terminal(void* env, const double* y, double* phi, double* dy, double* dp) {
+  const auto* c = static_cast<const FunctionalCall*>(env);
+  return c->guarded([&] {
+    std::fill(dy, dy + c->n, 0.0), std::fill(dp, dp + c->np, 0.0);
+    *phi = c->functional->terminal(y, dy, dp);
+  });
+}
+std::int32_t call_running(void* env, double t, const double* y, double* g, double* dy, double* dp) {
+  const auto* c = static_cast<const FunctionalCall*>(env);
+  return c->guarded([&] {
+    std::fill(dy, dy + c->n, 0.0), std::fill(dp, dp + c->np, 0.0);
+    *g = c->functional->running(t, y, dy, dp);
+  });
+}
+std::int32_t call_data_term(void* env, std::size_t k, const double* y, double* r, double* dy, double* dp) {
+  const auto* c = static_cast<const FunctionalCall*>(env);
+  return c->guarded([&] {
+    std::fill(dy, dy + c->n, 0.0), std::fill(dp, dp + c->np, 0.0);
+    *r = c->functional->data_term(k, y, dy, dp);
+  });
+}
+
+}  // namespace
+
+void PreparedRun::prepare_adjoint(const loader::ProblemInstance& problem, const RunSettings& s,
+                                  const std::vector<std::size_t>& replaced) {
+  const std::size_t n = problem.info().n, np = problem.parameter_count();
+  if (np == 0)
+    throw UsageError("an adjoint gradient is with respect to real parameters, and problem '" +
+                     std::string(problem.info().name) + "' declares none");
+  if (!s.sensitivities.empty()) throw UsageError("ask for forward sensitivities or an adjoint gradient, not both");
+  const Functional& f = *s.adjoint;
+  if (!f.data_t.empty() && !f.data_term) throw UsageError("the functional has data times but no data_term");
+  call_ = std::make_shared<FunctionalCall>(FunctionalCall{s.adjoint, &functional_error_, n, np});
+  functional_ = {sizeof(dk_functional), call_.get(), f.terminal ? &call_terminal : nullptr,
+                 f.running ? &call_running : nullptr, f.data_t.size(), f.data_t.empty() ? nullptr : f.data_t.data(),
+                 f.data_term ? &call_data_term : nullptr};
+  gradient_.assign(np, 0.0);
+  gradient_y0_.assign(n, 0.0);
+  std::vector<std::int32_t> all(np);
+  for (std::size_t k = 0; k < np; ++k) all[k] = static_cast<std::int32_t>(k);
+  dy0_dp_ = initial_sensitivities(problem, all);
+  for (std::size_t k = 0; k < np && !dy0_dp_.empty(); ++k)
+    for (const std::size_t i : replaced) dy0_dp_[k * n + i] = 0.0;  // a value given does not move with p
+  options_.adjoint = &functional_;
+  options_.gradient = gradient_.data();
+  options_.gradient_y0 = gradient_y0_.data();
+  options_.functional_value = &functional_value_;
+}
+
+std::vector<double> PreparedRun::total_gradient() const {
+  std::vector<double> g = gradient_;
+  const std::size_t n = gradient_y0_.size();
+  for (std::size_t k = 0; k < g.size() && !dy0_dp_.empty(); ++k)
+    for (std::size_t i = 0; i < n; ++i) g[k] += gradient_y0_[i] * dy0_dp_[k * n + i];
+  return g;
 }
 
 dk_result solve_checked(const loader::ProblemInstance& problem, const loader::SolverInstance& solver,

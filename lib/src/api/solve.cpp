@@ -47,6 +47,12 @@ Solution solve(const ProblemHandle& problem, const SolverHandle& solver, const S
   const dk_solve_options& o = prepared.options();
   s.status = static_cast<Status>(result.status);
   s.message = result.message;
+  if (!prepared.functional_error().empty()) s.message += " (" + prepared.functional_error() + ")";
+  if (settings.adjoint && s.status == Status::success) {
+    s.gradient = prepared.total_gradient();
+    s.gradient_y0 = prepared.gradient_y0();
+    s.functional_value = prepared.functional_value();
+  }
   s.stats = result.stats;
   s.t0 = o.t0;
   s.tend = o.tend;

@@ -310,6 +310,7 @@ typedef enum {
 #define DK_SOLVER_EVENT_SAMPLING (1u << 8) /* samples root functions inside every step (event_samples)
                                               and bounds steps by root_time_scale */
 #define DK_SOLVER_SENSITIVITIES (1u << 9)  /* forward sensitivities dy/dp and dy/dy0 (nsens, sens) */
+#define DK_SOLVER_ADJOINT (1u << 10)       /* the gradient of a functional by adjoints (adjoint, gradient) */
 
 typedef struct dk_option_desc {
   const char* key;
@@ -379,7 +380,16 @@ typedef struct dk_solve_options {
   const struct dk_sens_sink* sens; /* where s goes, at every point the output sink gets; NULL: nowhere */
   const double* sens_initial;  /* n x nsens column-major, or NULL: s(t0) where y0 depends on a parameter
                                   (the host differences initial_values in p); NULL: e_i for y0_i, 0 for p */
+  /* ABI 1.3, adjoints (docs/abi-1.3-design.md part C): the gradient of one scalar G of the
+     solution with respect to all np real parameters (and y0), at a cost independent of np. */
+  const struct dk_functional* adjoint; /* G, or NULL: no adjoint */
+  double* gradient;          /* np values: dG/dp with y0 held fixed, written by a solver claiming
+                                DK_SOLVER_ADJOINT (where y0 depends on p, the caller adds
+                                gradient_y0 . dy0/dp, as the library does) */
+  double* gradient_y0;       /* n values or NULL: dG/dy0 */
+  double* functional_value;  /* G itself, or NULL */
 } dk_solve_options;
+
 #define DK_SENS_ERROR_CONTROL_DEFAULT 0u /* off, as CVODES and IDAS (errconS = SUNFALSE) */
 #define DK_SENS_ERROR_CONTROL_ON 1u
 #define DK_SENS_ERROR_CONTROL_OFF 2u
@@ -395,6 +405,24 @@ typedef struct dk_sens_sink {
 #define DK_DERIVATIVE_CHECK_DEFAULT 0u /* on */
 #define DK_DERIVATIVE_CHECK_ON 1u
 #define DK_DERIVATIVE_CHECK_OFF 2u
+
+/* The scalar whose gradient an adjoint solve returns (ABI 1.3):
+     G = phi(y(T), p) + integral of g(t, y, p) over [t0, T] + sum over k of r_k^2 / 2,
+   r_k = data_term k at data_t[k], T = tend. Every member but struct_size and env may be
+   NULL or 0 (absent). The callbacks return 0, or non-zero with the solve then failing;
+   the parameters are the problem's present ones (the functional's owner knows them). */
+typedef struct dk_functional {
+  uint32_t struct_size;
+  void* env;
+  /* phi and its gradients: dphidy n values, dphidp np values */
+  int32_t (*terminal)(void* env, const double* y, double* phi, double* dphidy, double* dphidp);
+  /* g at (t, y) and its gradients, likewise */
+  int32_t (*running)(void* env, double t, const double* y, double* g, double* dgdy, double* dgdp);
+  size_t ndata;
+  const double* data_t;  /* ndata times inside the span, in the direction of integration (repeats allowed) */
+  /* r_k at y(data_t[k]) and its gradients (a weighted residual: (h(y) - d_k) / sigma_k) */
+  int32_t (*data_term)(void* env, size_t k, const double* y, double* r, double* drdy, double* drdp);
+} dk_functional;
 
 typedef struct dk_stats {
   int64_t steps;    /* attempted steps */

@@ -42,7 +42,7 @@ class SolverAdapter {
                   (c.mass_storage ? DK_SOLVER_MASS_STORAGE : 0u) |
                   (c.step_notification ? DK_SOLVER_STEP_NOTIFICATION : 0u) |
                   (c.event_sampling ? DK_SOLVER_EVENT_SAMPLING : 0u) |
-                  (c.sensitivities ? DK_SOLVER_SENSITIVITIES : 0u);
+                  (c.sensitivities ? DK_SOLVER_SENSITIVITIES : 0u) | (c.adjoint ? DK_SOLVER_ADJOINT : 0u);
     info_.order = c.order;
     info_.noptions = coptions_.size();
     info_.options = coptions_.empty() ? nullptr : coptions_.data();
@@ -133,7 +133,8 @@ struct SolverTrampolines {
       out.message = why;
       return out;
     }
-    if (!check_sensitivity_request(a.info(), view.info(), request, &why)) {
+    if (!check_sensitivity_request(a.info(), view.info(), request, &why) ||
+        !check_adjoint_request(a.info(), view.info(), request, &why)) {
       out.status = Status::unsupported_problem;
       out.message = why;
       return out;

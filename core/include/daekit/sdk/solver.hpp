@@ -62,6 +62,9 @@ struct Capabilities {
   // ABI 1.3: forward sensitivities dy/dp and dy/dy0 (SolveRequest::sens_index), emitted
   // beside every output point through OutputSink::emit_sensitivities.
   bool sensitivities = false;
+  // ABI 1.3: the gradient of a functional by adjoints (SolveRequest::adjoint), written to
+  // SolveRequest::gradient (and gradient_y0, functional_value where given).
+  bool adjoint = false;
 };
 
 struct SolverDescription {

@@ -7,12 +7,26 @@
 #include <daekit/loader/registry.hpp>
 #include <daekit/scoring.hpp>
 #include <atomic>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace daekit::api {
+
+// The scalar G of a solution whose gradient an adjoint solve gives (ABI 1.3, docs/adjoints.md):
+//   G = phi(y(T)) + integral of g(t, y) over [t0, T] + sum_k r_k(y(t_k))^2 / 2.
+// Each term returns its value and fills its gradients (dy: n values, dp: np values, both
+// zeroed before the call); an absent function is no term. data_t: in the direction of
+// integration. An exception thrown by a term fails the solve with its message.
+struct Functional {
+  std::function<double(const double* y, double* dy, double* dp)> terminal;
+  std::function<double(double t, const double* y, double* dy, double* dp)> running;
+  std::vector<double> data_t;
+  std::function<double(std::size_t k, const double* y, double* dy, double* dp)> data_term;
+};
 
 struct RunSettings {
   std::optional<double> rtol, atol, tend;
@@ -45,6 +59,9 @@ struct RunSettings {
   // as in "y0:NAME") -> value. They do not depend on the parameters: their rows of s(t0)
   // are 0 for parameter columns. A DAE's algebraic components then need --init fix.
   std::map<std::string, double> initial_values;
+  // The gradient of `adjoint` (owned by the caller, alive during the solve) by the solver's
+  // adjoint; nullptr: none.
+  const Functional* adjoint = nullptr;
 };
 
 // Where one variable of RunSettings::output_vars comes from.
@@ -132,6 +149,12 @@ class PreparedRun {
   const std::vector<VariableColumn>& variables() const { return variables_; }
   // The sensitivities' names (a parameter, or "y0:COMPONENT"), in the order of sens_index.
   const std::vector<std::string>& sensitivity_names() const { return sensitivity_names_; }
+  // After an adjoint solve: dG/dp (y0's dependence on p included), dG/dy0 and G.
+  std::vector<double> total_gradient() const;
+  const std::vector<double>& gradient_y0() const { return gradient_y0_; }
+  double functional_value() const { return functional_value_; }
+  // What a term of the functional threw during the solve ("" when none did).
+  const std::string& functional_error() const { return functional_error_; }
 
  private:
   std::vector<std::int32_t> sens_index_;
@@ -142,7 +165,15 @@ class PreparedRun {
   std::vector<dk_keyval> extra_;
   std::string atol_text_;
   std::vector<VariableColumn> variables_;
+  // The adjoint's functional as the C table, and where the solver writes its results.
+  std::shared_ptr<struct FunctionalCall> call_;
+  dk_functional functional_{};
+  mutable std::string functional_error_;
+  std::vector<double> gradient_, gradient_y0_, dy0_dp_;  // dy0_dp_: n x np, empty when y0 is independent of p
+  double functional_value_ = 0;
   dk_solve_options options_{};
+  void prepare_adjoint(const loader::ProblemInstance& problem, const RunSettings& s,
+                       const std::vector<std::size_t>& replaced);
 };
 
 // Accuracy at the end against the problem's reference (the test set's scd and mescd),

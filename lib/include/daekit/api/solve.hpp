@@ -41,6 +41,10 @@ class Solution : public api::Trajectory {
   // Against the problem's reference at the end (stored, or its exact solution at tend).
   std::optional<Accuracy> accuracy;
   std::string reference_used, reference_source;
+  // With options.adjoint (a solver with adjoints): dG/dp for every real parameter (in the
+  // problem's order, y0's dependence on p included), dG/dy0 and G.
+  std::vector<double> gradient, gradient_y0;
+  std::optional<double> functional_value;
 
   bool success() const { return is_success(status); }
   std::string status_name() const { return std::string(daekit::status_name(status)); }
