@@ -33,6 +33,12 @@ std::string ProblemView::entry(Eigen::Index k, Layout layout) const {
   if (layout == Layout::flat) return "entry " + std::to_string(k + 1);
   if (layout == Layout::parameters)
     return "row " + component(k % size()) + ", parameter '" + parameter_name(static_cast<std::size_t>(k / size())) + "'";
+  if (layout == Layout::parameter_pattern) {
+    const dk_sparsity& pat = info_->dfdp_pattern;
+    std::size_t col = 0;
+    while (col + 1 < np() && pat.col_ptr[col + 1] <= k) ++col;
+    return "row " + component(pat.row_idx[k]) + ", parameter '" + parameter_name(col) + "'";
+  }
   Eigen::Index row = 0, col = 0;
   if (layout == Layout::dense_matrix) {
     row = k % size();
@@ -149,6 +155,26 @@ Eval ProblemView::dfdp(double t, ConstRef y, Eigen::MatrixXd& out) {
     return finish(DK_EVAL_NOT_PROVIDED, "df/dp", t, nullptr, 0);
   }
   return parameter_derivative("df/dp", t, out, [&](double* values) { return p_.vtbl->dfdp(p_.self, t, y.data(), values); });
+}
+
+Eval ProblemView::dfdp_transpose_times(double t, ConstRef y, ConstRef v, Ref out) {
+  const dk_sparsity& pattern = info_->dfdp_pattern;
+  if (pattern.nnz == 0 || !has_1_3_table() || !p_.vtbl->dfdp) {
+    const Eval e = dfdp(t, y, dense_dfdp_);
+    if (e == Eval::ok) out.noalias() = dense_dfdp_.transpose() * v;
+    return e;
+  }
+  pattern_values_.resize(pattern.nnz);
+  const dk_eval code = guarded([&] { return p_.vtbl->dfdp(p_.self, t, y.data(), pattern_values_.data()); });
+  const Eval e = finish(code, "df/dp", t, pattern_values_.data(), static_cast<Eigen::Index>(pattern.nnz),
+                        Layout::parameter_pattern);
+  if (e != Eval::ok) return e;
+  for (Eigen::Index j = 0; j < static_cast<Eigen::Index>(np()); ++j) {
+    double sum = 0;
+    for (auto k = pattern.col_ptr[j]; k < pattern.col_ptr[j + 1]; ++k) sum += pattern_values_[k] * v[pattern.row_idx[k]];
+    out[j] = sum;
+  }
+  return Eval::ok;
 }
 
 Eval ProblemView::residual_dfdp(double t, ConstRef y, ConstRef yp, Eigen::MatrixXd& out) {

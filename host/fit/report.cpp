@@ -56,6 +56,7 @@ json fit_to_json(const daekit::fit::FitResult& r, const FitRequest& request) {
   j["degrees_of_freedom"] = degrees_of_freedom(r);
   j["reduced_chi2"] = degrees_of_freedom(r) > 0 ? value(r.chi2 / static_cast<double>(degrees_of_freedom(r))) : json(nullptr);
   j["iterations"] = r.iterations;
+  j["gradient"] = r.gradient;
   j["solves"] = r.solves;
   j["failed_solves"] = r.failed_solves;
   j["wall_s"] = r.wall_s;
@@ -82,7 +83,7 @@ void print_fit(const daekit::fit::FitResult& r, const FitRequest& request, std::
       << r.status << "\n";
   if (!r.message.empty()) out << "message     " << r.message << "\n";
   out << "chi2        " << r.chi2 << " (" << r.measurements << " measurements, " << degrees_of_freedom(r)
-      << " degrees of freedom)\niterations  " << r.iterations << ", " << r.solves << " solves (" << r.failed_solves
+      << " degrees of freedom)\niterations  " << r.iterations << " (" << r.gradient << " gradients), " << r.solves << " solves (" << r.failed_solves
       << " failed), " << std::setprecision(3) << r.wall_s << " s\n"
       << std::setprecision(6);
   const int level = static_cast<int>(std::lround(request.settings.confidence * 100));

@@ -1,5 +1,6 @@
 #include "request.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -45,10 +46,16 @@ std::vector<daekit::fit::Estimate> estimates_of(const std::string& names, const 
     out.push_back(e);
   }
   if (out.empty()) throw UsageError("--estimate needs at least one name");
+  const bool all = std::any_of(out.begin(), out.end(), [](const daekit::fit::Estimate& e) { return e.name == "all"; });
+  // With "all", any parameter may be named (the library checks that it exists).
   auto find = [&](const std::string& name, const char* option) -> daekit::fit::Estimate& {
     for (auto& e : out)
       if (e.name == name) return e;
-    throw UsageError(std::string("--") + option + " names " + name + ", which --estimate does not");
+    if (!all) throw UsageError(std::string("--") + option + " names " + name + ", which --estimate does not");
+    daekit::fit::Estimate e;
+    e.name = name;
+    out.push_back(e);
+    return out.back();
   };
   for (const auto& [name, text] : assignments(initial, "initial")) {
     const double v = number(text, "--initial " + name);
@@ -64,7 +71,7 @@ std::vector<daekit::fit::Estimate> estimates_of(const std::string& names, const 
     if (colon + 1 < text.size()) e.upper = number(text.substr(colon + 1), "--bounds " + name);
   }
   if (log == "all")
-    for (auto& e : out) e.log_scale = true;
+    for (auto& e : out) e.log_scale = true;  // also "all"'s, which its parameters inherit
   else
     for (const auto& name : split_variable_names(log, "log")) find(name, "log").log_scale = true;
   return out;
@@ -89,11 +96,16 @@ std::optional<FitRequest> parse_fit_request(int argc, char** argv) {
       "conditions", po::value(&r.conditions_file),
       "each experiment's parameters and initial values: CSV with the header experiment,NAME,... (NAME a real "
       "parameter or y0:COMPONENT; an empty cell keeps the problem's value)")(
-      "estimate", po::value(&estimate), "what to estimate: real parameters and y0:COMPONENT, comma-separated")(
+      "estimate", po::value(&estimate),
+      "what to estimate: real parameters (all: every one) and y0:COMPONENT, comma-separated")(
       "initial", po::value(&initial)->composing(), "first guesses NAME=VALUE,... (default: the problem's values)")(
       "bounds", po::value(&bounds)->composing(), "bounds NAME=LOW:HIGH,... (a side left empty is unbounded)")(
       "log", po::value(&log), "estimate these on a log scale (positive, steps relative to the value): names or all")(
       "method", po::value(&s.method), "levenberg_marquardt (default) or dogleg: Ceres Solver's trust-region methods")(
+      "gradient", po::value(&s.gradient),
+      "forward (sensitivities, the trust-region methods), adjoint (the cost's gradient by the solver's adjoint, "
+      "L-BFGS, no bounds), or auto (default: adjoint where the solver has it and the estimates outnumber the "
+      "measurements)")(
       "max-iterations", po::value(&s.max_iterations), "of the optimiser, per start (default 100)")(
       "function-tolerance", po::value(&s.function_tolerance), "converged when the cost changes less, relatively (default 1e-12)")(
       "parameter-tolerance", po::value(&s.parameter_tolerance), "converged when a step is smaller, relatively (default 1e-10)")(

@@ -35,7 +35,6 @@ struct AdjointModel {
   bool use_matrix = false;
   ErrorCapture errors;
   Eigen::VectorXd f, g_y, g_p, jt_lambda;
-  Eigen::MatrixXd dfdp;
   Eigen::SparseMatrix<double> wt;  // the backward matrix -J^T in W^T's pattern
   double jacobian_t = 0;
   Eigen::VectorXd jacobian_y;
@@ -133,8 +132,8 @@ struct AdjointModel {
     const Eigen::Index n = m->problem.size(), np = static_cast<Eigen::Index>(m->problem.np());
     Eigen::Map<const Eigen::VectorXd> yv(N_VGetArrayPointer(y), n), l(N_VGetArrayPointer(lambda), n);
     Eigen::Map<Eigen::VectorXd> o(N_VGetArrayPointer(out), np);
-    if (const Eval e = m->problem.dfdp(t, yv, m->dfdp); e != Eval::ok) return to_sundials(e);
-    o.noalias() = -m->dfdp.transpose() * l;
+    if (const Eval e = m->problem.dfdp_transpose_times(t, yv, l, o); e != Eval::ok) return to_sundials(e);
+    o = -o;
     if (m->functional.running) {
       if (!m->running(t, yv.data(), nullptr)) return -1;
       o -= m->g_p;

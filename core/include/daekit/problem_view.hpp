@@ -101,6 +101,9 @@ class ProblemView {
   Eval residual_dfdp(double t, ConstRef y, ConstRef yp, Eigen::MatrixXd& out);
   // df/dp (n x np, dense) of a mass-matrix problem.
   Eval dfdp(double t, ConstRef y, Eigen::MatrixXd& out);
+  // (df/dp)^T v (np values) at (t, y), from the pattern's values where df/dp has one: no
+  // n x np array, for adjoints with many parameters.
+  Eval dfdp_transpose_times(double t, ConstRef y, ConstRef v, Ref out);
 
   // (df/dy) S in one call (ABI 1.3 jacobian_sens): s and out n x ns, column-major.
   bool has_jacobian_sens() const { return has_1_3_table() && p_.vtbl->jacobian_sens != nullptr && !residual_only(); }
@@ -149,7 +152,7 @@ class ProblemView {
     }
   }
   // How a result's entries map to components, for messages that name them.
-  enum class Layout { vector, dense_matrix, sparse_matrix, sparse_mass, roots, parameters, flat };
+  enum class Layout { vector, dense_matrix, sparse_matrix, sparse_mass, roots, parameters, parameter_pattern, flat };
   bool has_1_2_info() const { return DK_HAS_FIELD(info_, dk_problem_info, constraints); }
   // A table with ABI 1.3's parameter and sensitivity entries (set_p .. event_derivatives,
   // its last): a 1.1 or 1.2 plugin's ends before them, and they are not read there.
@@ -172,6 +175,7 @@ class ProblemView {
   bool escaped_ = false;
   std::int64_t failed_ = 0;
   std::vector<double> pattern_values_;  // df/dp in its pattern, before it is spread
+  Eigen::MatrixXd dense_dfdp_;          // dfdp_transpose_times' df/dp without a pattern
 };
 
 }  // namespace daekit

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <random>
+#include <sstream>
 
 #include "covariance.hpp"
 #include "fit_model.hpp"
@@ -21,6 +22,8 @@ void check_settings(const FitSettings& s) {
     if (!(tol >= 0) || !std::isfinite(tol)) throw UsageError("the optimiser's tolerances must be finite and >= 0");
   if (s.starts < 1) throw UsageError("the number of starts must be at least 1");
   if (!(s.confidence > 0 && s.confidence < 1)) throw UsageError("the confidence level must lie in (0, 1)");
+  if (s.gradient != "auto" && s.gradient != "forward" && s.gradient != "adjoint")
+    throw UsageError("the gradient must come from forward, adjoint or auto, not '" + s.gradient + "'");
 }
 
 // A start drawn in the bounds: uniform, or uniform in log for log-scale estimates, from
@@ -41,6 +44,56 @@ void check_multistart(const std::vector<ResolvedEstimate>& estimates, int starts
     if (!std::isfinite(e.spec.lower) || !std::isfinite(e.spec.upper) || (e.spec.log_scale && e.spec.lower <= 0))
       throw UsageError("more than one start draws the starts in the bounds: " + e.spec.name +
                        " needs finite bounds (positive ones on a log scale)");
+}
+
+// forward or adjoint, as FitSettings::gradient says; an adjoint the solver lacks or bounds
+// it cannot keep are refused.
+std::string gradient_for(const FitSettings& s, const SolverHandle& solver, const std::vector<ResolvedEstimate>& estimates,
+                         std::size_t measurements) {
+  const bool has_adjoint = (solver.info().flags & DK_SOLVER_ADJOINT) != 0;
+  bool bounded = false;
+  for (const ResolvedEstimate& e : estimates)
+    bounded = bounded || std::isfinite(e.spec.lower) || std::isfinite(e.spec.upper);
+  if (s.gradient == "forward") return "forward";
+  if (s.gradient == "auto") return has_adjoint && !bounded && estimates.size() > measurements ? "adjoint" : "forward";
+  if (!has_adjoint)
+    throw api::UnsupportedProblem("solver '" + solver.name() +
+                                  "' has no adjoint gradients (`daekit info` says which do); use gradient forward");
+  if (bounded) throw UsageError("a fit by adjoint gradients (L-BFGS) keeps no bounds: drop them, or use gradient forward");
+  return "adjoint";
+}
+
+// Whether the optimiser's end is a minimum: the residuals orthogonal to every column of
+// J (|J_k . r| <= 1e-3 |J_k| |r|, first-order optimality whatever the scales) but where
+// an estimate sits on a bound the cost would fall beyond, or fitted to a ten-thousandth
+// of their sigmas (where r is solver error and its direction noise). "" when it is; else
+// what is not.
+std::string first_order_failure(const FitModel& model, const std::vector<double>& values) {
+  const auto& estimates = model.estimates();
+  const std::size_t m = model.residual_count(), ns = model.estimate_count();
+  double rr = 0;
+  for (const double r : model.residuals()) rr += r * r;
+  if (rr <= 1e-8 * static_cast<double>(m)) return "";
+  std::string worst;
+  double worst_cos = 1e-3;
+  for (std::size_t k = 0; k < ns; ++k) {
+    double dot = 0, jj = 0;
+    for (std::size_t j = 0; j < m; ++j) {
+      const double a = model.jacobian()[j * ns + k];
+      dot += a * model.residuals()[j], jj += a * a;
+    }
+    if (jj == 0) continue;  // no data see it: the covariance says so
+    const Estimate& e = estimates[k].spec;
+    const double v = values[k], slack = 1e-9 * std::max(std::abs(v), 1e-300);
+    if ((v >= e.upper - slack && dot < 0) || (v <= e.lower + slack && dot > 0)) continue;  // held by its bound
+    const double cos = std::abs(dot) / std::sqrt(jj * rr);
+    if (cos > worst_cos) worst_cos = cos, worst = e.name;
+  }
+  if (worst.empty()) return "";
+  std::ostringstream why;
+  why << "the gradient is not small where the optimiser stopped: the residuals' cosine with the column of " << worst
+      << " is " << worst_cos << " (a minimum has < 1e-3)";
+  return why.str();
 }
 
 void fill_experiments(FitResult& r, const std::vector<Experiment>& experiments, const FitModel& model) {
@@ -89,6 +142,7 @@ FitResult fit(const ProblemHandle& problem, const SolverHandle& solver, const st
   FitModel model(problem, solver, estimates, std::move(resolved), run);
 
   FitResult r;
+  r.gradient = gradient_for(settings, solver, estimates, model.residual_count());
   r.measurements = model.residual_count();
   for (const ResolvedEstimate& e : estimates) {
     r.names.push_back(e.spec.name);
@@ -99,12 +153,15 @@ FitResult fit(const ProblemHandle& problem, const SolverHandle& solver, const st
   for (int s = 0; s < settings.starts; ++s) {
     const std::vector<double> start = s == 0 ? r.initial : drawn_start(estimates, engine);
     MinimizerOutcome outcome;
-    if (!model.evaluate(start)) {
+    double cost = 0;
+    std::vector<double> gradient;
+    const bool adjoint = r.gradient == "adjoint";
+    if (adjoint ? !model.evaluate_gradient(start, cost, gradient) : !model.evaluate(start)) {
       // Settings the solver refuses are refused at the first start, as a run refuses them.
       if (s == 0 && model.usage_error()) std::rethrow_exception(model.usage_error());
       outcome = {start, "solve_failure", "no solve at the start: " + model.failure(), 0, 0};
     } else {
-      outcome = minimize(model, start, settings);
+      outcome = adjoint ? minimize_by_gradient(model, start, settings) : minimize(model, start, settings);
     }
     r.starts.push_back({start, outcome.values, outcome.status, outcome.cost, outcome.iterations});
     r.iterations += outcome.iterations;
@@ -126,6 +183,13 @@ FitResult fit(const ProblemHandle& problem, const SolverHandle& solver, const st
     r.lower = std::move(u.lower);
     r.upper = std::move(u.upper);
     r.identifiability = std::move(u.identifiability);
+    // The optimiser's own tests can pass where no minimum is (a line search that found no
+    // step): success only at a point where the gradient vanishes.
+    if (r.status == "success")
+      if (const std::string why = first_order_failure(model, best.values); !why.empty()) {
+        r.status = "not_converged";
+        r.message += "; but " + why;
+      }
   } else if (r.status == "success" || r.status == "not_converged") {
     r.status = "failure";
     r.message = "the solve at the estimates failed: " + model.failure();

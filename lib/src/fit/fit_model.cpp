@@ -65,11 +65,35 @@ void check_bounds(const ResolvedEstimate& e) {
 
 }  // namespace
 
+namespace {
+
+// "all" stands for every real parameter, with its settings; a parameter also named on its
+// own keeps its own.
+std::vector<Estimate> expand_all(const std::vector<Estimate>& estimates, const std::vector<std::string>& parameters) {
+  const auto all = std::find_if(estimates.begin(), estimates.end(), [](const Estimate& e) { return e.name == "all"; });
+  if (all == estimates.end()) return estimates;
+  std::vector<Estimate> out;
+  for (const std::string& name : parameters) {
+    const auto own = std::find_if(estimates.begin(), estimates.end(), [&](const Estimate& e) { return e.name == name; });
+    Estimate e = own != estimates.end() ? *own : *all;
+    e.name = name;
+    out.push_back(e);
+  }
+  for (const Estimate& e : estimates)
+    if (e.name != "all" && std::find(parameters.begin(), parameters.end(), e.name) == parameters.end()) out.push_back(e);
+  return out;
+}
+
+}  // namespace
+
 std::vector<ResolvedEstimate> resolve_estimates(const loader::ProblemInstance& problem,
-                                                const std::vector<Estimate>& estimates) {
+                                                const std::vector<Estimate>& given) {
   const dk_problem_info& info = problem.info();
-  if (estimates.empty()) throw UsageError("nothing to estimate: name at least one parameter (--estimate)");
+  if (given.empty()) throw UsageError("nothing to estimate: name at least one parameter (--estimate)");
   const std::vector<std::string> parameters = parameter_names(problem);
+  if (parameters.empty() && std::any_of(given.begin(), given.end(), [](const Estimate& e) { return e.name == "all"; }))
+    throw UsageError("problem '" + std::string(info.name) + "' declares no real parameters for --estimate all");
+  const std::vector<Estimate> estimates = expand_all(given, parameters);
   std::vector<double> y0, yp0;
   try {
     problem.initial_values(y0, yp0);
@@ -282,12 +306,7 @@ bool FitModel::solve_experiment(std::size_t e, const std::vector<double>& values
     failure_ = in + error.what();
     return false;
   }
-  api::add_stats(stats_, solution.stats);
-  if (!solution.success()) {
-    ++failed_;
-    failure_ = in + solution.solver + " " + solution.status_name() + ": " + solution.message;
-    return false;
-  }
+  if (!solved(solution, in)) return false;
   if (solution.t != x.times || solution.sensitivity_count() != ns) {
     ++failed_;
     failure_ = in + solution.solver + " did not report y and its sensitivities at every measurement time";
@@ -303,6 +322,75 @@ bool FitModel::solve_experiment(std::size_t e, const std::vector<double>& values
           x.set_by_condition[k] ? 0.0 : solution.sensitivity(m.time_index, m.component, k) / m.sigma;
   }
   return true;
+}
+
+bool FitModel::evaluate_gradient(const std::vector<double>& values, double& cost, std::vector<double>& gradient) {
+  gradient.assign(estimates_.size(), 0.0);
+  last_values_.clear();  // the Jacobian's cache no longer holds for these residuals
+  usage_error_ = nullptr;
+  std::size_t row = 0;
+  for (std::size_t e = 0; e < experiments_.size(); ++e) {
+    if (!adjoint_experiment(e, values, row, gradient)) return false;
+    row += experiments_[e].measurements.size();
+  }
+  cost = 0;
+  for (const double r : residuals_) cost += 0.5 * r * r;
+  return true;
+}
+
+bool FitModel::adjoint_experiment(std::size_t e, const std::vector<double>& values, std::size_t row,
+                                  std::vector<double>& gradient) {
+  const ResolvedExperiment& x = experiments_[e];
+  const std::string in = "experiment '" + x.source->id + "': ";
+  // The data terms in time order; each writes its residual and model value as it is met.
+  std::vector<std::size_t> order(x.measurements.size());
+  for (std::size_t j = 0; j < order.size(); ++j) order[j] = j;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return x.measurements[a].time_index < x.measurements[b].time_index; });
+  api::Functional functional;
+  for (const std::size_t j : order) functional.data_t.push_back(x.times[x.measurements[j].time_index]);
+  functional.data_term = [&](std::size_t k, const double* y, double* dy, double*) {
+    const std::size_t j = order[k];
+    const ResolvedMeasurement& m = x.measurements[j];
+    model_[row + j] = y[m.component];
+    residuals_[row + j] = (y[m.component] - m.value) / m.sigma;
+    dy[m.component] = 1.0 / m.sigma;
+    return residuals_[row + j];
+  };
+  ++solves_;
+  Solution solution;
+  try {
+    SolveOptions options = prepare(e, values);
+    options.sensitivities.clear();
+    options.saveat.clear();
+    options.output = DK_OUTPUT_END;
+    options.adjoint = &functional;
+    solution = daekit::solve(problem_, solver_, options);
+  } catch (const UsageError& error) {
+    ++failed_;
+    failure_ = in + error.what();
+    usage_error_ = std::current_exception();
+    return false;
+  } catch (const std::exception& error) {
+    ++failed_;
+    failure_ = in + error.what();
+    return false;
+  }
+  if (!solved(solution, in)) return false;
+  for (std::size_t k = 0; k < estimates_.size(); ++k) {
+    if (x.set_by_condition[k]) continue;
+    const ResolvedEstimate& est = estimates_[k];
+    gradient[k] += est.initial_value ? solution.gradient_y0[est.index] : solution.gradient[est.index];
+  }
+  return true;
+}
+
+bool FitModel::solved(const Solution& solution, const std::string& in) {
+  api::add_stats(stats_, solution.stats);
+  if (solution.success()) return true;
+  ++failed_;
+  failure_ = in + solution.solver + " " + solution.status_name() + ": " + solution.message;
+  return false;
 }
 
 }  // namespace daekit::fit

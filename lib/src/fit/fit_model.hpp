@@ -77,11 +77,18 @@ class FitModel {
   std::int64_t solves() const { return solves_; }
   std::int64_t failed_solves() const { return failed_; }
   const dk_stats& stats() const { return stats_; }
+  // The cost chi^2 / 2 and its gradient with respect to the estimates at `values`, by the
+  // solver's adjoint (one forward and one backward pass per experiment); the residuals
+  // and model values are those of this evaluation too. False when a solve failed.
+  bool evaluate_gradient(const std::vector<double>& values, double& cost, std::vector<double>& gradient);
   // Experiment e's solve at `values` with output at every step (for plots).
   ModelCurve curve(std::size_t e, const std::vector<double>& values);
 
  private:
   bool solve_experiment(std::size_t e, const std::vector<double>& values, std::size_t row);
+  bool adjoint_experiment(std::size_t e, const std::vector<double>& values, std::size_t row,
+                          std::vector<double>& gradient);
+  bool solved(const Solution& solution, const std::string& in);
   // Sets the problem's parameters for experiment e at `values` and returns its solve's settings.
   SolveOptions prepare(std::size_t e, const std::vector<double>& values);
   ProblemHandle problem_;

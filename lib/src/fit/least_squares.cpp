@@ -53,6 +53,37 @@ class InterruptCheck final : public ceres::IterationCallback {
   const std::atomic<bool>* flag_;
 };
 
+// The cost and its gradient in the optimiser's coordinates, from the model's adjoint.
+class FitCostByGradient final : public ceres::FirstOrderFunction {
+ public:
+  explicit FitCostByGradient(FitModel& model) : model_(model) {}
+  int NumParameters() const override { return static_cast<int>(model_.estimate_count()); }
+  bool Evaluate(const double* x, double* cost, double* gradient) const override {
+    const auto& estimates = model_.estimates();
+    std::vector<double> values(estimates.size()), g;
+    for (std::size_t k = 0; k < values.size(); ++k) {
+      values[k] = from_coordinate(estimates[k], x[k]);
+      if (!std::isfinite(values[k])) return false;
+    }
+    if (!model_.evaluate_gradient(values, *cost, g)) return false;
+    if (gradient)
+      for (std::size_t k = 0; k < values.size(); ++k) gradient[k] = g[k] * (estimates[k].spec.log_scale ? values[k] : 1.0);
+    return true;
+  }
+
+ private:
+  FitModel& model_;
+};
+
+std::string status_of(ceres::TerminationType type, const FitSettings& settings) {
+  switch (type) {
+    case ceres::CONVERGENCE: return "success";
+    case ceres::NO_CONVERGENCE: return "not_converged";
+    case ceres::USER_FAILURE: return "interrupted";
+    default: return settings.interrupt && settings.interrupt->load() ? "interrupted" : "failure";
+  }
+}
+
 void set_bounds(ceres::Problem& problem, double* x, const std::vector<ResolvedEstimate>& estimates) {
   for (std::size_t k = 0; k < estimates.size(); ++k) {
     const Estimate& s = estimates[k].spec;
@@ -100,20 +131,34 @@ MinimizerOutcome minimize(FitModel& model, const std::vector<double>& start, con
   out.iterations = static_cast<int>(summary.iterations.size()) - 1;
   out.cost = summary.final_cost;
   out.message = summary.message;
-  switch (summary.termination_type) {
-    case ceres::CONVERGENCE:
-      out.status = "success";
-      break;
-    case ceres::NO_CONVERGENCE:
-      out.status = "not_converged";
-      break;
-    case ceres::USER_FAILURE:
-      out.status = "interrupted";
-      break;
-    default:
-      out.status = settings.interrupt && settings.interrupt->load() ? "interrupted" : "failure";
-      if (!model.failure().empty()) out.message += " (the last failed solve: " + model.failure() + ")";
-  }
+  out.status = status_of(summary.termination_type, settings);
+  if (out.status == "failure" && !model.failure().empty()) out.message += " (the last failed solve: " + model.failure() + ")";
+  return out;
+}
+
+MinimizerOutcome minimize_by_gradient(FitModel& model, const std::vector<double>& start, const FitSettings& settings) {
+  const auto& estimates = model.estimates();
+  std::vector<double> x(estimates.size());
+  for (std::size_t k = 0; k < x.size(); ++k) x[k] = to_coordinate(estimates[k], start[k]);
+  ceres::GradientProblem problem(new FitCostByGradient(model));
+  ceres::GradientProblemSolver::Options o;
+  o.line_search_direction_type = ceres::LBFGS;
+  o.max_num_iterations = settings.max_iterations;
+  o.function_tolerance = settings.function_tolerance;
+  o.parameter_tolerance = settings.parameter_tolerance;
+  o.gradient_tolerance = settings.gradient_tolerance;
+  o.logging_type = ceres::SILENT;
+  InterruptCheck interrupt(settings.interrupt);
+  o.callbacks.push_back(&interrupt);
+  ceres::GradientProblemSolver::Summary summary;
+  ceres::Solve(o, problem, x.data(), &summary);
+  MinimizerOutcome out;
+  for (std::size_t k = 0; k < x.size(); ++k) out.values.push_back(from_coordinate(estimates[k], x[k]));
+  out.iterations = static_cast<int>(summary.iterations.size()) - 1;
+  out.cost = summary.final_cost;
+  out.message = summary.message;
+  out.status = status_of(summary.termination_type, settings);
+  if (out.status == "failure" && !model.failure().empty()) out.message += " (the last failed solve: " + model.failure() + ")";
   return out;
 }
 

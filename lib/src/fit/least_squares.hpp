@@ -19,6 +19,9 @@ struct MinimizerOutcome {
 };
 
 MinimizerOutcome minimize(FitModel& model, const std::vector<double>& start, const FitSettings& settings);
+// The same with the cost's gradient alone (the model's adjoint) and Ceres' L-BFGS line
+// search, which takes no bounds.
+MinimizerOutcome minimize_by_gradient(FitModel& model, const std::vector<double>& start, const FitSettings& settings);
 
 // The optimiser's coordinate of a value, and back.
 double to_coordinate(const ResolvedEstimate& e, double value);

@@ -27,7 +27,8 @@
 
 namespace daekit::fit {
 
-// One quantity to estimate: a real parameter of the problem, or an initial value "y0:NAME".
+// One quantity to estimate: a real parameter of the problem, an initial value "y0:NAME",
+// or "all": every real parameter with these settings (one named on its own keeps its own).
 struct Estimate {
   std::string name;
   std::optional<double> initial;  // the first guess; else the problem's value
@@ -43,6 +44,12 @@ struct FitSettings {
   // Convergence (Ceres' tests): relative change of the cost, of the step, and the gradient's size.
   double function_tolerance = 1e-12, parameter_tolerance = 1e-10, gradient_tolerance = 1e-14;
   std::string method = "levenberg_marquardt";  // or "dogleg"
+  // How the derivatives come: "forward" (sensitivities: the residuals' Jacobian, for the
+  // trust-region methods above), "adjoint" (the cost's gradient by the solver's adjoint,
+  // one backward pass whatever the number of estimates, for Ceres' L-BFGS line search;
+  // no bounds), or "auto": adjoint where the solver has it and the estimates outnumber
+  // the measurements, else forward.
+  std::string gradient = "auto";
   // More starts, drawn in the bounds (every estimate needs finite ones; log-uniform for
   // log-scale ones) by a generator seeded with `seed`; the first start is the initial guess.
   int starts = 1;
@@ -85,6 +92,7 @@ struct FitResult {
   std::vector<double> covariance, standard_errors, lower, upper;
   std::string identifiability;
   int iterations = 0;
+  std::string gradient;                      // "forward" or "adjoint": what the fit used
   std::int64_t solves = 0, failed_solves = 0;
   dk_stats solver_stats{};                   // summed over every solve
   double wall_s = 0;

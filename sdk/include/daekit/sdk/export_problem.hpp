@@ -608,6 +608,10 @@ struct ProblemTrampolines {
   static dk_eval dfdp(void* self, double t, const double* y, double* out) noexcept {
     return guarded(self, [&](ProblemAdapter& a) {
       const auto n = static_cast<Eigen::Index>(a.info().n);
+      if (const std::size_t nnz = a.info().dfdp_pattern.nnz; nnz > 0) {
+        const Eval e = a.impl().dfdp_sparse(t, ConstVector(y, n), Vector(out, static_cast<Eigen::Index>(nnz)));
+        if (e != Eval::not_provided) return e;
+      }
       return in_dfdp_layout(a, out, [&](MatrixView m) {
         const Eval e = a.impl().dfdp(t, ConstVector(y, n), m);
         if (e != Eval::not_provided) return e;

@@ -244,6 +244,9 @@ class Problem {
   // df/dp at (t, y): n x np, column j the derivative with respect to parameter j; called
   // with dfdp zeroed. Without it the SDK takes central differences in p (sdk/parameter_differences.hpp).
   virtual Eval dfdp(double /*t*/, ConstVector /*y*/, MatrixView /*dfdp*/) { return Eval::not_provided; }
+  // With a declared df/dp pattern (ProblemInfo::dfdp_col_ptr): its values in the pattern's
+  // order, with no n x np array in between (for many parameters); not provided: dfdp().
+  virtual Eval dfdp_sparse(double /*t*/, ConstVector /*y*/, Vector /*values*/) { return Eval::not_provided; }
   // dF/dp at (t, y, y') of a residual-form problem, likewise.
   virtual Eval residual_dfdp(double /*t*/, ConstVector /*y*/, ConstVector /*yp*/, MatrixView /*dfdp*/) {
     return Eval::not_provided;
