@@ -37,7 +37,8 @@ py::dict result_dict(const fit::FitResult& r) {
                   "estimates"_a = r.estimates, "covariance"_a = r.covariance, "standard_errors"_a = r.standard_errors,
                   "lower"_a = r.lower, "upper"_a = r.upper, "identifiability"_a = r.identifiability,
                   "chi2"_a = r.chi2, "residual_norm"_a = r.residual_norm, "measurements"_a = r.measurements,
-                  "iterations"_a = r.iterations, "solves"_a = r.solves, "failed_solves"_a = r.failed_solves,
+                  "iterations"_a = r.iterations, "gradient"_a = r.gradient, "solves"_a = r.solves,
+                  "failed_solves"_a = r.failed_solves,
                   "stats"_a = stats_dict(r.solver_stats), "wall_s"_a = r.wall_s, "experiments"_a = experiments,
                   "starts"_a = starts);
 }
@@ -52,6 +53,7 @@ py::dict run_fit(const PyProblemHandle& problem, const std::string& solver_name,
   s.estimate = estimates;
   s.max_iterations = optimiser["max_iterations"].cast<int>();
   s.method = optimiser["method"].cast<std::string>();
+  s.gradient = optimiser["gradient"].cast<std::string>();
   s.starts = optimiser["starts"].cast<int>();
   s.seed = optimiser["seed"].cast<std::uint64_t>();
   s.confidence = optimiser["confidence"].cast<double>();

@@ -168,7 +168,7 @@ class FitResult:
         self.intervals = ({n: (lo, hi) for n, lo, hi in zip(self.names, d["lower"], d["upper"])}
                           if d["lower"] else None)
         self.identifiability = d["identifiability"] or None
-        for key in ("chi2", "residual_norm", "measurements", "iterations", "solves", "failed_solves", "stats",
+        for key in ("chi2", "residual_norm", "measurements", "iterations", "gradient", "solves", "failed_solves", "stats",
                     "wall_s", "experiments", "starts"):
             setattr(self, key, d[key])
         self.curves = [dict(c, t=np.asarray(c["t"]),
@@ -227,7 +227,8 @@ def _conditions_text(conditions):
 
 
 def fit(problem, data, estimate, solver="radau5", params=None, conditions=None, initial=None, bounds=None, log=None,
-        rtol=None, atol=None, tend=None, solver_options=None, method="levenberg_marquardt", max_iterations=100,
+        rtol=None, atol=None, tend=None, solver_options=None, method="levenberg_marquardt", gradient="auto",
+        max_iterations=100,
         starts=1, seed=1, confidence=0.95, function_tolerance=1e-12, parameter_tolerance=1e-10,
         gradient_tolerance=1e-14, init="check", max_steps=100000):
     """Estimate parameters (real parameters, and initial values as "y0:NAME") from
@@ -237,8 +238,9 @@ def fit(problem, data, estimate, solver="radau5", params=None, conditions=None, 
     data: a CSV path (header t,name,value,sigma), a list of them (one experiment each), or
     {id: path or [(t, name, value, sigma), ...]}; conditions: {id: {name: value}} or a CSV
     path; initial {name: guess}; bounds {name: (low, high)} (None for no bound); log: names
-    estimated on a log scale, or True for all. Returns a FitResult; bad input raises
-    UsageError before the first solve."""
+    estimated on a log scale, or True for all; gradient "forward", "adjoint" (the cost's
+    gradient by the solver's adjoint, L-BFGS, no bounds) or "auto". Returns a FitResult;
+    bad input raises UsageError before the first solve."""
     handle = _problem_handle(problem, params)
     names = [estimate] if isinstance(estimate, str) else [str(n) for n in estimate]
     log_names = set(names) if log is True else set([log] if isinstance(log, str) else (log or []))
@@ -261,7 +263,7 @@ def fit(problem, data, estimate, solver="radau5", params=None, conditions=None, 
     o = _options(rtol, atol, tend)
     o.init, o.max_steps = str(init), int(max_steps)
     o.solver_options = {str(k): _option_text(v) for k, v in (solver_options or {}).items()}
-    optimiser = {"method": str(method), "max_iterations": int(max_iterations), "starts": int(starts),
+    optimiser = {"method": str(method), "gradient": str(gradient), "max_iterations": int(max_iterations), "starts": int(starts),
                  "seed": int(seed), "confidence": float(confidence), "function_tolerance": float(function_tolerance),
                  "parameter_tolerance": float(parameter_tolerance), "gradient_tolerance": float(gradient_tolerance)}
     return FitResult(_daekit._fit(handle, str(solver), _experiment_data(data), _conditions_text(conditions),

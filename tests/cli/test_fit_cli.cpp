@@ -151,3 +151,22 @@ TEST_CASE("a model that crashes during a fit ends it with status crashed, report
   CHECK(j.at("status") == "crashed");
   CHECK_THAT(j.at("message").get<std::string>(), Catch::Contains("segfault_model"));
 }
+
+TEST_CASE("daekit fit --estimate all --gradient adjoint fits every real parameter by cvode's adjoint", "[cli][fit]") {
+  const Folder dir;
+  const std::string data = dir.write("decay.csv", decay_data(0.8, 0.3));
+  std::string out;
+  REQUIRE(run_command(daekit_fit("fit --problem parametric_decay --solver cvode --data " + data +
+                                     " --estimate all --initial k=2,c=0.1 --gradient adjoint --rtol 1e-10 --atol 1e-12"
+                                     " --report json",
+                                 false),
+                      &out) == 0);
+  const auto j = nlohmann::json::parse(out);
+  CHECK(j.at("status") == "success");
+  CHECK(j.at("gradient") == "adjoint");
+  CHECK(std::abs(j.at("estimates").at("k").get<double>() - 0.8) < 1e-6);
+  CHECK(std::abs(j.at("estimates").at("c").get<double>() - 0.3) < 1e-6);
+  CHECK(run_command(daekit_fit("fit --problem parametric_decay --data " + data + " --estimate k --gradient sideways"),
+                    &out) == 2);
+  CHECK_THAT(out, Catch::Contains("forward, adjoint or auto"));
+}

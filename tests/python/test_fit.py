@@ -62,3 +62,13 @@ def test_fit_refuses_bad_input_before_solving(tmp_path):
         daekit.fit("rober", str(tmp_path / "missing.csv"), "k1")
     with pytest.raises(daekit.UsageError, match="bounds names k2"):
         daekit.fit("rober", {"a": [(1.0, "y1", 0.9, 0.1)]}, "k1", bounds={"k2": (0, 1)})
+
+
+def test_fit_by_adjoint_gradients():
+    r = daekit.fit("rober", {"rober": rober_rows()}, ["k1", "k2", "k3"], solver="cvode", gradient="adjoint",
+                   initial={"k1": 0.03, "k2": 2e7, "k3": 2e4}, log=True, rtol=1e-10, atol=1e-16)
+    assert r.success, r.message
+    assert r.gradient == "adjoint"
+    assert abs(r.estimates["k2"] / 3e7 - 1) < 1e-6
+    with pytest.raises(daekit.UsageError, match="forward, adjoint or auto"):
+        daekit.fit("rober", {"a": [(1.0, "y1", 0.9, 0.1)]}, "k1", gradient="backward")

@@ -60,7 +60,8 @@ void check_bounds(const ResolvedEstimate& e) {
   if (s.log_scale && !(e.start > 0))
     throw UsageError(s.name + " is estimated on a log scale but its initial guess " + number_text(e.start) +
                      " is not positive");
-  if (s.log_scale && s.upper <= 0) throw UsageError(s.name + " is estimated on a log scale but its upper bound is not positive");
+  if (s.log_scale && s.upper <= 0)
+    throw UsageError(s.name + " is estimated on a log scale but its upper bound is not positive");
 }
 
 }  // namespace
@@ -172,7 +173,10 @@ ResolvedExperiment resolve_one(const loader::ProblemInstance& problem, const Exp
   for (const auto& [name, value] : experiment.conditions) {
     const std::string in = "experiment '" + experiment.id + "': ";
     std::string canonical = name;
-    if (name.rfind("y0:", 0) == 0) canonical = "y0:" + api::component_name(info, api::resolve_component(info, name.substr(3), in + "condition " + name));
+    if (name.rfind("y0:", 0) == 0) {
+      const std::size_t i = api::resolve_component(info, name.substr(3), in + "condition " + name);
+      canonical = "y0:" + api::component_name(info, i);
+    }
     for (std::size_t k = 0; k < estimates.size(); ++k)
       if (estimates[k].spec.name == canonical) r.set_by_condition[k] = true;
     if (canonical.rfind("y0:", 0) == 0) {
@@ -346,7 +350,9 @@ bool FitModel::adjoint_experiment(std::size_t e, const std::vector<double>& valu
   std::vector<std::size_t> order(x.measurements.size());
   for (std::size_t j = 0; j < order.size(); ++j) order[j] = j;
   std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return x.measurements[a].time_index < x.measurements[b].time_index; });
+                   [&](std::size_t a, std::size_t b) {
+                     return x.measurements[a].time_index < x.measurements[b].time_index;
+                   });
   api::Functional functional;
   for (const std::size_t j : order) functional.data_t.push_back(x.times[x.measurements[j].time_index]);
   functional.data_term = [&](std::size_t k, const double* y, double* dy, double*) {
