@@ -182,6 +182,13 @@ class CvodeAdjoint {
     if (model.use_matrix) check(CVodeSetJacFn(mem_, &AdjointModel::jacobian), "CVodeSetJacFn");
     if (req.h0 > 0) check(CVodeSetInitStep(mem_, req.direction() * req.h0), "CVodeSetInitStep");
     if (req.hmax > 0) check(CVodeSetMaxStep(mem_, req.hmax), "CVodeSetMaxStep");
+    // Sign constraints by CVODES' own step control (DK_CONSTRAINT_* are its codes): the
+    // forward pass of an adjoint cannot roll steps back as one_step_loop's guard does.
+    if (const std::int8_t* c = model.problem.constraints(); c && constrained_components(model.problem.info()) > 0) {
+      constraints_.emplace(n_, ctx_);
+      for (Eigen::Index i = 0; i < n_; ++i) constraints_->map()[i] = c[i];
+      check(CVodeSetConstraints(mem_, *constraints_), "CVodeSetConstraints");
+    }
     if (model.functional.running) {
       q_.map().setZero();
       check(CVodeQuadInit(mem_, &AdjointModel::running_value, q_), "CVodeQuadInit");
@@ -363,6 +370,7 @@ class CvodeAdjoint {
   Eigen::Index n_, np_;
   Context ctx_;
   Vector y_, lambda_, mu_, q_, atol_, mu_atol_;
+  std::optional<Vector> constraints_;
   LinearAlgebra la_, la_back_;
   Eigen::SparseMatrix<double> pattern_t_;
   std::string linear_solver_;
@@ -388,8 +396,6 @@ std::string refusal(ProblemView& problem) {
 SolveOutcome cvode_adjoint_solve(ProblemView& problem, const SolveRequest& req, OutputSink& sink,
                                  const CvodeOptions& options) {
   if (const std::string why = refusal(problem); !why.empty()) return {Status::unsupported_problem, why, req.t0};
-  if (constrained_components(problem.info()) > 0)
-    problem.warn("sign constraints are not enforced in an adjoint solve");
   AdjointModel model(problem, req);
   if (model.mass.setup(problem, req.t0, req.y0) != Eval::ok)
     return {Status::evaluation_failure, problem.last_message(), req.t0};
