@@ -3,6 +3,9 @@
 // constant per species) for N = 10 .. 1000. G = the sum of squares of 1%-off data of every
 // species at 5 times. Medians of --runs solves, wall time of the whole daekit::solve.
 //   build/bin/gradient-cost [--sizes 10,100,1000] [--runs 3] [--rtol 1e-6] [--forward no]
+// With --rober T: G = y1(T) on Robertson by cvode's adjoint (rtol, atol = rtol 1e-4), its
+// time, G and dG/dk, as scripts/benchmarks/cvodes-reference/cvodes_rober_adjoint.c prints
+// them for CVODES driven from C.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -36,6 +39,31 @@ std::vector<int> sizes_from(const char* list) {
   return out;
 }
 
+int robertson(double tend, double rtol, int runs) {
+  const daekit::Registry registry;
+  const auto problem = registry.problem("rober");
+  daekit::api::Functional f;
+  f.terminal = [](const double* y, double* dy, double*) {
+    dy[0] = 1;
+    return y[0];
+  };
+  daekit::SolveOptions o;
+  o.rtol = rtol;
+  o.atol = rtol * 1e-4;
+  o.tend = tend;
+  o.output = DK_OUTPUT_END;
+  o.adjoint = &f;
+  daekit::Solution s;
+  const double t = median_seconds(runs, [&] {
+    s = daekit::solve(problem, registry.solver("cvode"), o);
+    return s.success();
+  });
+  if (!s.success()) return std::fprintf(stderr, "%s\n", s.message.c_str()), 1;
+  std::printf("time= %.9f (daekit::solve, wall_s %.9f)\nG= %.17g\n", t, s.stats.wall_s, *s.functional_value);
+  for (std::size_t k = 0; k < s.gradient.size(); ++k) std::printf("dG/dk%zu= %.17g\n", k + 1, s.gradient[k]);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -49,6 +77,8 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--rtol")) rtol = std::atof(argv[i + 1]);
     if (!std::strcmp(argv[i], "--forward")) with_forward = std::strcmp(argv[i + 1], "no") != 0;
   }
+  for (int i = 1; i + 1 < argc; i += 2)
+    if (!std::strcmp(argv[i], "--rober")) return robertson(std::atof(argv[i + 1]), rtol, runs);
   const daekit::Registry registry;
   const auto cvode = registry.solver("cvode");
   std::printf("| N = np | plain solve (s) | forward sens (s) | ratio | adjoint (s) | ratio | max rel. difference |\n");
