@@ -15,6 +15,7 @@
 #include <daekit/daekit.hpp>
 
 #include "child_process.hpp"
+#include "plugin_output.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
 #include "report.hpp"
@@ -42,32 +43,6 @@ std::string format_number(double v) {
   return s.str();
 }
 
-// While a run's JSON is due on stdout, plugins' own prints (model debugging, library
-// banners) go to stderr, so the report stays parseable. restore() before writing the report.
-class PluginOutputToStderr {
- public:
-  explicit PluginOutputToStderr(bool active) {
-    if (!active) return;
-    std::cout.flush();
-    std::fflush(stdout);
-    saved_ = ::dup(STDOUT_FILENO);
-    if (saved_ >= 0) ::dup2(STDERR_FILENO, STDOUT_FILENO);
-  }
-  ~PluginOutputToStderr() { restore(); }
-  PluginOutputToStderr(const PluginOutputToStderr&) = delete;
-  PluginOutputToStderr& operator=(const PluginOutputToStderr&) = delete;
-  void restore() {
-    if (saved_ < 0) return;
-    std::cout.flush();
-    std::fflush(stdout);
-    ::dup2(saved_, STDOUT_FILENO);
-    ::close(saved_);
-    saved_ = -1;
-  }
-
- private:
-  int saved_ = -1;
-};
 
 
 // What `daekit run` was asked, read from its command line and checked.

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "../checked_file.hpp"
+#include "../plugin_output.hpp"
 #include "../report.hpp"
 #include "../child_process.hpp"
 #include "plots.hpp"
@@ -26,6 +27,7 @@ std::vector<daekit::fit::Experiment> experiments_of(const FitRequest& request) {
 }
 
 int fit_and_report(const FitRequest& request) {
+  PluginOutputToStderr plugin_output(request.report == "json");
   const std::vector<daekit::fit::Experiment> experiments = experiments_of(request);
   loader::Registry registry = discover_plugins(request.plugins);
   const loader::Plugin& problem_plugin = require_plugin(registry, request.problem_name, DK_KIND_PROBLEM);
@@ -47,6 +49,7 @@ int fit_and_report(const FitRequest& request) {
                                     daekit::fit::model_curves(problem, solver, experiments, settings, result.estimates),
                                     std::cerr);
   const nlohmann::json report = fit::fit_to_json(result, request);
+  plugin_output.restore();
   if (!request.output_file.empty())
     write_file_checked(request.output_file, [&](std::ostream& o) { o << report.dump(2) << "\n"; });
   if (request.report == "json")
