@@ -44,10 +44,15 @@ int fit_and_report(const FitRequest& request) {
   settings.run.solver_options = parse_key_values(request.solver_opts, "--solver-opt");
   const daekit::fit::FitResult result = daekit::fit::fit(problem, solver, experiments, settings);
   bool plots_ok = true;
-  if (!request.plots_dir.empty() && !result.experiments.empty())
-    plots_ok = fit::write_fit_plots(request.plots_dir, result,
-                                    daekit::fit::model_curves(problem, solver, experiments, settings, result.estimates),
-                                    std::cerr);
+  // A folder that cannot be written costs the plots, never the fit's report.
+  if (!request.plots_dir.empty() && !result.experiments.empty()) try {
+      plots_ok = fit::write_fit_plots(request.plots_dir, result,
+                                      daekit::fit::model_curves(problem, solver, experiments, settings, result.estimates),
+                                      std::cerr);
+    } catch (const std::exception& e) {
+      std::cerr << "daekit fit: no plots: " << e.what() << "\n";
+      plots_ok = false;
+    }
   const nlohmann::json report = fit::fit_to_json(result, request);
   plugin_output.restore();
   if (!request.output_file.empty())

@@ -78,6 +78,12 @@ TEST_CASE("daekit fit reports the estimates by name in JSON, with intervals and 
     INFO(image);
     CHECK(fs::file_size(dir.path / "plots" / image) > 1000);
   }
+  // A plot folder that cannot be made costs the plots (exit 1), not the report.
+  REQUIRE(run_command(daekit_fit("fit --problem parametric_decay --data " + data +
+                                     " --estimate k --plots /proc/no-such-folder/plots --report json",
+                                 false),
+                      &out) == 1);
+  CHECK(nlohmann::json::parse(out).at("status") == "success");
   // The text table names every estimate.
   REQUIRE(run_command(daekit_fit("fit --problem parametric_decay --data " + data + " --estimate k,c --log k"), &out) == 0);
   CHECK_THAT(out, Catch::Contains("status      success") && Catch::Contains("95% interval") && Catch::Contains("\nk "));
