@@ -220,6 +220,9 @@ class CvodeAdjoint {
     stops.erase(std::unique(stops.begin(), stops.end()), stops.end());
     double t = req.t0;
     Eigen::VectorXd y = req.y0;
+    // Never a step beyond tend (a model may not be defined there); the stops before it are
+    // reached by interpolation (CV_NORMAL).
+    CVodeSetStopTime(mem_, req.tend);
     if (!at_stop(t, y, sink, true)) return ended(Status::stopped_by_observer, "", t);
     for (const double stop : stops) {
       if (stop == req.t0) continue;
