@@ -4,7 +4,9 @@
 // on [0, 1]^2 (grid spacing 1/(N-1), periodic), with the source f = 5 in the disc of
 // radius 0.1 around (0.3, 0.6) from t = 1.1 on; t in [0, 11.5]. 2 N^2 unknowns
 // interleaved (u, v) per grid point; the analytic Jacobian is given in its sparsity
-// pattern (and densely, for small N).
+// pattern (and densely, for small N). With per_cell=true the constant 1 of u' at each grid
+// point is a real parameter a<i>_<j> (nominal 1: the same equations), N^2 parameters for
+// adjoint gradients; df/dp is then e_(u_ij) for a<i>_<j>, given in its pattern.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -20,7 +22,8 @@ class Brusselator2D : public daekit::Problem {
  public:
   static std::vector<daekit::ParamDesc> parameters() {
     return {{"N", "32", "grid points per direction (3 .. 1024); 2 N^2 unknowns"},
-            {"alpha", "10", "diffusion coefficient"}};
+            {"alpha", "10", "diffusion coefficient"},
+            {"per_cell", "false", "the constant 1 of u' at each grid point a real parameter a<i>_<j> (N^2 of them)"}};
   }
 
   explicit Brusselator2D(const daekit::Params& params)
@@ -36,6 +39,7 @@ class Brusselator2D : public daekit::Problem {
     in.tend = 11.5;
     in.analytic_jacobian = N_ <= 64;  // dense Jacobian only where it is affordable
     in.tstops = {source_on};
+    if (params.flag("per_cell")) declare_cell_parameters();
     // u<i>_<j>, v<i>_<j> for grid point (i, j), 1-based.
     for (int k = 0; k < N_ * N_; ++k)
       for (const char* stem : {"u", "v"}) {
@@ -70,7 +74,7 @@ class Brusselator2D : public daekit::Problem {
       const double u = y[2 * k], v = y[2 * k + 1];
       double lap_u = -4.0 * u, lap_v = -4.0 * v;
       for (int nb : neighbours(k)) lap_u += y[2 * nb], lap_v += y[2 * nb + 1];
-      f[2 * k] = 1.0 + u * u * v - 4.4 * u + diffusion_ * lap_u + source(k, t);
+      f[2 * k] = (per_cell_ ? p(k) : 1.0) + u * u * v - 4.4 * u + diffusion_ * lap_u + source(k, t);
       f[2 * k + 1] = 3.4 * u - u * u * v + diffusion_ * lap_v;
     }
     return daekit::Eval::ok;
@@ -96,7 +100,31 @@ class Brusselator2D : public daekit::Problem {
     return daekit::Eval::ok;
   }
 
+  // d f / d a_k = e_(u_k): one value 1 per column of the pattern.
+  daekit::Eval dfdp_sparse(double, daekit::ConstVector, daekit::Vector values) override {
+    for (int k = 0; k < N_ * N_; ++k) values[k] = 1.0;
+    return daekit::Eval::ok;
+  }
+  daekit::Eval dfdp(double, daekit::ConstVector, daekit::MatrixView d) override {
+    for (int k = 0; k < N_ * N_; ++k) d(2 * k, k) = 1.0;
+    return daekit::Eval::ok;
+  }
+
  private:
+  void declare_cell_parameters() {
+    per_cell_ = true;
+    auto& in = info_;
+    in.dfdp_col_ptr.push_back(0);
+    for (int k = 0; k < N_ * N_; ++k) {
+      std::string name = daekit::numbered("a", static_cast<std::size_t>(k % N_ + 1));
+      name += '_';
+      name += std::to_string(k / N_ + 1);
+      in.parameters.push_back({std::move(name), 1.0, 1.0});
+      in.dfdp_row_idx.push_back(2 * k);
+      in.dfdp_col_ptr.push_back(k + 1);
+    }
+  }
+
   // The four periodic neighbours of grid point k = i + N j.
   std::array<int, 4> neighbours(int k) const {
     const int i = k % N_, j = k / N_;
@@ -120,6 +148,7 @@ class Brusselator2D : public daekit::Problem {
 
   int N_;
   double alpha_, dx_ = 0.0, diffusion_ = 0.0;
+  bool per_cell_ = false;
 };
 
 }  // namespace
