@@ -15,6 +15,7 @@ echo "== release build, generic BLAS kernels (OPENBLAS_CORETYPE=Prescott)"
 (cd build && OPENBLAS_CORETYPE=Prescott ctest --output-on-failure -j "$(nproc)" -E "^sdk:")
 
 echo "== sanitizer build (ASan + UBSan)"
-bash scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDAEKIT_SANITIZE=ON -DDAEKIT_BUILD_TESTS=ON
+bash scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDAEKIT_SANITIZE=ON -DDAEKIT_BUILD_TESTS=ON \
+  -DDAEKIT_BUILD_BENCHMARKS=OFF
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
    ctest --output-on-failure -j "$(nproc)")
