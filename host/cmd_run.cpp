@@ -259,15 +259,9 @@ int command_run(int argc, char** argv) {
   const std::optional<RunRequest> parsed = parse_run_request(argc, argv);
   if (!parsed) return 0;
   const RunRequest& request = *parsed;
-  const auto reported = [&] {
-    return reporting_refusals(request.report == "json", [&] { return solve_and_report(request); });
-  };
-  if (request.in_process) return reported();
-  // Isolated: the plugins run in a child, which prints the report itself; the parent
-  // speaks only when the child could not.
-  const ChildOutcome end = run_in_child([&] { return std::to_string(exit_code_of("run", reported)); }, request.timeout);
-  if (end.finished() && end.exit_code == 0 && !end.payload.empty()) return std::stoi(end.payload);
-  return report_lost_run(request, end);
+  return run_isolated("run", request.report == "json", request.in_process, request.timeout,
+                      [&] { return solve_and_report(request); },
+                      [&](const ChildOutcome& end) { return report_lost_run(request, end); });
 }
 
 }  // namespace daekit::host

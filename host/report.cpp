@@ -312,6 +312,15 @@ int reporting_refusals(bool json, const std::function<int()>& body) {
   }
 }
 
+int run_isolated(const char* command, bool json, bool in_process, double timeout_s, const std::function<int()>& body,
+                 const std::function<int(const ChildOutcome&)>& lost) {
+  const auto reported = [&] { return reporting_refusals(json, body); };
+  if (in_process) return reported();
+  const ChildOutcome end = run_in_child([&] { return std::to_string(exit_code_of(command, reported)); }, timeout_s);
+  if (end.finished() && end.exit_code == 0 && !end.payload.empty()) return std::stoi(end.payload);
+  return lost(end);
+}
+
 LostChild lost_child(const ChildOutcome& end, double timeout, const std::string& what) {
   LostChild lost;
   lost.status = end.end == ChildOutcome::End::timed_out ? "timeout" : "crashed";

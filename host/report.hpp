@@ -52,6 +52,11 @@ void check_writable(const std::string& file);
 // stdout gets the refusal as JSON too (status invalid_input, or unsupported_problem for a
 // problem beyond the solver, and the message) before the UsageError goes on.
 int reporting_refusals(bool json, const std::function<int()>& body);
+// A command that runs plugins (run, fit): `body` in a child process by default (in this
+// one with in_process), refusals reported as above; the child prints the report itself,
+// and `lost` speaks when it could not (a crash, a hang past timeout_s).
+int run_isolated(const char* command, bool json, bool in_process, double timeout_s, const std::function<int()>& body,
+                 const std::function<int(const ChildOutcome&)>& lost);
 // How a child that ran the plugins ended without reporting: status timeout or crashed, and
 // the message, opening with `what` ("the run of solver 'S' on problem 'P'").
 struct LostChild {

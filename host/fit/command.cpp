@@ -87,13 +87,9 @@ int fit_command(int argc, char** argv) {
   const std::optional<FitRequest> parsed = fit::parse_fit_request(argc, argv);
   if (!parsed) return 0;
   const FitRequest& request = *parsed;
-  const auto reported = [&] {
-    return reporting_refusals(request.report == "json", [&] { return fit_and_report(request); });
-  };
-  if (request.in_process) return reported();
-  const ChildOutcome end = run_in_child([&] { return std::to_string(exit_code_of("fit", reported)); }, request.timeout);
-  if (end.finished() && end.exit_code == 0 && !end.payload.empty()) return std::stoi(end.payload);
-  return report_lost_fit(request, end);
+  return run_isolated("fit", request.report == "json", request.in_process, request.timeout,
+                      [&] { return fit_and_report(request); },
+                      [&](const ChildOutcome& end) { return report_lost_fit(request, end); });
 }
 
 }  // namespace daekit::host

@@ -296,21 +296,8 @@ bool FitModel::solve_experiment(std::size_t e, const std::vector<double>& values
   const ResolvedExperiment& x = experiments_[e];
   const std::size_t ns = estimates_.size();
   const std::string in = "experiment '" + x.source->id + "': ";
-  ++solves_;
   Solution solution;
-  try {
-    solution = daekit::solve(problem_, solver_, prepare(e, values));
-  } catch (const UsageError& error) {
-    ++failed_;
-    failure_ = in + error.what();
-    usage_error_ = std::current_exception();
-    return false;
-  } catch (const std::exception& error) {
-    ++failed_;
-    failure_ = in + error.what();
-    return false;
-  }
-  if (!solved(solution, in)) return false;
+  if (!run(in, [&] { return prepare(e, values); }, solution)) return false;
   if (solution.t != x.times || solution.sensitivity_count() != ns) {
     ++failed_;
     failure_ = in + solution.solver + " did not report y and its sensitivities at every measurement time";
@@ -363,15 +350,28 @@ bool FitModel::adjoint_experiment(std::size_t e, const std::vector<double>& valu
     dy[m.component] = 1.0 / m.sigma;
     return residuals_[row + j];
   };
-  ++solves_;
   Solution solution;
-  try {
+  const bool ok = run(in, [&] {
     SolveOptions options = prepare(e, values);
     options.sensitivities.clear();
     options.saveat.clear();
     options.output = DK_OUTPUT_END;
     options.adjoint = &functional;
-    solution = daekit::solve(problem_, solver_, options);
+    return options;
+  }, solution);
+  if (!ok) return false;
+  for (std::size_t k = 0; k < estimates_.size(); ++k) {
+    if (x.set_by_condition[k]) continue;
+    const ResolvedEstimate& est = estimates_[k];
+    gradient[k] += est.initial_value ? solution.gradient_y0[est.index] : solution.gradient[est.index];
+  }
+  return true;
+}
+
+bool FitModel::run(const std::string& in, const std::function<SolveOptions()>& options, Solution& solution) {
+  ++solves_;
+  try {
+    solution = daekit::solve(problem_, solver_, options());
   } catch (const UsageError& error) {
     ++failed_;
     failure_ = in + error.what();
@@ -382,16 +382,6 @@ bool FitModel::adjoint_experiment(std::size_t e, const std::vector<double>& valu
     failure_ = in + error.what();
     return false;
   }
-  if (!solved(solution, in)) return false;
-  for (std::size_t k = 0; k < estimates_.size(); ++k) {
-    if (x.set_by_condition[k]) continue;
-    const ResolvedEstimate& est = estimates_[k];
-    gradient[k] += est.initial_value ? solution.gradient_y0[est.index] : solution.gradient[est.index];
-  }
-  return true;
-}
-
-bool FitModel::solved(const Solution& solution, const std::string& in) {
   api::add_stats(stats_, solution.stats);
   if (solution.success()) return true;
   ++failed_;

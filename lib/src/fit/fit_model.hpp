@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -88,7 +89,10 @@ class FitModel {
   bool solve_experiment(std::size_t e, const std::vector<double>& values, std::size_t row);
   bool adjoint_experiment(std::size_t e, const std::vector<double>& values, std::size_t row,
                           std::vector<double>& gradient);
-  bool solved(const Solution& solution, const std::string& in);
+  // One solve with the settings `options` makes (the problem's parameters set there):
+  // false, with failure_ (and usage_error_ for the settings' own fault), when it failed;
+  // `in` opens the messages.
+  bool run(const std::string& in, const std::function<SolveOptions()>& options, Solution& solution);
   // Sets the problem's parameters for experiment e at `values` and returns its solve's settings.
   SolveOptions prepare(std::size_t e, const std::vector<double>& values);
   ProblemHandle problem_;

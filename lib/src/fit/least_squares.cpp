@@ -84,6 +84,27 @@ std::string status_of(ceres::TerminationType type, const FitSettings& settings) 
   }
 }
 
+// The estimates at the optimiser's coordinates x.
+std::vector<double> coordinates(const std::vector<ResolvedEstimate>& estimates, const std::vector<double>& values) {
+  std::vector<double> x(estimates.size());
+  for (std::size_t k = 0; k < x.size(); ++k) x[k] = to_coordinate(estimates[k], values[k]);
+  return x;
+}
+
+// Where either of Ceres' solvers ended, as the fit reports it.
+template <class Summary>
+MinimizerOutcome outcome_of(const FitModel& model, const std::vector<double>& x, const Summary& summary,
+                            const FitSettings& settings) {
+  MinimizerOutcome out;
+  for (std::size_t k = 0; k < x.size(); ++k) out.values.push_back(from_coordinate(model.estimates()[k], x[k]));
+  out.iterations = static_cast<int>(summary.iterations.size()) - 1;
+  out.cost = summary.final_cost;
+  out.message = summary.message;
+  out.status = status_of(summary.termination_type, settings);
+  if (out.status == "failure" && !model.failure().empty()) out.message += " (the last failed solve: " + model.failure() + ")";
+  return out;
+}
+
 void set_bounds(ceres::Problem& problem, double* x, const std::vector<ResolvedEstimate>& estimates) {
   for (std::size_t k = 0; k < estimates.size(); ++k) {
     const Estimate& s = estimates[k].spec;
@@ -115,8 +136,7 @@ ceres::Solver::Options options_of(const FitSettings& settings, InterruptCheck* i
 
 MinimizerOutcome minimize(FitModel& model, const std::vector<double>& start, const FitSettings& settings) {
   const auto& estimates = model.estimates();
-  std::vector<double> x(estimates.size());
-  for (std::size_t k = 0; k < x.size(); ++k) x[k] = to_coordinate(estimates[k], start[k]);
+  std::vector<double> x = coordinates(estimates, start);
   ceres::Problem::Options problem_options;
   problem_options.cost_function_ownership = ceres::TAKE_OWNERSHIP;
   ceres::Problem problem(problem_options);
@@ -126,20 +146,12 @@ MinimizerOutcome minimize(FitModel& model, const std::vector<double>& start, con
   ceres::Solver::Summary summary;
   ceres::Solve(options_of(settings, &interrupt), &problem, &summary);
 
-  MinimizerOutcome out;
-  for (std::size_t k = 0; k < x.size(); ++k) out.values.push_back(from_coordinate(estimates[k], x[k]));
-  out.iterations = static_cast<int>(summary.iterations.size()) - 1;
-  out.cost = summary.final_cost;
-  out.message = summary.message;
-  out.status = status_of(summary.termination_type, settings);
-  if (out.status == "failure" && !model.failure().empty()) out.message += " (the last failed solve: " + model.failure() + ")";
-  return out;
+  return outcome_of(model, x, summary, settings);
 }
 
 MinimizerOutcome minimize_by_gradient(FitModel& model, const std::vector<double>& start, const FitSettings& settings) {
   const auto& estimates = model.estimates();
-  std::vector<double> x(estimates.size());
-  for (std::size_t k = 0; k < x.size(); ++k) x[k] = to_coordinate(estimates[k], start[k]);
+  std::vector<double> x = coordinates(estimates, start);
   ceres::GradientProblem problem(new FitCostByGradient(model));
   ceres::GradientProblemSolver::Options o;
   o.line_search_direction_type = ceres::LBFGS;
@@ -152,14 +164,7 @@ MinimizerOutcome minimize_by_gradient(FitModel& model, const std::vector<double>
   o.callbacks.push_back(&interrupt);
   ceres::GradientProblemSolver::Summary summary;
   ceres::Solve(o, problem, x.data(), &summary);
-  MinimizerOutcome out;
-  for (std::size_t k = 0; k < x.size(); ++k) out.values.push_back(from_coordinate(estimates[k], x[k]));
-  out.iterations = static_cast<int>(summary.iterations.size()) - 1;
-  out.cost = summary.final_cost;
-  out.message = summary.message;
-  out.status = status_of(summary.termination_type, settings);
-  if (out.status == "failure" && !model.failure().empty()) out.message += " (the last failed solve: " + model.failure() + ")";
-  return out;
+  return outcome_of(model, x, summary, settings);
 }
 
 }  // namespace daekit::fit

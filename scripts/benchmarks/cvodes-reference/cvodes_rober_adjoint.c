@@ -15,32 +15,7 @@
 #include <time.h>
 #include <math.h>
 
-static const double k[3] = {0.04, 3e7, 1e4};
-
-static int rhs(double t, N_Vector yv, N_Vector fv, void* data) {
-  (void)t, (void)data;
-  const double* y = N_VGetArrayPointer(yv);
-  double* f = N_VGetArrayPointer(fv);
-  f[0] = -k[0] * y[0] + k[2] * y[1] * y[2];
-  f[2] = k[1] * y[1] * y[1];
-  f[1] = -f[0] - f[2];
-  return 0;
-}
-
-static void jacobian_of(const double* y, double j[3][3]) {
-  j[0][0] = -k[0], j[0][1] = k[2] * y[2], j[0][2] = k[2] * y[1];
-  j[2][0] = 0.0, j[2][1] = 2.0 * k[1] * y[1], j[2][2] = 0.0;
-  for (int c = 0; c < 3; ++c) j[1][c] = -j[0][c] - j[2][c];
-}
-
-static int jac(double t, N_Vector yv, N_Vector fy, SUNMatrix J, void* data, N_Vector t1, N_Vector t2, N_Vector t3) {
-  (void)t, (void)fy, (void)data, (void)t1, (void)t2, (void)t3;
-  double j[3][3];
-  jacobian_of(N_VGetArrayPointer(yv), j);
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) SM_ELEMENT_D(J, r, c) = j[r][c];
-  return 0;
-}
+#include "robertson_model.h"
 
 /* lambda' = -J^T lambda */
 static int rhs_b(double t, N_Vector yv, N_Vector lv, N_Vector out, void* data) {
