@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <daekit/numerics/iteration_matrix.hpp>
 #include <daekit/numerics/mass_matrix.hpp>
-#include <map>
 #include <optional>
 
+#include "adjoint_support.hpp"
 #include "linear_algebra.hpp"
 #include "sundials_support.hpp"
 
@@ -17,55 +17,21 @@ namespace {
 
 using namespace sundials;
 
-// The functional's data terms at one time: r_k and their gradients, kept from the forward
-// solve for the backward jumps.
-struct DataTerms {
-  Eigen::VectorXd jump_y;  // sum of r_k dr_k/dy
-  Eigen::VectorXd jump_p;  // sum of r_k dr_k/dp
-};
-
 // What CVODES' callbacks reach: the problem, the Jacobians forward and backward (each
 // evaluated once per (t, y)), df/dp and the functional.
 struct AdjointModel {
   ProblemView& problem;
   const SolveRequest& request;
-  const dk_functional& functional;
+  FunctionalTerms terms;
   MassMatrix mass;
-  IterationMatrix forward, backward;
+  IterationMatrix forward;
+  BackwardJacobian backward;
   bool use_matrix = false;
   ErrorCapture errors;
-  Eigen::VectorXd f, g_y, g_p, jt_lambda;
-  Eigen::SparseMatrix<double> wt;  // the backward matrix -J^T in W^T's pattern
-  double jacobian_t = 0;
-  Eigen::VectorXd jacobian_y;
-  bool jacobian_valid = false;
-  std::string failure;
+  Eigen::VectorXd jt_lambda;
 
-  AdjointModel(ProblemView& p, const SolveRequest& r) : problem(p), request(r), functional(*r.adjoint) {
-    const Eigen::Index n = p.size(), np = static_cast<Eigen::Index>(p.np());
-    f.resize(n), g_y.setZero(n), g_p.setZero(np), jt_lambda.resize(n);
-  }
-
-  // df/dy at (t, y) for the backward problem, once per point CVODES asks at.
-  Eval backward_jacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& y) {
-    if (jacobian_valid && t == jacobian_t && y == jacobian_y) return Eval::ok;
-    Eval e = problem.rhs(t, y, f);
-    if (e == Eval::ok) e = backward.evaluate_jacobian(t, y, f);
-    if (e != Eval::ok) return e;
-    backward.assemble(0.0);  // W = -J
-    jacobian_t = t, jacobian_y = y, jacobian_valid = true;
-    return Eval::ok;
-  }
-  // g and its gradients at (t, y); false (with failure set) when the functional failed.
-  bool running(double t, const double* y, double* g) {
-    double value = 0;
-    if (functional.running(functional.env, t, y, &value, g_y.data(), g_p.data()) != 0) {
-      failure = "the functional's running term failed at t = " + std::to_string(t);
-      return false;
-    }
-    if (g) *g = value;
-    return true;
-  }
+  AdjointModel(ProblemView& p, const SolveRequest& r)
+      : problem(p), request(r), terms(*r.adjoint, p.size(), static_cast<Eigen::Index>(p.np())), jt_lambda(p.size()) {}
 
   static int rhs(double t, N_Vector y, N_Vector out, void* data) {
     auto* m = static_cast<AdjointModel*>(data);
@@ -90,55 +56,38 @@ struct AdjointModel {
   // g for the forward quadrature of the integral term's value.
   static int running_value(double t, N_Vector y, N_Vector q, void* data) {
     auto* m = static_cast<AdjointModel*>(data);
-    return m->running(t, N_VGetArrayPointer(y), N_VGetArrayPointer(q)) ? 0 : -1;
+    return m->terms.running(t, N_VGetArrayPointer(y), N_VGetArrayPointer(q)) ? 0 : -1;
   }
   // lambda' = -J^T lambda - g_y.
   static int adjoint_rhs(double t, N_Vector y, N_Vector lambda, N_Vector out, void* data) {
     auto* m = static_cast<AdjointModel*>(data);
     const Eigen::Index n = m->problem.size();
     Eigen::Map<const Eigen::VectorXd> yv(N_VGetArrayPointer(y), n), l(N_VGetArrayPointer(lambda), n);
+    if (const Eval e = m->backward.at(m->problem, t, yv); e != Eval::ok) return to_sundials(e);
+    m->backward.transpose_times(l, m->jt_lambda);
     Eigen::Map<Eigen::VectorXd> o(N_VGetArrayPointer(out), n);
-    if (const Eval e = m->backward_jacobian(t, yv); e != Eval::ok) return to_sundials(e);
-    // W = -J, so W^T lambda = -J^T lambda.
-    if (m->backward.sparse())
-      o = m->backward.sparse_w().transpose() * l;
-    else
-      o.noalias() = m->backward.dense_w().transpose() * l;
-    if (m->functional.running) {
-      if (!m->running(t, yv.data(), nullptr)) return -1;
-      o -= m->g_y;
+    o = -m->jt_lambda;
+    if (m->terms.has_running()) {
+      if (!m->terms.running(t, yv.data(), nullptr)) return -1;
+      o -= m->terms.g_y();
     }
     return 0;
   }
-  // d(adjoint_rhs)/d lambda = -J^T.
+  // d(adjoint_rhs)/d lambda = -J^T = (0 M - J)^T.
   static int adjoint_jacobian(double t, N_Vector y, N_Vector, N_Vector, SUNMatrix jac, void* data, N_Vector, N_Vector,
                               N_Vector) {
     auto* m = static_cast<AdjointModel*>(data);
     const Eigen::Index n = m->problem.size();
-    if (const Eval e = m->backward_jacobian(t, Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(y), n));
+    if (const Eval e = m->backward.at(m->problem, t, Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(y), n));
         e != Eval::ok)
       return to_sundials(e);
-    if (m->backward.sparse()) {
-      m->wt = m->backward.sparse_w().transpose();
-      copy_sparse(m->wt, jac);
-    } else {
-      copy_dense(m->backward.dense_w().transpose(), jac);
-    }
+    m->backward.transposed_w_into(0.0, jac);
     return 0;
   }
-  // mu' = -(f_p^T lambda + g_p): mu(t0) = integral of f_p^T lambda + g_p over [t0, T].
   static int gradient_rhs(double t, N_Vector y, N_Vector lambda, N_Vector out, void* data) {
     auto* m = static_cast<AdjointModel*>(data);
-    const Eigen::Index n = m->problem.size(), np = static_cast<Eigen::Index>(m->problem.np());
-    Eigen::Map<const Eigen::VectorXd> yv(N_VGetArrayPointer(y), n), l(N_VGetArrayPointer(lambda), n);
-    Eigen::Map<Eigen::VectorXd> o(N_VGetArrayPointer(out), np);
-    if (const Eval e = m->problem.dfdp_transpose_times(t, yv, l, o); e != Eval::ok) return to_sundials(e);
-    o = -o;
-    if (m->functional.running) {
-      if (!m->running(t, yv.data(), nullptr)) return -1;
-      o -= m->g_p;
-    }
-    return 0;
+    return gradient_integrand(m->problem, m->terms, t, N_VGetArrayPointer(y), N_VGetArrayPointer(lambda),
+                              N_VGetArrayPointer(out));
   }
 };
 
@@ -189,19 +138,17 @@ class CvodeAdjoint {
       for (Eigen::Index i = 0; i < n_; ++i) constraints_->map()[i] = c[i];
       check(CVodeSetConstraints(mem_, *constraints_), "CVodeSetConstraints");
     }
-    if (model.functional.running) {
+    if (model.terms.has_running()) {
       q_.map().setZero();
       check(CVodeQuadInit(mem_, &AdjointModel::running_value, q_), "CVodeQuadInit");
-      // G's integral in the error test, its absolute tolerance from its size at the start
-      // (|g(t0)| over the span; the components' smallest atol there when g(t0) = 0).
+      // G's integral in the error test.
       double g0 = 0;
-      model.running(req.t0, req.y0.data(), &g0);
-      const double span = std::abs(req.tend - req.t0);
-      const double scale = g0 != 0 ? std::abs(g0) * span : req.atol.minCoeff() * span;
+      model.terms.running(req.t0, req.y0.data(), &g0);
       check(CVodeSetQuadErrCon(mem_, SUNTRUE), "CVodeSetQuadErrCon");
-      check(CVodeQuadSStolerances(mem_, req.rtol[0], req.rtol[0] * scale), "CVodeQuadSStolerances");
+      check(CVodeQuadSStolerances(mem_, req.rtol[0], running_term_atol(req, g0)), "CVodeQuadSStolerances");
     }
-    // Checkpoints every 100 steps, Hermite interpolation between the stored points (CVODES' default choice).
+    // Checkpoints every 100 steps; between the stored points CVODES' variable-degree
+    // polynomial interpolation (CV_POLYNOMIAL), which follows BDF's own order.
     check(CVodeAdjInit(mem_, 100, CV_POLYNOMIAL), "CVodeAdjInit");
     linear_solver_ = linear_solver;
   }
@@ -211,48 +158,34 @@ class CvodeAdjoint {
 
   // The forward pass to tend: output as asked, the data terms at their times.
   SolveOutcome forward(OutputSink& sink) {
-    const SolveRequest& req = m_.request;
-    const double dir = req.direction();
-    std::vector<double> stops(req.saveat.begin(), req.saveat.end());
-    for (std::size_t k = 0; k < m_.functional.ndata; ++k) stops.push_back(m_.functional.data_t[k]);
-    stops.push_back(req.tend);
-    std::sort(stops.begin(), stops.end(), [dir](double a, double b) { return dir * a < dir * b; });
-    stops.erase(std::unique(stops.begin(), stops.end()), stops.end());
-    double t = req.t0;
-    Eigen::VectorXd y = req.y0;
     // Never a step beyond tend (a model may not be defined there); the stops before it are
     // reached by interpolation (CV_NORMAL).
-    CVodeSetStopTime(mem_, req.tend);
-    if (!at_stop(t, y, sink, true)) return ended(Status::stopped_by_observer, "", t);
-    for (const double stop : stops) {
-      if (stop == req.t0) continue;
+    CVodeSetStopTime(mem_, m_.request.tend);
+    Eigen::VectorXd y = m_.request.y0;
+    SolveOutcome out = forward_pass(m_.request, m_.terms, sink, y, [&](double stop, Eigen::VectorXd& at) {
+      double t = 0;
       int checkpoints = 0;
       const int flag = CVodeF(mem_, stop, y_, &t, CV_NORMAL, &checkpoints);
-      if (flag < 0) return ended(cvode_status(flag), message(flag), t);
-      if (!m_.failure.empty()) return ended(Status::evaluation_failure, m_.failure, t);
-      y = y_.map();
-      if (!at_stop(stop, y, sink, true)) return ended(Status::stopped_by_observer, "", stop);
-      if (!m_.failure.empty()) return ended(Status::evaluation_failure, m_.failure, stop);
-    }
+      if (flag < 0) return SolveOutcome{cvode_status(flag), message(flag), t};
+      at = y_.map();
+      return SolveOutcome{Status::success, "", t};
+    });
     y_end_ = y;
-    return {Status::success, "", req.tend};
+    return out;
   }
 
   // The backward pass from tend to t0; writes the gradient, dG/dy0 and G.
   SolveOutcome backward() {
     const SolveRequest& req = m_.request;
-    const dk_functional& g = m_.functional;
-    double value = value_, phi = 0;
+    FunctionalTerms& terms = m_.terms;
+    double value = terms.data_value(), phi = 0;
+    if (!terms.terminal(req.tend, y_end_, &phi)) return {Status::evaluation_failure, terms.failure(), req.tend};
+    value += phi;
     Eigen::VectorXd lambda = Eigen::VectorXd::Zero(n_), gradient = Eigen::VectorXd::Zero(np_);
-    if (g.terminal) {
-      Eigen::VectorXd phi_y(n_), phi_p = Eigen::VectorXd::Zero(np_);
-      if (g.terminal(g.env, y_end_.data(), &phi, phi_y.data(), phi_p.data()) != 0)
-        return {Status::evaluation_failure, "the functional's terminal term failed", req.tend};
-      lambda += phi_y, gradient += phi_p, value += phi;
-    }
-    for (const auto& [t, terms] : data_) gradient += terms.jump_p;
-    if (const auto at_end = data_.find(req.tend); at_end != data_.end()) lambda += at_end->second.jump_y;
-    if (g.running) {
+    for (const auto& [t, jump] : terms.jumps()) gradient += jump.jump_p;
+    if (const auto at_end = terms.jumps().find(req.tend); at_end != terms.jumps().end())
+      lambda += at_end->second.jump_y;
+    if (terms.has_running()) {
       double t_reached = 0;
       CVodeGetQuad(mem_, &t_reached, q_);
       value += q_.map()[0];
@@ -261,23 +194,19 @@ class CvodeAdjoint {
     if (const int flag = start_backward(lambda, value, &which); flag < 0)
       return {Status::internal_error, message(flag), req.tend};
     // Segments between data times, from the last to t0; the jump at each one's start.
-    std::vector<double> times;
-    for (const auto& [t, terms] : data_)
-      if (t != req.tend && t != req.t0) times.push_back(t);
-    std::sort(times.begin(), times.end(), [&](double a, double b) { return req.direction() * a > req.direction() * b; });
-    times.push_back(req.t0);
-    for (const double t : times) {
+    for (const double t : terms.backward_stops(req)) {
       if (const int flag = CVodeB(mem_, t, CV_NORMAL); flag < 0) return {cvode_status(flag), message(flag), t};
       double reached = 0;
       CVodeGetB(mem_, which, &reached, lambda_);
       CVodeGetQuadB(mem_, which, &reached, mu_);
       if (t == req.t0) break;
-      lambda_.map() += data_.at(t).jump_y;
+      lambda_.map() += terms.jumps().at(t).jump_y;
       CVodeReInitB(mem_, which, t, lambda_);
       CVodeQuadReInitB(mem_, which, mu_);
     }
     lambda = lambda_.map();
-    if (const auto at_start = data_.find(req.t0); at_start != data_.end()) lambda += at_start->second.jump_y;
+    if (const auto at_start = terms.jumps().find(req.t0); at_start != terms.jumps().end())
+      lambda += at_start->second.jump_y;
     gradient += mu_.map();
     std::copy(gradient.data(), gradient.data() + np_, req.gradient);
     if (req.gradient_y0) std::copy(lambda.data(), lambda.data() + n_, req.gradient_y0);
@@ -294,33 +223,13 @@ class CvodeAdjoint {
   }
 
  private:
-  // At t0 and each stop: the data terms there, and the point to the sink when `emit`.
-  bool at_stop(double t, const Eigen::VectorXd& y, OutputSink& sink, bool emit) {
-    const dk_functional& g = m_.functional;
-    Eigen::VectorXd dr_dy(n_), dr_dp(np_);
-    for (std::size_t k = 0; k < g.ndata; ++k) {
-      if (g.data_t[k] != t) continue;
-      double r = 0;
-      dr_dy.setZero(), dr_dp.setZero();
-      if (g.data_term(g.env, k, y.data(), &r, dr_dy.data(), dr_dp.data()) != 0) {
-        m_.failure = "the functional's data term " + std::to_string(k + 1) + " failed";
-        return true;
-      }
-      DataTerms& terms = data_[t];
-      if (terms.jump_y.size() == 0) terms.jump_y.setZero(n_), terms.jump_p.setZero(np_);
-      terms.jump_y += r * dr_dy, terms.jump_p += r * dr_dp;
-      value_ += 0.5 * r * r;
-    }
-    return !emit || sink.emit(t, y);
-  }
-
   int start_backward(const Eigen::VectorXd& lambda, double value, int* which) {
     const SolveRequest& req = m_.request;
     lambda_.map() = lambda;
     mu_.map().setZero();
     int flag = CVodeCreateB(mem_, CV_BDF, which);
     if (flag >= 0) flag = CVodeInitB(mem_, *which, &AdjointModel::adjoint_rhs, req.tend, lambda_);
-    if (flag >= 0) flag = CVodeSVtolerancesB(mem_, *which, req.rtol[0], atol_);
+    if (flag >= 0) flag = CVodeSStolerancesB(mem_, *which, req.rtol[0], lambda_atol(req, m_.terms));
     if (flag >= 0) flag = CVodeSetUserDataB(mem_, *which, &m_);
     if (flag >= 0) flag = CVodeSetMaxNumStepsB(mem_, *which, static_cast<long>(req.max_steps));
     if (flag < 0) return flag;
@@ -332,14 +241,8 @@ class CvodeAdjoint {
     // The gradient's quadrature in the error test: its integrand follows y, whose fast
     // transients the steps chosen for lambda alone would miss (measured on HIRES: 2e-5
     // relative error at rtol 1e-11 without, agreement with differences to 1e-9 with).
-    // Absolute tolerance: a thousandth of rtol G per typical magnitude of p_k.
-    for (Eigen::Index k = 0; k < np_; ++k) {
-      const dk_problem_info& info = m_.problem.info();
-      const double typical = info.p_scale && info.p_scale[k] > 0 ? info.p_scale[k]
-                             : info.p_nominal[k] != 0        ? std::abs(info.p_nominal[k])
-                                                             : 1.0;
-      mu_atol_.map()[k] = 1e-3 * req.rtol[0] * std::max(std::abs(value), 1e-300) / typical;
-    }
+    // Absolute tolerances: gradient_atol's.
+    mu_atol_.map() = gradient_atol(m_.problem.info(), req.rtol[0], value);
     if (flag >= 0) flag = CVodeSetQuadErrConB(mem_, *which, SUNTRUE);
     if (flag >= 0) flag = CVodeQuadSVtolerancesB(mem_, *which, req.rtol[0], mu_atol_);
     which_ = *which;
@@ -360,7 +263,6 @@ class CvodeAdjoint {
     return c;
   }
 
-  SolveOutcome ended(Status status, std::string text, double t) { return {status, std::move(text), t}; }
   std::string message(int flag) const {
     return sundials::flag_name(&CVodeGetReturnFlagName, flag, "CVODES error") + ": " +
            last_message(m_.errors, m_.problem);
@@ -377,28 +279,16 @@ class CvodeAdjoint {
   LinearAlgebra la_, la_back_;
   Eigen::SparseMatrix<double> pattern_t_;
   std::string linear_solver_;
-  std::map<double, DataTerms> data_;  // by time
   Eigen::VectorXd y_end_;
-  double value_ = 0;  // the data terms' part of G
   int which_ = -1;
   void* mem_ = nullptr;
 };
-
-// What the adjoint path does not take, in words; "" when it takes the problem.
-std::string refusal(ProblemView& problem) {
-  if (problem.nroots() > 0 || problem.has_time_events() || problem.wants_step_notification())
-    return "cvode's adjoint does not cross events yet: problem '" + std::string(problem.info().name) +
-           "' has root functions, time events or step notifications";
-  if (problem.np() == 0) return "problem '" + std::string(problem.info().name) + "' declares no real parameters";
-  if (!problem.has_parameter_derivative()) return "problem gives no df/dp, which the adjoint's gradient needs";
-  return "";
-}
 
 }  // namespace
 
 SolveOutcome cvode_adjoint_solve(ProblemView& problem, const SolveRequest& req, OutputSink& sink,
                                  const CvodeOptions& options) {
-  if (const std::string why = refusal(problem); !why.empty()) return {Status::unsupported_problem, why, req.t0};
+  if (const std::string why = adjoint_refusal(problem, "cvode"); !why.empty()) return {Status::unsupported_problem, why, req.t0};
   AdjointModel model(problem, req);
   if (model.mass.setup(problem, req.t0, req.y0) != Eval::ok)
     return {Status::evaluation_failure, problem.last_message(), req.t0};
@@ -409,7 +299,7 @@ SolveOutcome cvode_adjoint_solve(ProblemView& problem, const SolveRequest& req, 
     model.use_matrix = true;
   }
   // The backward problem always has our -J^T: CVODES could not difference J^T lambda.
-  model.backward.setup(problem, req, model.mass, model.use_matrix && model.forward.sparse());
+  model.backward.matrix.setup(problem, req, model.mass, model.use_matrix && model.forward.sparse());
   problem.stats().jacobian_used =
       model.use_matrix && model.forward.analytic() ? DK_JACOBIAN_ANALYTIC : DK_JACOBIAN_FINITE_DIFFERENCE;
   if (!model.use_matrix) problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_DENSE;

@@ -19,6 +19,7 @@
 #include <optional>
 #include <sstream>
 
+#include "ida_adjoint.hpp"
 #include "linear_algebra.hpp"
 #include "options.hpp"
 #include "sensitivity_support.hpp"
@@ -511,6 +512,7 @@ SolverDescription IdaSolver::describe() {
   d.capabilities.step_notification = true;
   d.capabilities.mass_storage = true;
   d.capabilities.sensitivities = true;
+  d.capabilities.adjoint = true;
   d.options = ida_options().describe();
   return d;
 }
@@ -520,6 +522,7 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
   out.t_reached = req.t0;
   IdaOptions options;
   if (std::string why; !ida_options().read(req, options, &why)) return {Status::invalid_input, why, req.t0};
+  if (req.wants_adjoint()) return ida_adjoint_solve(problem, req, sink, options);
   const Eigen::Index n = problem.size();
   Model model(problem, req);
   Eigen::VectorXd y0 = req.y0, yp0 = Eigen::VectorXd::Zero(n);

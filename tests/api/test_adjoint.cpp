@@ -20,8 +20,9 @@ struct DataTerms {
   std::vector<std::size_t> component;
 };
 
-DataTerms data_for(const daekit::ProblemHandle& problem, const std::vector<double>& times) {
+DataTerms data_for(const daekit::ProblemHandle& problem, const std::vector<double>& times, double tend = NAN) {
   daekit::SolveOptions o;
+  if (!std::isnan(tend)) o.tend = tend;
   o.rtol = 1e-10;
   o.atol = 1e-14;
   o.saveat = times;
@@ -50,8 +51,10 @@ daekit::api::Functional sum_of_squares(const DataTerms& d) {
 }
 
 // dG/dp of the sum of squares from forward sensitivities at the data times.
-std::vector<double> forward_gradient(const daekit::ProblemHandle& problem, const DataTerms& d, double rtol) {
+std::vector<double> forward_gradient(const daekit::ProblemHandle& problem, const DataTerms& d, double rtol,
+                                     double tend = NAN) {
   daekit::SolveOptions o;
+  if (!std::isnan(tend)) o.tend = tend;
   o.rtol = rtol;
   o.atol = rtol * 1e-4;
   o.saveat = d.t;
@@ -70,8 +73,9 @@ std::vector<double> forward_gradient(const daekit::ProblemHandle& problem, const
 }
 
 daekit::Solution adjoint_solve(const daekit::ProblemHandle& problem, const daekit::api::Functional& f, double rtol,
-                               const std::string& solver = "cvode") {
+                               const std::string& solver = "cvode", double tend = NAN) {
   daekit::SolveOptions o;
+  if (!std::isnan(tend)) o.tend = tend;
   o.rtol = rtol;
   o.atol = rtol * 1e-4;
   o.output = DK_OUTPUT_END;
@@ -89,34 +93,40 @@ double relative_difference(const std::vector<double>& a, const std::vector<doubl
   return worst / scale;
 }
 
+// The adjoint gradient of a sum of squares of every component at `times` against forward
+// sensitivities (radau5, rtol 1e-11), at rtol 1e-6, 1e-8, 1e-10: within 2e4 rtol, and ten
+// times closer at least for each hundredfold tolerance.
+void check_sum_of_squares(const std::string& name, const std::vector<double>& times, double tend,
+                          const std::string& solver) {
+  INFO(name << " by " << solver);
+  const auto problem = registry().problem(name);
+  const DataTerms d = data_for(problem, times, tend);
+  const auto f = sum_of_squares(d);
+  const auto reference = forward_gradient(problem, d, 1e-11, tend);
+  double previous = INFINITY;
+  for (const double rtol : {1e-6, 1e-8, 1e-10}) {
+    INFO("rtol " << rtol);
+    const auto s = adjoint_solve(problem, f, rtol, solver, tend);
+    INFO(s.message);
+    REQUIRE(s.success());
+    REQUIRE(s.gradient.size() == problem.instance().parameter_count());
+    const double error = relative_difference(s.gradient, reference);
+    CHECK(error < 2e4 * rtol);
+    CHECK(error < previous / 10);
+    previous = error;
+    REQUIRE(s.functional_value);
+    CHECK(*s.functional_value > 0);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("cvode's adjoint gradient of a sum of squares agrees with forward sensitivities", "[api][adjoint]") {
-  const std::vector<std::pair<std::string, std::vector<double>>> cases{
-      {"rober", {1, 10, 100, 1000, 1e4, 1e5}}, {"hires", {10, 100, 200, 321.8122}}, {"pollu", {10, 30, 60}}};
-  for (const auto& [name, times] : cases) {
-    INFO(name);
-    const auto problem = registry().problem(name);
-    const DataTerms d = data_for(problem, times);
-    const auto f = sum_of_squares(d);
-    const auto reference = forward_gradient(problem, d, 1e-11);
-    double previous = INFINITY;
-    for (const double rtol : {1e-6, 1e-8, 1e-10}) {
-      INFO("rtol " << rtol);
-      const auto s = adjoint_solve(problem, f, rtol);
-      INFO(s.message);
-      REQUIRE(s.success());
-      REQUIRE(s.gradient.size() == problem.instance().parameter_count());
-      const double error = relative_difference(s.gradient, reference);
-      // Measured: 1e-3 at 1e-6 to 5e-7 at 1e-10 on Robertson and HIRES, as large as the
-      // forward sensitivities' own error at the same tolerance (cvode's: 1e-3 to 2.5e-7).
-      CHECK(error < 2e4 * rtol);
-      CHECK(error < previous / 10);  // ten times tighter at a hundred times tighter tolerance, at least
-      previous = error;
-      REQUIRE(s.functional_value);
-      CHECK(*s.functional_value > 0);
-    }
-  }
+  // Measured: 1e-3 at 1e-6 to 5e-7 at 1e-10 on Robertson and HIRES, as large as the
+  // forward sensitivities' own error at the same tolerance (cvode's: 1e-3 to 2.5e-7).
+  check_sum_of_squares("rober", {1, 10, 100, 1000, 1e4, 1e5}, NAN, "cvode");
+  check_sum_of_squares("hires", {10, 100, 200, 321.8122}, NAN, "cvode");
+  check_sum_of_squares("pollu", {10, 30, 60}, NAN, "cvode");
 }
 
 TEST_CASE("cvode's adjoint gradient of terminal and running terms against central differences of G",
@@ -197,8 +207,8 @@ TEST_CASE("an adjoint request a solver or problem cannot meet is refused before 
   CHECK_THAT(s.message, Catch::Contains("no phi here"));
 }
 
-TEST_CASE("per-cell parameters of the brusselator: its nominal solution unchanged, the adjoint gradient from the "
-          "pattern's df/dp",
+TEST_CASE("per-cell parameters of the brusselator: its nominal solution unchanged, the adjoint gradients (cvode, ida) "
+          "from the pattern's df/dp",
           "[api][adjoint]") {
   const auto plain = registry().problem("brusselator", {{"N", "4"}});
   const auto cells = registry().problem("brusselator", {{"N", "4"}, {"per_cell", "true"}});
@@ -215,8 +225,78 @@ TEST_CASE("per-cell parameters of the brusselator: its nominal solution unchange
   const DataTerms d = data_for(cells, {0.5, 1.0, 2.0});
   const auto f = sum_of_squares(d);
   const auto reference = forward_gradient(cells, d, 1e-11);
-  const auto s = adjoint_solve(cells, f, 1e-9);
+  for (const std::string solver : {"cvode", "ida"}) {  // both backward passes in J^T's sparse pattern (KLU)
+    INFO(solver);
+    const auto s = adjoint_solve(cells, f, 1e-9, solver);
+    INFO(s.message);
+    REQUIRE(s.success());
+    CHECK(relative_difference(s.gradient, reference) < 2e4 * 1e-9);
+  }
+}
+
+TEST_CASE("ida's adjoint gradient of a sum of squares agrees with forward sensitivities on an ODE and index-1 DAEs",
+          "[api][adjoint][ida]") {
+  // Every component measured, the algebraic ones too (rober_dae's y3, chemakzo's y6, whose
+  // equation holds the parameter Ks): their terms reach lambda through the projection.
+  check_sum_of_squares("rober", {1, 10, 100, 1000}, 1000, "ida");
+  check_sum_of_squares("rober_dae", {1, 10, 100, 1000, 1e4}, 1e5, "ida");
+  check_sum_of_squares("chemakzo", {1, 10, 60, 180}, 180, "ida");
+}
+
+TEST_CASE("ida's adjoint gradient of terminal and running terms of an index-1 DAE against central differences of G",
+          "[api][adjoint][ida]") {
+  // Chemical Akzo Nobel: G = y6(T)^2 + integral of y1 over [0, T]; y6 is the algebraic
+  // component, its equation 0 = Ks y1 y4 - y6 depends on the parameter Ks.
+  const auto problem = registry().problem("chemakzo");
+  daekit::api::Functional f;
+  f.terminal = [](const double* y, double* dy, double*) {
+    dy[5] = 2 * y[5];
+    return y[5] * y[5];
+  };
+  f.running = [](double, const double* y, double* dy, double*) {
+    dy[0] = 1;
+    return y[0];
+  };
+  const double tend = 60;
+  const auto s = adjoint_solve(problem, f, 1e-11, "ida", tend);
   INFO(s.message);
   REQUIRE(s.success());
-  CHECK(relative_difference(s.gradient, reference) < 2e4 * 1e-9);
+  // Five-point central differences of G (h = 1e-3 p; truncation ~ h^4): with three
+  // points, the h small enough for their truncation error met IDA's own error in G
+  // (1.5e-12 relative at rtol 1e-12, measured) divided by h, 1e-4 relative on k3. That
+  // error, times the formula's 18/12, bounds what the differences can resolve.
+  const auto& instance = problem.instance();
+  const std::vector<double> nominal = instance.parameters();
+  auto g_at = [&](std::size_t q, double value) {
+    std::vector<double> p = nominal;
+    p[q] = value;
+    instance.set_parameters(p);
+    const double g = *adjoint_solve(problem, f, 1e-12, "ida", tend).functional_value;
+    instance.set_parameters(nominal);
+    return g;
+  };
+  for (std::size_t q = 0; q < nominal.size(); ++q) {
+    INFO(instance.parameter_name(q));
+    const double h = 1e-3 * std::abs(nominal[q]), p = nominal[q];
+    const double difference = (8 * (g_at(q, p + h) - g_at(q, p - h)) - (g_at(q, p + 2 * h) - g_at(q, p - 2 * h))) / (12 * h);
+    INFO("adjoint " << s.gradient[q] << ", differences " << difference);
+    CHECK(std::abs(s.gradient[q] - difference) <= 1e-6 * std::abs(difference) + 3e-12 * *s.functional_value / h);
+  }
+}
+
+TEST_CASE("ida's adjoint refuses the DAEs it cannot take, naming why", "[api][adjoint][ida]") {
+  daekit::api::Functional f;
+  f.terminal = [](const double* y, double* dy, double*) {
+    dy[0] = 1;
+    return y[0];
+  };
+  daekit::SolveOptions o;
+  o.adjoint = &f;
+  o.output = DK_OUTPUT_END;
+  const auto pendulum = daekit::solve(registry().problem("pendulum_dae"), registry().solver("ida"), o);
+  CHECK(pendulum.status == daekit::Status::unsupported_problem);
+  CHECK_THAT(pendulum.message, Catch::Contains("index-1") && Catch::Contains("index-2"));
+  const auto residual = daekit::solve(registry().problem("rober_residual"), registry().solver("ida"), o);
+  CHECK(residual.status == daekit::Status::unsupported_problem);
+  CHECK_THAT(residual.message, Catch::Contains("residual"));
 }
