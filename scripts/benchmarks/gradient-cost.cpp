@@ -3,9 +3,10 @@
 // constant per species) for N = 10 .. 1000. G = the sum of squares of 1%-off data of every
 // species at 5 times. Medians of --runs solves, wall time of the whole daekit::solve.
 //   build/bin/gradient-cost [--sizes 10,100,1000] [--runs 3] [--rtol 1e-6] [--forward no]
-// With --rober T: G = y1(T) on Robertson by cvode's adjoint (rtol, atol = rtol 1e-4), its
-// time, G and dG/dk, as scripts/benchmarks/cvodes-reference/cvodes_rober_adjoint.c prints
-// them for CVODES driven from C.
+//                           [--solver cvode|ida]
+// With --rober T: G = y1(T) on Robertson by the solver's adjoint (rtol, atol = rtol 1e-4),
+// its time, G and dG/dk, as scripts/benchmarks/cvodes-reference/cvodes_rober_adjoint.c
+// prints them for CVODES driven from C.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -39,7 +40,7 @@ std::vector<int> sizes_from(const char* list) {
   return out;
 }
 
-int robertson(double tend, double rtol, int runs) {
+int robertson(double tend, double rtol, int runs, const std::string& solver) {
   const daekit::Registry registry;
   const auto problem = registry.problem("rober");
   daekit::api::Functional f;
@@ -55,7 +56,7 @@ int robertson(double tend, double rtol, int runs) {
   o.adjoint = &f;
   daekit::Solution s;
   const double t = median_seconds(runs, [&] {
-    s = daekit::solve(problem, registry.solver("cvode"), o);
+    s = daekit::solve(problem, registry.solver(solver), o);
     return s.success();
   });
   if (!s.success()) return std::fprintf(stderr, "%s\n", s.message.c_str()), 1;
@@ -71,16 +72,18 @@ int main(int argc, char** argv) {
   int runs = 3;
   double rtol = 1e-6;
   bool with_forward = true;
+  std::string solver = "cvode";
   for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--solver")) solver = argv[i + 1];
     if (!std::strcmp(argv[i], "--sizes")) sizes = sizes_from(argv[i + 1]);
     if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--rtol")) rtol = std::atof(argv[i + 1]);
     if (!std::strcmp(argv[i], "--forward")) with_forward = std::strcmp(argv[i + 1], "no") != 0;
   }
   for (int i = 1; i + 1 < argc; i += 2)
-    if (!std::strcmp(argv[i], "--rober")) return robertson(std::atof(argv[i + 1]), rtol, runs);
+    if (!std::strcmp(argv[i], "--rober")) return robertson(std::atof(argv[i + 1]), rtol, runs, solver);
   const daekit::Registry registry;
-  const auto cvode = registry.solver("cvode");
+  const auto chosen = registry.solver(solver);
   std::printf("| N = np | plain solve (s) | forward sens (s) | ratio | adjoint (s) | ratio | max rel. difference |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   for (const int n : sizes) {
@@ -90,18 +93,18 @@ int main(int argc, char** argv) {
     plain.rtol = rtol;
     plain.atol = rtol * 1e-3;
     plain.saveat = times;
-    const auto truth = daekit::solve(problem, cvode, plain);
+    const auto truth = daekit::solve(problem, chosen, plain);
     if (!truth.success()) return std::fprintf(stderr, "N = %d: %s\n", n, truth.message.c_str()), 1;
     std::vector<double> data(truth.y.size());
     for (std::size_t k = 0; k < data.size(); ++k) data[k] = 1.01 * truth.y[k];
     const double sigma = 0.01;
-    const double t_plain = median_seconds(runs, [&] { return daekit::solve(problem, cvode, plain).success(); });
+    const double t_plain = median_seconds(runs, [&] { return daekit::solve(problem, chosen, plain).success(); });
 
     daekit::SolveOptions forward = plain;
     forward.sensitivities = {"all"};
     std::vector<double> g_forward(static_cast<std::size_t>(n), 0.0);
     const double t_forward = !with_forward ? NAN : median_seconds(runs, [&] {
-      const auto s = daekit::solve(problem, cvode, forward);
+      const auto s = daekit::solve(problem, chosen, forward);
       std::fill(g_forward.begin(), g_forward.end(), 0.0);
       for (std::size_t point = 0; point < s.size(); ++point)
         for (std::size_t i = 0; i < s.n; ++i) {
@@ -126,7 +129,7 @@ int main(int argc, char** argv) {
     adjoint.adjoint = &f;
     std::vector<double> g_adjoint;
     const double t_adjoint = median_seconds(runs, [&] {
-      const auto s = daekit::solve(problem, cvode, adjoint);
+      const auto s = daekit::solve(problem, chosen, adjoint);
       g_adjoint = s.gradient;
       return s.success();
     });
