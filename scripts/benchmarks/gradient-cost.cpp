@@ -4,9 +4,10 @@
 // species at 5 times. Medians of --runs solves, wall time of the whole daekit::solve.
 //   build/bin/gradient-cost [--sizes 10,100,1000] [--runs 3] [--rtol 1e-6] [--forward no]
 //                           [--solver cvode|ida]
-// With --rober T: G = y1(T) on Robertson by the solver's adjoint (rtol, atol = rtol 1e-4),
-// its time, G and dG/dk, as scripts/benchmarks/cvodes-reference/cvodes_rober_adjoint.c
-// prints them for CVODES driven from C.
+// With --rober T: G = y1(T) on Robertson (`rober`, with --solver ida its DAE form
+// `rober_dae`) by the solver's adjoint (rtol, atol = rtol 1e-4), its time, G and dG/dk, as
+// scripts/benchmarks/cvodes-reference/cvodes_rober_adjoint.c and idas_rober_dae_adjoint.c
+// print them for CVODES and IDAS driven from C.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -42,7 +43,7 @@ std::vector<int> sizes_from(const char* list) {
 
 int robertson(double tend, double rtol, int runs, const std::string& solver) {
   const daekit::Registry registry;
-  const auto problem = registry.problem("rober");
+  const auto problem = registry.problem(solver == "ida" ? "rober_dae" : "rober");
   daekit::api::Functional f;
   f.terminal = [](const double* y, double* dy, double*) {
     dy[0] = 1;

@@ -1,5 +1,6 @@
-/* Robertson's equations for the CVODES drivers here, written out: k, f, the Jacobian as
- * an array and as CVODES' dense Jacobian function. */
+/* Robertson's equations for the SUNDIALS drivers here, written out: k and the Jacobian as
+ * an array; f and CVODES' dense Jacobian function unless ROBERTSON_ARRAYS_ONLY (the IDAS
+ * driver, whose callbacks take other arguments). */
 #ifndef ROBERTSON_MODEL_H
 #define ROBERTSON_MODEL_H
 
@@ -8,6 +9,13 @@
 
 static const double k[3] = {0.04, 3e7, 1e4};
 
+static void jacobian_of(const double* y, double j[3][3]) {
+  j[0][0] = -k[0], j[0][1] = k[2] * y[2], j[0][2] = k[2] * y[1];
+  j[2][0] = 0.0, j[2][1] = 2.0 * k[1] * y[1], j[2][2] = 0.0;
+  for (int c = 0; c < 3; ++c) j[1][c] = -j[0][c] - j[2][c];
+}
+
+#ifndef ROBERTSON_ARRAYS_ONLY
 static int rhs(double t, N_Vector yv, N_Vector fv, void* data) {
   (void)t, (void)data;
   const double* y = N_VGetArrayPointer(yv);
@@ -18,12 +26,6 @@ static int rhs(double t, N_Vector yv, N_Vector fv, void* data) {
   return 0;
 }
 
-static void jacobian_of(const double* y, double j[3][3]) {
-  j[0][0] = -k[0], j[0][1] = k[2] * y[2], j[0][2] = k[2] * y[1];
-  j[2][0] = 0.0, j[2][1] = 2.0 * k[1] * y[1], j[2][2] = 0.0;
-  for (int c = 0; c < 3; ++c) j[1][c] = -j[0][c] - j[2][c];
-}
-
 static int jac(double t, N_Vector yv, N_Vector fy, SUNMatrix J, void* data, N_Vector t1, N_Vector t2, N_Vector t3) {
   (void)t, (void)fy, (void)data, (void)t1, (void)t2, (void)t3;
   double j[3][3];
@@ -32,5 +34,7 @@ static int jac(double t, N_Vector yv, N_Vector fy, SUNMatrix J, void* data, N_Ve
     for (int c = 0; c < 3; ++c) SM_ELEMENT_D(J, r, c) = j[r][c];
   return 0;
 }
+
+#endif /* ROBERTSON_ARRAYS_ONLY */
 
 #endif
