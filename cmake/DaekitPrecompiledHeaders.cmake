@@ -20,7 +20,9 @@ function(_daekit_problem_pch_anchor)
   target_precompile_headers(daekit_pch_problem PRIVATE <daekit/sdk/export_problem.hpp>)
 endfunction()
 
-# kind: problem (a problem plugin) or test (a test executable).
+# kind: problem (a problem plugin) or test (a test executable). A problem plugin whose
+# definitions differ from the shared PCH's (fmu: Boost.Filesystem's BOOST_FILESYSTEM_DYN_LINK)
+# marks its sources SKIP_PRECOMPILE_HEADERS (unsetting the reuse crashed CMake 3.25).
 function(daekit_use_precompiled_headers target kind)
   if(NOT DAEKIT_PRECOMPILED_HEADERS)
     return()

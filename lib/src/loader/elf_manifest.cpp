@@ -2,6 +2,7 @@
 
 #include <elf.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -23,19 +24,18 @@ struct Symbol {
   std::uint16_t section = SHN_UNDEF;
 };
 
-// The file's bytes and the views a loader would build of them: sections, segments,
-// dynamic symbols and the relocations that fill pointers at load time.
+// The views a loader would build of the file: sections, segments, dynamic symbols and
+// the relocations that fill pointers at load time. Only the parts those need are read,
+// never the whole file: a sanitizer build's plugins hold 172 MB, read at every start.
 class Image {
  public:
-  explicit Image(const std::filesystem::path& file) {
+  explicit Image(const std::filesystem::path& file) : in_(file, std::ios::binary) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(file, ec);
     if (ec) throw Unreadable("its size cannot be read: " + ec.message());
     if (size > largest_file) throw Unreadable("larger than any plugin (" + std::to_string(size) + " bytes)");
-    bytes_.resize(static_cast<std::size_t>(size));
-    std::ifstream in(file, std::ios::binary);
-    if (!in.read(bytes_.data(), static_cast<std::streamsize>(bytes_.size())))
-      throw Unreadable("cannot be read to its end");
+    if (!in_) throw Unreadable("cannot be opened");
+    size_ = static_cast<std::uint64_t>(size);
     read_header();
     read_sections();
     read_segments();
@@ -52,9 +52,12 @@ class Image {
 
   // The pointer-sized value at address `vaddr` as the dynamic loader would leave it.
   std::uint64_t pointer_at(std::uint64_t vaddr) const {
-    if (auto it = relocated_.find(vaddr); it != relocated_.end()) {
-      if (!it->second) throw Unreadable("a pointer at 0x" + hex(vaddr) + " is bound to another library's symbol");
-      return *it->second;
+    // The last relocation of that address wins, as it would when the loader applies them in order.
+    auto it = std::upper_bound(relocated_.begin(), relocated_.end(), vaddr,
+                               [](std::uint64_t a, const Relocation& r) { return a < r.offset; });
+    if (it != relocated_.begin() && (--it)->offset == vaddr) {
+      if (!it->value) throw Unreadable("a pointer at 0x" + hex(vaddr) + " is bound to another library's symbol");
+      return *it->value;
     }
     std::uint64_t v = 0;
     copy_from(vaddr, &v, sizeof v);
@@ -86,12 +89,29 @@ class Image {
     return buf;
   }
 
+  // `size` bytes at file offset `offset`, which the caller has checked lie in the file.
+  void read_at(std::uint64_t offset, void* out, std::size_t size) const {
+    in_.clear();
+    in_.seekg(static_cast<std::streamoff>(offset));
+    if (!in_.read(static_cast<char*>(out), static_cast<std::streamsize>(size)))
+      throw Unreadable("cannot be read to its end (changed while read?)");
+  }
+  bool within_file(std::uint64_t offset, std::uint64_t size) const { return offset <= size_ && size_ - offset >= size; }
+
   template <class T>
   T at_offset(std::uint64_t offset) const {
-    if (offset > bytes_.size() || bytes_.size() - offset < sizeof(T))
-      throw Unreadable("a header lies beyond the end of the file (truncated?)");
+    if (!within_file(offset, sizeof(T))) throw Unreadable("a header lies beyond the end of the file (truncated?)");
     T v;
-    std::memcpy(&v, bytes_.data() + offset, sizeof(T));
+    read_at(offset, &v, sizeof(T));
+    return v;
+  }
+  // A whole table of T (a section's entries).
+  template <class T>
+  std::vector<T> table_at(std::uint64_t offset, std::size_t count) const {
+    if (count > size_ / sizeof(T) || !within_file(offset, count * sizeof(T)))
+      throw Unreadable("a table lies beyond the end of the file (truncated?)");
+    std::vector<T> v(count);
+    if (count > 0) read_at(offset, v.data(), count * sizeof(T));
     return v;
   }
 
@@ -101,17 +121,17 @@ class Image {
       if (vaddr < s.p_vaddr || vaddr - s.p_vaddr >= s.p_memsz || s.p_memsz - (vaddr - s.p_vaddr) < size) continue;
       const std::uint64_t within = vaddr - s.p_vaddr;
       auto* dst = static_cast<char*>(out);
-      for (std::size_t i = 0; i < size; ++i) {
-        const std::uint64_t k = within + i;
-        dst[i] = k < s.p_filesz && s.p_offset + k < bytes_.size() ? bytes_[s.p_offset + k] : '\0';
-      }
+      std::memset(dst, 0, size);
+      // The part in the file: inside the segment's file size and the file itself.
+      const std::uint64_t file_end = std::min<std::uint64_t>(s.p_filesz, s.p_offset <= size_ ? size_ - s.p_offset : 0);
+      if (within < file_end) read_at(s.p_offset + within, dst, static_cast<std::size_t>(std::min<std::uint64_t>(size, file_end - within)));
       return;
     }
     throw Unreadable("address 0x" + hex(vaddr) + " lies in no loadable segment");
   }
 
   void read_header() {
-    if (bytes_.size() < sizeof(Elf64_Ehdr)) throw Unreadable("shorter than an ELF header");
+    if (size_ < sizeof(Elf64_Ehdr)) throw Unreadable("shorter than an ELF header");
     header_ = at_offset<Elf64_Ehdr>(0);
     if (std::memcmp(header_.e_ident, ELFMAG, SELFMAG) != 0) throw Unreadable("not an ELF file");
     if (header_.e_ident[EI_CLASS] != ELFCLASS64 || header_.e_ident[EI_DATA] != ELFDATA2LSB)
@@ -142,13 +162,20 @@ class Image {
 
   // A NUL-terminated string at `offset` inside a string table section.
   std::string string_in(const Elf64_Shdr& table, std::uint64_t offset) const {
-    if (offset >= table.sh_size || table.sh_offset > bytes_.size() || bytes_.size() - table.sh_offset < table.sh_size)
+    if (offset >= table.sh_size || !within_file(table.sh_offset, table.sh_size))
       throw Unreadable("a name lies outside its string table (truncated?)");
-    const char* begin = bytes_.data() + table.sh_offset + offset;
-    const std::size_t room = static_cast<std::size_t>(table.sh_size - offset);
-    const std::size_t len = strnlen(begin, room);
-    if (len == room) throw Unreadable("a name in a string table has no end");
-    return std::string(begin, len);
+    const std::uint64_t room = table.sh_size - offset;
+    std::string out;
+    char chunk[256];
+    for (std::uint64_t done = 0; done < room;) {
+      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(sizeof chunk, room - done));
+      read_at(table.sh_offset + offset + done, chunk, n);
+      const std::size_t len = strnlen(chunk, n);
+      out.append(chunk, len);
+      if (len < n) return out;
+      done += n;
+    }
+    throw Unreadable("a name in a string table has no end");
   }
 
   void read_symbols() {
@@ -157,9 +184,7 @@ class Image {
       if (s.sh_link >= sections_.size() || s.sh_entsize != sizeof(Elf64_Sym))
         throw Unreadable("a malformed dynamic symbol table");
       const Elf64_Shdr& names = sections_[s.sh_link];
-      const std::size_t count = static_cast<std::size_t>(s.sh_size / sizeof(Elf64_Sym));
-      for (std::size_t i = 0; i < count; ++i) {
-        const auto sym = at_offset<Elf64_Sym>(s.sh_offset + i * sizeof(Elf64_Sym));
+      for (const auto& sym : table_at<Elf64_Sym>(s.sh_offset, static_cast<std::size_t>(s.sh_size / sizeof(Elf64_Sym)))) {
         dynsym_.push_back(sym);
         if (sym.st_name == 0) continue;
         symbols_[string_in(names, sym.st_name)] = {sym.st_value, sym.st_shndx};
@@ -176,31 +201,39 @@ class Image {
     for (const auto& s : sections_) {
       if (s.sh_type != SHT_RELA) continue;
       if (s.sh_entsize != sizeof(Elf64_Rela)) throw Unreadable("a malformed relocation table");
-      const std::size_t count = static_cast<std::size_t>(s.sh_size / sizeof(Elf64_Rela));
-      for (std::size_t i = 0; i < count; ++i) {
-        const auto r = at_offset<Elf64_Rela>(s.sh_offset + i * sizeof(Elf64_Rela));
+      for (const auto& r : table_at<Elf64_Rela>(s.sh_offset, static_cast<std::size_t>(s.sh_size / sizeof(Elf64_Rela)))) {
         const auto type = static_cast<std::uint32_t>(ELF64_R_TYPE(r.r_info));
         const auto sym = static_cast<std::size_t>(ELF64_R_SYM(r.r_info));
         if (type == relative) {
-          relocated_[r.r_offset] = static_cast<std::uint64_t>(r.r_addend);
+          relocated_.push_back({r.r_offset, static_cast<std::uint64_t>(r.r_addend)});
         } else if (type == absolute) {
           if (sym < dynsym_.size() && dynsym_[sym].st_shndx != SHN_UNDEF)
-            relocated_[r.r_offset] = dynsym_[sym].st_value + static_cast<std::uint64_t>(r.r_addend);
+            relocated_.push_back({r.r_offset, dynsym_[sym].st_value + static_cast<std::uint64_t>(r.r_addend)});
           else
-            relocated_[r.r_offset] = std::nullopt;
+            relocated_.push_back({r.r_offset, std::nullopt});
         }
       }
     }
+    // A sorted array, not a map: a plugin has tens of thousands of these (an instrumented
+    // one more), read for every plugin at every start; a map's node per entry cost the
+    // sanitizer build 2-3 s per `daekit` command.
+    std::stable_sort(relocated_.begin(), relocated_.end(),
+                     [](const Relocation& a, const Relocation& b) { return a.offset < b.offset; });
   }
 
-  std::vector<char> bytes_;
+  mutable std::ifstream in_;
+  std::uint64_t size_ = 0;
   Elf64_Ehdr header_{};
   std::vector<Elf64_Shdr> sections_;
   std::map<std::string, std::uint16_t> section_by_name_;
   std::vector<Elf64_Phdr> segments_;
   std::vector<Elf64_Sym> dynsym_;
   std::map<std::string, Symbol> symbols_;
-  std::map<std::uint64_t, std::optional<std::uint64_t>> relocated_;
+  struct Relocation {
+    std::uint64_t offset;
+    std::optional<std::uint64_t> value;  // empty: bound to another library's symbol
+  };
+  std::vector<Relocation> relocated_;  // by offset (read_relocations)
 };
 
 }  // namespace
