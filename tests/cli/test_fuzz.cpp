@@ -114,7 +114,7 @@ std::string shell_quoted(const std::string& word) {
 TEST_CASE("fuzzed command lines never crash or hang the host", "[cli][fuzz]") {
   const char* env = std::getenv("DAEKIT_FUZZ_SEED");
   const unsigned seed = env ? static_cast<unsigned>(std::strtoul(env, nullptr, 10)) : 20261202u;
-  const int count = 400;
+  const int count = daekit::test::fuzz_cases(400);
   CommandFuzzer fuzzer(seed);
   for (int i = 0; i < count; ++i) {
     std::string args;

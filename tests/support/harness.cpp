@@ -1,5 +1,6 @@
 #include "harness.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <stdexcept>
@@ -12,6 +13,8 @@ std::string fixture_dir() { return DAEKIT_TEST_FIXTURE_DIR; }
 std::string testset_dir() { return DAEKIT_TEST_TESTSET_DIR; }
 std::string daekit_binary() { return DAEKIT_TEST_BINARY; }
 std::string fmu_dir() { return DAEKIT_TEST_FMU_DIR; }
+
+int fuzz_cases(int full) { return DAEKIT_TEST_SANITIZED ? std::max(1, full / 4) : full; }
 
 const loader::Registry& registry() {
   static const loader::Registry r = [] {

@@ -50,13 +50,6 @@ static int quad_b(double t, N_Vector yv, N_Vector lv, N_Vector out, void* data) 
   return 0;
 }
 
-static void check(int flag, const char* what) {
-  if (flag < 0) {
-    fprintf(stderr, "%s failed: %d\n", what, flag);
-    exit(1);
-  }
-}
-
 int main(int argc, char** argv) {
   if (argc != 4) return fprintf(stderr, "usage: cvodes_rober_adjoint rtol atol T\n"), 2;
   const double rtol = atof(argv[1]), atol = atof(argv[2]), T = atof(argv[3]);

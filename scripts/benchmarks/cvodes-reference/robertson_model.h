@@ -5,9 +5,19 @@
 #define ROBERTSON_MODEL_H
 
 #include <nvector/nvector_serial.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
 static const double k[3] = {0.04, 3e7, 1e4};
+
+/* A SUNDIALS call's flag: on failure, say which call and stop. */
+static inline void check(int flag, const char* what) {
+  if (flag < 0) {
+    fprintf(stderr, "%s failed: %d\n", what, flag);
+    exit(1);
+  }
+}
 
 static void jacobian_of(const double* y, double j[3][3]) {
   j[0][0] = -k[0], j[0][1] = k[2] * y[2], j[0][2] = k[2] * y[1];
