@@ -10,6 +10,7 @@
 
 #include "adjoint_support.hpp"
 #include "linear_algebra.hpp"
+#include "status_codes.hpp"
 #include "sundials_support.hpp"
 
 namespace daekit::plugins {
@@ -90,23 +91,6 @@ struct AdjointModel {
                               N_VGetArrayPointer(out));
   }
 };
-
-Status cvode_status(int flag) {
-  switch (flag) {
-    case CV_TOO_MUCH_WORK: return Status::too_many_steps;
-    case CV_TOO_MUCH_ACC: return Status::tolerances_too_small;
-    case CV_ERR_FAILURE: return Status::error_test_failures;
-    case CV_CONV_FAILURE: return Status::convergence_failures;
-    case CV_LSETUP_FAIL:
-    case CV_LSOLVE_FAIL: return Status::singular_matrix;
-    case CV_RHSFUNC_FAIL:
-    case CV_FIRST_RHSFUNC_ERR:
-    case CV_REPTD_RHSFUNC_ERR:
-    case CV_UNREC_RHSFUNC_ERR:
-    case CV_QRHSFUNC_FAIL: return Status::evaluation_failure;
-    default: return Status::internal_error;
-  }
-}
 
 // One adjoint solve: the forward pass with checkpoints, the data terms kept, the
 // backward pass in segments between data times.

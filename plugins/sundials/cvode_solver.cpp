@@ -12,33 +12,13 @@
 #include "linear_algebra.hpp"
 #include "options.hpp"
 #include "sensitivity_support.hpp"
+#include "status_codes.hpp"
 #include "sundials_support.hpp"
 
 namespace daekit::plugins {
 namespace {
 
 using namespace sundials;
-
-Status cvode_status(int flag) {
-  switch (flag) {
-    case CV_TOO_MUCH_WORK: return Status::too_many_steps;
-    case CV_TOO_MUCH_ACC: return Status::tolerances_too_small;
-    case CV_ERR_FAILURE: return Status::error_test_failures;
-    case CV_CONV_FAILURE:
-    case CV_NLS_FAIL:
-    case CV_CONSTR_FAIL: return Status::convergence_failures;
-    case CV_LSETUP_FAIL:
-    case CV_LSOLVE_FAIL:
-    case CV_NLS_SETUP_FAIL: return Status::singular_matrix;
-    case CV_RHSFUNC_FAIL:
-    case CV_FIRST_RHSFUNC_ERR:
-    case CV_REPTD_RHSFUNC_ERR:
-    case CV_UNREC_RHSFUNC_ERR: return Status::evaluation_failure;
-    case CV_ILL_INPUT:
-    case CV_TOO_CLOSE: return Status::invalid_input;
-    default: return Status::internal_error;
-  }
-}
 
 struct OdeModel {
   ProblemView& problem;

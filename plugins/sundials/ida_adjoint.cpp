@@ -14,6 +14,7 @@
 
 #include "adjoint_support.hpp"
 #include "linear_algebra.hpp"
+#include "status_codes.hpp"
 #include "sundials_support.hpp"
 
 namespace daekit::plugins {
@@ -34,8 +35,10 @@ struct AdjointModel {
   ErrorCapture errors;
   Eigen::VectorXd f, jt_lambda, mt_lambda;
   std::vector<Eigen::Index> algebraic_rows;  // M's zero rows: the algebraic equations
-  Eigen::SparseMatrix<double> bt;  // B^T (factor_b)
+  Eigen::SparseMatrix<double> bt;  // B^T (factor_b), factorised at (b_t, b_y)
   Eigen::SparseLU<Eigen::SparseMatrix<double>> b_lu;
+  double b_t = 0;
+  Eigen::VectorXd b_y;
 
   AdjointModel(ProblemView& p, const SolveRequest& r)
       : problem(p), request(r), terms(*r.adjoint, p.size(), static_cast<Eigen::Index>(p.np())), f(p.size()),
@@ -56,8 +59,10 @@ struct AdjointModel {
 
   // B^T at (t, y), factorised: B has M's rows for the differential equations and J's
   // rows for the algebraic ones, non-singular exactly when the DAE has index 1. It serves
-  // both the jumps' projection and the adjoint's consistent values, at the same points.
+  // both the jumps' projection and the adjoint's consistent values, at the same points:
+  // factorised once per point.
   bool factor_b(double t, const Eigen::VectorXd& y, std::string* why) {
+    if (b_y.size() == y.size() && t == b_t && y == b_y) return true;
     if (const Eval e = backward.at(problem, t, y); e != Eval::ok) return *why = problem.last_message(), false;
     const Eigen::Index n = problem.size();
     std::vector<bool> algebraic(static_cast<std::size_t>(n), false);
@@ -77,9 +82,9 @@ struct AdjointModel {
     bt.resize(n, n);
     bt.setFromTriplets(entries.begin(), entries.end());
     b_lu.compute(bt);
-    if (b_lu.info() == Eigen::Success) return true;
-    *why = singular(t);
-    return false;
+    if (b_lu.info() != Eigen::Success) return *why = singular(t), false;
+    b_t = t, b_y = y;
+    return true;
   }
   // x with B^T x = rhs, checked: a nearly singular B (index > 1 there) is refused.
   bool solve_bt(double t, const Eigen::VectorXd& rhs, Eigen::VectorXd& x, std::string* why) {
@@ -189,25 +194,6 @@ struct AdjointModel {
   }
 };
 
-Status ida_adjoint_status(int flag) {
-  switch (flag) {
-    case IDA_TOO_MUCH_WORK: return Status::too_many_steps;
-    case IDA_TOO_MUCH_ACC: return Status::tolerances_too_small;
-    case IDA_ERR_FAIL: return Status::error_test_failures;
-    case IDA_CONV_FAIL:
-    case IDA_NLS_FAIL: return Status::convergence_failures;
-    case IDA_LSETUP_FAIL:
-    case IDA_LSOLVE_FAIL: return Status::singular_matrix;
-    case IDA_RES_FAIL:
-    case IDA_REP_RES_ERR:
-    case IDA_FIRST_RES_FAIL:
-    case IDA_QRHS_FAIL: return Status::evaluation_failure;
-    case IDA_LINESEARCH_FAIL:
-    case IDA_NO_RECOVERY: return Status::inconsistent_initial_values;
-    default: return Status::internal_error;
-  }
-}
-
 // One adjoint solve: the forward pass with checkpoints, the data terms kept, the
 // backward pass in segments between data times, made consistent at each one's start.
 class IdaAdjoint {
@@ -269,7 +255,7 @@ class IdaAdjoint {
       double t = 0;
       int checkpoints = 0;
       const int flag = IDASolveF(mem_, stop, &t, y_, yp_, IDA_NORMAL, &checkpoints);
-      if (flag < 0) return SolveOutcome{ida_adjoint_status(flag), message(flag), t};
+      if (flag < 0) return SolveOutcome{ida_status(flag), message(flag), t};
       at = y_.map();
       return SolveOutcome{Status::success, "", t};
     });
@@ -298,10 +284,10 @@ class IdaAdjoint {
       value += q_.map()[0];
     }
     if (std::string why; !consistent(req.tend, y_end_, why)) return {Status::evaluation_failure, why, req.tend};
-    if (const int flag = start_backward(value); flag < 0) return {ida_adjoint_status(flag), message(flag), req.tend};
+    if (const int flag = start_backward(value); flag < 0) return {ida_status(flag), message(flag), req.tend};
     // Segments between data times, from the last to t0; the jump at each one's start.
     for (const double t : terms.backward_stops(req)) {
-      if (const int flag = IDASolveB(mem_, t, IDA_NORMAL); flag < 0) return {ida_adjoint_status(flag), message(flag), t};
+      if (const int flag = IDASolveB(mem_, t, IDA_NORMAL); flag < 0) return {ida_status(flag), message(flag), t};
       double reached = 0;
       IDAGetB(mem_, which_, &reached, lambda_, lambda_p_);
       IDAGetQuadB(mem_, which_, &reached, mu_);

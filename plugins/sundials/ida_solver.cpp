@@ -23,34 +23,13 @@
 #include "linear_algebra.hpp"
 #include "options.hpp"
 #include "sensitivity_support.hpp"
+#include "status_codes.hpp"
 #include "sundials_support.hpp"
 
 namespace daekit::plugins {
 namespace {
 
 using namespace sundials;
-
-Status ida_status(int flag) {
-  switch (flag) {
-    case IDA_TOO_MUCH_WORK: return Status::too_many_steps;
-    case IDA_TOO_MUCH_ACC: return Status::tolerances_too_small;
-    case IDA_ERR_FAIL: return Status::error_test_failures;
-    case IDA_CONV_FAIL:
-    case IDA_NLS_FAIL:
-    case IDA_CONSTR_FAIL: return Status::convergence_failures;
-    case IDA_LSETUP_FAIL:
-    case IDA_LSOLVE_FAIL:
-    case IDA_NLS_SETUP_FAIL: return Status::singular_matrix;
-    case IDA_RES_FAIL:
-    case IDA_REP_RES_ERR:
-    case IDA_FIRST_RES_FAIL: return Status::evaluation_failure;
-    case IDA_LINESEARCH_FAIL:
-    case IDA_NO_RECOVERY:
-    case IDA_BAD_EWT: return Status::inconsistent_initial_values;
-    case IDA_ILL_INPUT: return Status::invalid_input;
-    default: return Status::internal_error;
-  }
-}
 
 // Everything IDA's callbacks need, reached through user_data.
 struct Model {
