@@ -5,6 +5,7 @@
 #include <optional>
 
 #include <daekit/numerics/one_step_solve.hpp>
+#include <daekit/kits/rosenbrock/adjoint.hpp>
 #include <daekit/kits/rosenbrock/stepper.hpp>
 #include <daekit/sdk/option_table.hpp>
 #include <daekit/sdk/solver.hpp>
@@ -18,6 +19,7 @@ namespace daekit::plugins {
 struct RosenbrockOptions : ControllerLimits {
   std::string controller = "predictive";
   int max_jacobian_age = 1;
+  int checkpoint_steps = 1;
 };
 
 inline OptionTable<RosenbrockOptions> rosenbrock_options(bool w_method) {
@@ -29,6 +31,8 @@ inline OptionTable<RosenbrockOptions> rosenbrock_options(bool w_method) {
       .real("safety", &RosenbrockOptions::safety, {0, 1, true, false}, "safety factor of the step-size controller")
       .real("fac_min", &RosenbrockOptions::fac_min, {0, 1, true, true}, "smallest step-size ratio h_new/h")
       .real("fac_max", &RosenbrockOptions::fac_max, above(1), "largest step-size ratio h_new/h")
+      .integer("checkpoint_steps", &RosenbrockOptions::checkpoint_steps, at_least(1),
+               "adjoint gradients: keep the state every this many steps and replay the others (1: keep every step)")
       .listed(iteration_matrix_options());
   if (w_method)
     t.integer("max_jacobian_age", &RosenbrockOptions::max_jacobian_age, at_least(1),
@@ -55,6 +59,8 @@ class RosenbrockSolver : public Solver {
     // M y' = f with a constant M (kit/sensitivities.cpp); s's output by the method's
     // continuous extension, or cubic Hermite where it has none, as y's.
     d.capabilities.sensitivities = true;
+    // The discrete adjoint of the step (kit/adjoint.cpp): ODEs and index-1 DAEs.
+    d.capabilities.adjoint = true;
     d.options = options().describe();
     return d;
   }
@@ -63,6 +69,11 @@ class RosenbrockSolver : public Solver {
     RosenbrockOptions o;
     if (std::string why; !options().read(request, o, &why)) return {Status::invalid_input, why, request.t0};
     const ControllerLimits limits = o;
+    if (request.wants_adjoint()) {
+      if (const std::string why = rosenbrock_adjoint_refusal(problem, Tableau, o.max_jacobian_age); !why.empty())
+        return {Status::unsupported_problem, why, request.t0};
+      return rosenbrock_adjoint_solve(problem, request, sink, Tableau, {o.controller, limits, o.checkpoint_steps});
+    }
     std::optional<RosenbrockSensitivities> sensitivities;
     if (request.wants_sensitivities()) {
       sensitivities.emplace(problem, request, Tableau);

@@ -1,7 +1,7 @@
-// What the CVODES and IDAS adjoint drivers share: the functional's terms (the running
-// term with its gradients; the data terms summed per time for the backward pass's jumps),
-// the times the forward pass stops at and the backward pass restarts at, the tolerances
-// of the gradient's quadrature, and the problems neither driver takes.
+// What the CVODES and IDAS adjoint drivers share beyond the functional's terms
+// (numerics/adjoint_terms.hpp): the forward pass, the tolerances of the running term, of
+// lambda and of the gradient's quadrature, the gradient's integrand and the cached
+// backward Jacobian.
 #pragma once
 
 #include <Eigen/Dense>
@@ -9,98 +9,13 @@
 #include <cmath>
 #include <daekit/numerics/iteration_matrix.hpp>
 #include <daekit/sdk/solver.hpp>
-#include <map>
+#include <daekit/numerics/adjoint_terms.hpp>
 #include <string>
 #include <vector>
 
 #include "linear_algebra.hpp"
 
 namespace daekit::plugins::sundials {
-
-// The data terms at one time: sum r_k dr_k/dy and sum r_k dr_k/dp, and where the forward
-// pass was there (a DAE's jump is projected, and its adjoint restarted, at that point).
-struct DataJump {
-  Eigen::VectorXd jump_y, jump_p;
-  Eigen::VectorXd y;
-};
-
-class FunctionalTerms {
- public:
-  FunctionalTerms(const dk_functional& g, Eigen::Index n, Eigen::Index np) : g_(g), n_(n), np_(np) {
-    g_y_.setZero(n), g_p_.setZero(np);
-  }
-
-  bool has_running() const { return g_.running != nullptr; }
-  // g(t, y) into *value (when given), its gradients into g_y() and g_p(); false (with
-  // failure() set) when the functional failed.
-  bool running(double t, const double* y, double* value) {
-    double g = 0;
-    if (g_.running(g_.env, t, y, &g, g_y_.data(), g_p_.data()) != 0) {
-      failure_ = "the functional's running term failed at t = " + std::to_string(t);
-      return false;
-    }
-    if (value) *value = g;
-    return true;
-  }
-  const Eigen::VectorXd& g_y() const { return g_y_; }
-  const Eigen::VectorXd& g_p() const { return g_p_; }
-
-  // The data terms at t, where the forward pass is at y: kept for the backward jump
-  // there, their 1/2 r^2 added to G.
-  void record(double t, const Eigen::VectorXd& y) {
-    Eigen::VectorXd dr_dy(n_), dr_dp(np_);
-    for (std::size_t k = 0; k < g_.ndata; ++k) {
-      if (g_.data_t[k] != t) continue;
-      double r = 0;
-      dr_dy.setZero(), dr_dp.setZero();
-      if (g_.data_term(g_.env, k, y.data(), &r, dr_dy.data(), dr_dp.data()) != 0) {
-        failure_ = "the functional's data term " + std::to_string(k + 1) + " failed";
-        return;
-      }
-      DataJump& jump = jumps_[t];
-      if (jump.jump_y.size() == 0) jump.jump_y.setZero(n_), jump.jump_p.setZero(np_), jump.y = y;
-      jump.jump_y += r * dr_dy, jump.jump_p += r * dr_dp;
-      data_value_ += 0.5 * r * r;
-    }
-  }
-  // phi(y(T)) into *value, phi_y and phi_p added to the jump at T (made when absent).
-  bool terminal(double tend, const Eigen::VectorXd& y, double* value) {
-    if (!g_.terminal) return true;
-    Eigen::VectorXd phi_y = Eigen::VectorXd::Zero(n_), phi_p = Eigen::VectorXd::Zero(np_);
-    if (g_.terminal(g_.env, y.data(), value, phi_y.data(), phi_p.data()) != 0) {
-      failure_ = "the functional's terminal term failed";
-      return false;
-    }
-    DataJump& jump = jumps_[tend];
-    if (jump.jump_y.size() == 0) jump.jump_y.setZero(n_), jump.jump_p.setZero(np_), jump.y = y;
-    jump.jump_y += phi_y, jump.jump_p += phi_p;
-    return true;
-  }
-
-  std::map<double, DataJump>& jumps() { return jumps_; }
-  double data_value() const { return data_value_; }
-  const std::string& failure() const { return failure_; }
-
-  // Where the backward pass stops for a jump: the data times strictly inside the span,
-  // from the last one back, then t0.
-  std::vector<double> backward_stops(const SolveRequest& req) const {
-    std::vector<double> times;
-    for (const auto& [t, jump] : jumps_)
-      if (t != req.tend && t != req.t0) times.push_back(t);
-    const double dir = req.direction();
-    std::sort(times.begin(), times.end(), [dir](double a, double b) { return dir * a > dir * b; });
-    times.push_back(req.t0);
-    return times;
-  }
-
- private:
-  const dk_functional& g_;
-  Eigen::Index n_, np_;
-  Eigen::VectorXd g_y_, g_p_;
-  std::map<double, DataJump> jumps_;  // by time
-  double data_value_ = 0;
-  std::string failure_;
-};
 
 // mu' = -(f_p^T lambda + g_p) at (t, y, lambda) into out (np values): mu(t0) is the
 // integral of f_p^T lambda + g_p over [t0, T]. A SUNDIALS return code.
@@ -158,19 +73,6 @@ class BackwardJacobian {
   Eigen::SparseMatrix<double> wt_;
 };
 
-// Where the forward pass stops: the output times, the data times and tend, in the
-// direction of integration, each once.
-inline std::vector<double> forward_stops(const SolveRequest& req) {
-  const dk_functional& g = *req.adjoint;
-  std::vector<double> stops(req.saveat.begin(), req.saveat.end());
-  stops.insert(stops.end(), g.data_t, g.data_t + g.ndata);
-  stops.push_back(req.tend);
-  const double dir = req.direction();
-  std::sort(stops.begin(), stops.end(), [dir](double a, double b) { return dir * a < dir * b; });
-  stops.erase(std::unique(stops.begin(), stops.end()), stops.end());
-  return stops;
-}
-
 // The forward pass from t0 (y holds y0) to tend, stopping at every forward_stops time
 // for the data terms and the output; advance(stop, y) integrates to `stop` and says
 // success or why not.
@@ -223,16 +125,6 @@ inline Eigen::VectorXd gradient_atol(const dk_problem_info& info, double rtol, d
     atol[k] = 1e-3 * rtol * std::max(std::abs(value), 1e-300) / typical;
   }
   return atol;
-}
-
-// What neither adjoint driver takes, in words; "" when the problem is taken.
-inline std::string adjoint_refusal(ProblemView& problem, const std::string& solver) {
-  if (problem.nroots() > 0 || problem.has_time_events() || problem.wants_step_notification())
-    return solver + "'s adjoint does not cross events yet: problem '" + std::string(problem.info().name) +
-           "' has root functions, time events or step notifications";
-  if (problem.np() == 0) return "problem '" + std::string(problem.info().name) + "' declares no real parameters";
-  if (!problem.has_parameter_derivative()) return "problem gives no df/dp, which the adjoint's gradient needs";
-  return "";
 }
 
 }  // namespace daekit::plugins::sundials

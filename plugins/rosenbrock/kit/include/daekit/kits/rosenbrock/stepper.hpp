@@ -53,6 +53,10 @@ class RosenbrockStepper {
   std::string restart_sensitivities(double t, const Eigen::VectorXd& y, const Eigen::MatrixXd& s) {
     return sensitivities_ ? sensitivities_->restart_from(t, y, s) : "";
   }
+  // The last attempt's stages k_i and f_t (zero for an autonomous problem), which the
+  // discrete adjoint differentiates (kits/rosenbrock/adjoint.hpp).
+  const Eigen::VectorXd& stage(int i) const { return k_[static_cast<std::size_t>(i)]; }
+  const Eigen::VectorXd& f_t() const { return ft_; }
   // The controller's exponent order: that of the error estimate plus one.
   int error_order() const { return std::min(tab_.order, tab_.embedded_order) + 1; }
 

@@ -1,0 +1,148 @@
+// The Rosenbrock family's discrete adjoint (plugins/rosenbrock/kit/adjoint.cpp): the
+// gradient of what the forward steps compute, so it equals the family's own forward
+// sensitivities (which differentiate the same steps) far below the tolerance, and the
+// true gradient to the tolerance; data, terminal and running terms; checkpoints; what it
+// refuses.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <daekit/daekit.hpp>
+
+#include "adjoint_support.hpp"
+
+using namespace adjoint_test;
+
+namespace {
+
+// G = y_c(T)^2.
+daekit::api::Functional square_at_end(std::size_t c) {
+  daekit::api::Functional f;
+  f.terminal = [c](const double* y, double* dy, double*) {
+    dy[c] = 2 * y[c];
+    return y[c] * y[c];
+  };
+  return f;
+}
+
+daekit::SolveOptions options(double rtol, double tend) {
+  daekit::SolveOptions o;
+  o.rtol = rtol;
+  o.atol = rtol * 1e-4;
+  o.tend = tend;
+  o.output = DK_OUTPUT_END;
+  return o;
+}
+
+// dG/dp of y_c(T)^2 from the solver's forward sensitivities, on the steps the adjoint's
+// forward pass takes (no data times inside the span: nothing else to land on).
+std::vector<double> own_forward_gradient(const daekit::ProblemHandle& problem, const std::string& solver,
+                                         daekit::SolveOptions o, std::size_t c) {
+  o.adjoint = nullptr;
+  o.sensitivities = {"all"};
+  const auto s = daekit::solve(problem, registry().solver(solver), o);
+  REQUIRE(s.success());
+  const std::size_t end = s.size() - 1;
+  std::vector<double> g(s.sensitivity_count());
+  for (std::size_t q = 0; q < g.size(); ++q) g[q] = 2 * s.point(end)[c] * s.sensitivity(end, c, q);
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("the Rosenbrock adjoint equals the family's forward sensitivities far below the tolerance",
+          "[api][adjoint][rosenbrock]") {
+  // Measured: 2e-15 to 8e-11 relative (the differences of the second-derivative terms),
+  // against 3e-8 to 8e-6 between either and radau5 at rtol 1e-12.
+  struct Case {
+    const char* problem;
+    std::size_t component;
+    double tend;
+  };
+  for (const Case c : {Case{"rober", 1, 100}, Case{"rober_dae", 1, 100}, Case{"hires", 7, 321.8122}})
+    for (const std::string solver : {"rodas5p", "rodas4", "ros34pw2", "rosenbrock23"})
+      for (const double rtol : {1e-5, 1e-8}) {
+        INFO(c.problem << " by " << solver << " at rtol " << rtol);
+        const auto problem = registry().problem(c.problem);
+        const auto f = square_at_end(c.component);
+        daekit::SolveOptions o = options(rtol, c.tend);
+        o.adjoint = &f;
+        const auto a = daekit::solve(problem, registry().solver(solver), o);
+        INFO(a.message);
+        REQUIRE(a.success());
+        CHECK(relative_difference(a.gradient, own_forward_gradient(problem, solver, o, c.component)) < 1e-9);
+      }
+}
+
+TEST_CASE("the Rosenbrock adjoint of a sum of squares agrees with forward sensitivities on ODEs and index-1 DAEs",
+          "[api][adjoint][rosenbrock]") {
+  // Data inside the span: the forward pass lands on every data time. Measured at rtol 1e-6,
+  // 1e-8, 1e-10: rober (rodas5p) 5.7e-4, 1.2e-5, 7.0e-8; chemakzo (rodas4p) 1.8e-5, 1.0e-7,
+  // 4.7e-9; rober_dae (rodas4) 7.8e-5, 4.6e-7, then 2.4e-7, as every Rosenbrock method
+  // (1.3e-7 to 2.4e-7) where the reference's own error is not below them: checked to 1e-8.
+  check_sum_of_squares("rober", {1, 10, 100, 1000, 1e4, 1e5}, NAN, "rodas5p");
+  check_sum_of_squares("chemakzo", {1, 10, 60, 180}, 180, "rodas4p");
+  check_sum_of_squares("rober_dae", {1, 10, 100, 1000, 1e4}, 1e5, "rodas4", {1e-6, 1e-8});
+  check_sum_of_squares("hires", {10, 100, 200, 321.8122}, NAN, "ros34pw2");
+}
+
+TEST_CASE("the Rosenbrock adjoint of terminal and running terms of an index-1 DAE against central differences of G",
+          "[api][adjoint][rosenbrock]") {
+  // Chemical Akzo Nobel, G = y6(T)^2 + integral of y1 (as ida's test): the running term is
+  // integrated by the same stages as one more component.
+  const auto problem = registry().problem("chemakzo");
+  daekit::api::Functional f = square_at_end(5);
+  f.running = [](double, const double* y, double* dy, double*) {
+    dy[0] = 1;
+    return y[0];
+  };
+  daekit::SolveOptions o = options(1e-10, 60);
+  o.adjoint = &f;
+  const auto s = daekit::solve(problem, registry().solver("rodas5p"), o);
+  INFO(s.message);
+  REQUIRE(s.success());
+  o.rtol = 1e-12;
+  o.atol = 1e-16;
+  check_against_differences(problem, s, [&] {
+    const auto r = daekit::solve(problem, registry().solver("rodas5p"), o);
+    REQUIRE(r.success());
+    return *r.functional_value;
+  });
+}
+
+TEST_CASE("the Rosenbrock adjoint with checkpoints every k steps gives the gradient of keeping every step",
+          "[api][adjoint][rosenbrock]") {
+  const auto problem = registry().problem("rober");
+  const DataTerms d = data_for(problem, {1, 10, 100, 1000});
+  const auto f = sum_of_squares(d);
+  daekit::SolveOptions o = options(1e-7, 1000);
+  o.adjoint = &f;
+  const auto every = daekit::solve(problem, registry().solver("rodas5p"), o);
+  REQUIRE(every.success());
+  for (const char* k : {"2", "7", "1000000"}) {
+    INFO("checkpoint_steps=" << k);
+    o.solver_options = {{"checkpoint_steps", k}};
+    const auto s = daekit::solve(problem, registry().solver("rodas5p"), o);
+    REQUIRE(s.success());
+    CHECK(s.gradient == every.gradient);  // the replayed steps are the forward steps, bit for bit
+    CHECK(*s.functional_value == *every.functional_value);
+  }
+}
+
+TEST_CASE("the Rosenbrock adjoint refuses what it does not differentiate, naming why", "[api][adjoint][rosenbrock]") {
+  const auto f = square_at_end(0);
+  daekit::SolveOptions o = options(1e-6, 1);
+  o.adjoint = &f;
+  const auto pendulum = daekit::solve(registry().problem("pendulum_dae"), registry().solver("rodas5p"), o);
+  CHECK(pendulum.status == daekit::Status::unsupported_problem);
+  CHECK_THAT(pendulum.message, Catch::Contains("index-1") && Catch::Contains("index 2"));
+  o.solver_options = {{"max_jacobian_age", "3"}};
+  const auto old_jacobian = daekit::solve(registry().problem("rober"), registry().solver("ros34pw2"), o);
+  CHECK(old_jacobian.status == daekit::Status::unsupported_problem);
+  CHECK_THAT(old_jacobian.message, Catch::Contains("max_jacobian_age=1"));
+  o.solver_options.clear();
+  const auto ball = registry().problem("bouncing_ball");
+  if (ball.instance().parameter_count() > 0) {
+    const auto s = daekit::solve(ball, registry().solver("rodas5p"), o);
+    CHECK(s.status == daekit::Status::unsupported_problem);
+    CHECK_THAT(s.message, Catch::Contains("does not cross events"));
+  }
+}
