@@ -114,12 +114,22 @@ inline std::vector<double> forward_stops(const SolveRequest& req) {
   return stops;
 }
 
-// What no adjoint driver takes yet (events), or cannot (no parameters, no df/dp), in words; "" when the problem is taken.
-inline std::string adjoint_refusal(ProblemView& problem, const std::string& solver) {
-  if (problem.nroots() > 0 || problem.has_time_events() || problem.wants_step_notification())
-    return solver + "'s adjoint does not cross events yet: problem '" + std::string(problem.info().name) +
+// What an adjoint driver does not take, in words; "" when it takes the problem. One that
+// crosses events takes root functions and time events, not step notifications (whose
+// reactions it cannot replay) or terminal roots (which end the solve at a time that moves
+// with p).
+inline std::string adjoint_refusal(ProblemView& problem, const std::string& solver, bool crosses_events = false) {
+  const std::string name(problem.info().name);
+  if (!crosses_events && (problem.nroots() > 0 || problem.has_time_events() || problem.wants_step_notification()))
+    return solver + "'s adjoint does not cross events yet: problem '" + name +
            "' has root functions, time events or step notifications";
-  if (problem.np() == 0) return "problem '" + std::string(problem.info().name) + "' declares no real parameters";
+  if (problem.wants_step_notification())
+    return solver + "'s adjoint does not take step notifications: problem '" + name + "' asks for them";
+  for (std::size_t i = 0; crosses_events && i < problem.nroots(); ++i)
+    if (problem.root_terminal(i))
+      return solver + "'s adjoint does not take terminal events (the solve would end at a time that moves with p): "
+             "root function " + problem.root_name(i) + " of problem '" + name + "'";
+  if (problem.np() == 0) return "problem '" + name + "' declares no real parameters";
   if (!problem.has_parameter_derivative()) return "problem gives no df/dp, which the adjoint's gradient needs";
   return "";
 }

@@ -15,7 +15,7 @@
 // is integrated as one more component q' = g by the same stages (its own W row is
 // 1/(h gamma) - [g_y 0]), so that its gradient is as consistent as the rest. A DAE's
 // consistent start is differentiated too: y0's algebraic components follow p and the
-// differential ones through the algebraic equations (index 1).
+// differential ones as the forward sensitivities' s0 does (index 1 and Hessenberg index 2).
 #pragma once
 
 #include <string>
