@@ -259,9 +259,10 @@ TEST_CASE("a fit by adjoint gradients reaches the forward fit's optimum", "[fit]
   s.estimate[0].initial = 0.03, s.estimate[1].initial = 2e7, s.estimate[2].initial = 2e4;
   for (auto& e : s.estimate) e.log_scale = true;
   s.gradient = "adjoint";
-  // cvode on the ODE, ida on the index-1 DAE (y3 from the conservation law).
-  for (const auto& [problem, solver] : std::vector<std::pair<std::string, std::string>>{{"rober", "cvode"},
-                                                                                      {"rober_dae", "ida"}}) {
+  // cvode on the ODE, ida and rodas5p (the discrete adjoint) on the index-1 DAE (y3 from
+  // the conservation law).
+  for (const auto& [problem, solver] : std::vector<std::pair<std::string, std::string>>{
+           {"rober", "cvode"}, {"rober_dae", "ida"}, {"rober_dae", "rodas5p"}}) {
     INFO(problem << " by " << solver);
     const auto r = daekit::fit::fit(registry().problem(problem), registry().solver(solver), {data}, s);
     INFO(r.message);
