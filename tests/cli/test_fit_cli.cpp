@@ -103,7 +103,7 @@ TEST_CASE("daekit fit refuses bad input before the fit starts, naming what is wr
       {"fit --problem parametric_decay --estimate k --data " + dir.write("nan.csv", "t,name,value,sigma\n1,y1,nan,1\n"),
        "line 2: the value 'nan' is not finite"},
       {"fit --problem parametric_decay --estimate k --data " + dir.write("name.csv", "t,name,value,sigma\n1,z,2,1\n"),
-       "name.csv, line 2: problem 'parametric_decay' has no component 'z'"},
+       "name.csv, line 2: problem 'parametric_decay' has no component or output 'z'"},
       {"fit --problem parametric_decay --estimate k --data " + dir.write("late.csv", "t,name,value,sigma\n5,y1,2,1\n"),
        "late.csv, line 2: t = 5 lies outside the problem's span [0, 2]"},
       {base + " --estimate k --bounds k=2:3", "initial guess of k (1.5) lies outside its bounds [2, 3]"},

@@ -46,16 +46,22 @@ void check_multistart(const std::vector<ResolvedEstimate>& estimates, int starts
                        " needs finite bounds (positive ones on a log scale)");
 }
 
-// forward or adjoint, as FitSettings::gradient says; an adjoint the solver lacks or bounds
-// it cannot keep are refused.
+// forward or adjoint, as FitSettings::gradient says; an adjoint the solver lacks, bounds
+// it cannot keep and observed outputs (`output`: one of them, "" for none) are refused.
 std::string gradient_for(const FitSettings& s, const SolverHandle& solver, const std::vector<ResolvedEstimate>& estimates,
-                         std::size_t measurements) {
+                         std::size_t measurements, const std::string& output) {
   const bool has_adjoint = (solver.info().flags & DK_SOLVER_ADJOINT) != 0;
   bool bounded = false;
   for (const ResolvedEstimate& e : estimates)
     bounded = bounded || std::isfinite(e.spec.lower) || std::isfinite(e.spec.upper);
   if (s.gradient == "forward") return "forward";
-  if (s.gradient == "auto") return has_adjoint && !bounded && estimates.size() > measurements ? "adjoint" : "forward";
+  if (s.gradient == "auto")
+    return has_adjoint && !bounded && output.empty() && estimates.size() > measurements ? "adjoint" : "forward";
+  // The adjoint's data terms are evaluated inside the solve, where an output's derivative
+  // in p (the instance's parameters moved and restored) cannot be taken.
+  if (!output.empty())
+    throw UsageError("a fit by adjoint gradients compares components of y; the data observe the output '" + output +
+                     "': use gradient forward");
   if (!has_adjoint)
     throw api::UnsupportedProblem("solver '" + solver.name() +
                                   "' has no adjoint gradients (`daekit info` says which do); use gradient forward");
@@ -142,7 +148,7 @@ FitResult fit(const ProblemHandle& problem, const SolverHandle& solver, const st
   FitModel model(problem, solver, estimates, std::move(resolved), run);
 
   FitResult r;
-  r.gradient = gradient_for(settings, solver, estimates, model.residual_count());
+  r.gradient = gradient_for(settings, solver, estimates, model.residual_count(), model.first_output());
   r.measurements = model.residual_count();
   for (const ResolvedEstimate& e : estimates) {
     r.names.push_back(e.spec.name);

@@ -8,6 +8,7 @@
 #include "daekit/api/sensitivity_columns.hpp"
 #include "daekit/api/solve.hpp"
 #include "daekit/api/stat_fields.hpp"
+#include "observed_output.hpp"
 
 namespace daekit::fit {
 namespace {
@@ -46,6 +47,13 @@ std::vector<std::string> component_names(const dk_problem_info& info) {
 }
 
 std::string number_text(double v) { return api::format_number(v); }
+
+// The index of the problem's output `name`, -1 when it has none of that name.
+std::int64_t output_index(const loader::ProblemInstance& problem, const std::string& name) {
+  for (std::size_t k = 0; k < problem.output_count(); ++k)
+    if (problem.output_name(k) == name) return static_cast<std::int64_t>(k);
+  return -1;
+}
 
 void check_bounds(const ResolvedEstimate& e) {
   const Estimate& s = e.spec;
@@ -144,14 +152,12 @@ ResolvedExperiment resolve_one(const loader::ProblemInstance& problem, const Exp
     if (direction * (m.t - t0) < 0 || direction * (m.t - t_end) > 0)
       throw UsageError(at + "t = " + number_text(m.t) + " lies outside the problem's span [" + number_text(t0) + ", " +
                        number_text(t_end) + "]");
-    const auto c = std::find(components.begin(), components.end(), m.name);
-    if (c == components.end()) {
-      for (std::size_t k = 0; k < problem.output_count(); ++k)
-        if (problem.output_name(k) == m.name)
-          throw UsageError(at + "'" + m.name + "' is an output of the problem, not a component of y: a fit "
-                           "compares components with the data in this version");
-      throw UsageError(at + "problem '" + std::string(info.name) + "' has no component '" + m.name + "'" +
-                       suggestion(m.name, components));
+    if (std::find(components.begin(), components.end(), m.name) == components.end() &&
+        output_index(problem, m.name) < 0) {
+      std::vector<std::string> names = components;
+      for (std::size_t k = 0; k < problem.output_count(); ++k) names.push_back(problem.output_name(k));
+      throw UsageError(at + "problem '" + std::string(info.name) + "' has no component or output '" + m.name + "'" +
+                       suggestion(m.name, names));
     }
     r.times.push_back(m.t);
   }
@@ -160,7 +166,13 @@ ResolvedExperiment resolve_one(const loader::ProblemInstance& problem, const Exp
   for (const Measurement& m : experiment.measurements) {
     ResolvedMeasurement rm;
     rm.time_index = static_cast<std::size_t>(std::find(r.times.begin(), r.times.end(), m.t) - r.times.begin());
-    rm.component = static_cast<std::size_t>(std::find(components.begin(), components.end(), m.name) - components.begin());
+    const auto c = std::find(components.begin(), components.end(), m.name);
+    if (c != components.end())
+      rm.component = static_cast<std::size_t>(c - components.begin());
+    else
+      rm.output = output_index(problem, m.name);
+    if (rm.output >= 0 && std::find(r.outputs.begin(), r.outputs.end(), m.name) == r.outputs.end())
+      r.outputs.push_back(m.name);
     rm.value = m.value;
     rm.sigma = m.sigma;
     r.measurements.push_back(rm);
@@ -225,6 +237,13 @@ FitModel::FitModel(const ProblemHandle& problem, const SolverHandle& solver, std
   model_.assign(residual_count_, 0.0);
 }
 
+std::string FitModel::first_output() const {
+  for (const ResolvedExperiment& x : experiments_)
+    for (const ResolvedMeasurement& m : x.measurements)
+      if (m.output >= 0) return problem_.instance().output_name(static_cast<std::size_t>(m.output));
+  return "";
+}
+
 FitModel::~FitModel() {
   try {
     if (!original_parameters_.empty()) problem_.instance().set_parameters(original_parameters_);
@@ -255,6 +274,7 @@ SolveOptions FitModel::prepare(std::size_t e, const std::vector<double>& values)
   options.saveat = x.times;
   options.tend = x.tend;
   options.initial_values = x.initial_values;
+  options.output_vars = x.outputs;
   for (std::size_t k = 0; k < estimates_.size(); ++k) {
     const ResolvedEstimate& est = estimates_[k];
     if (x.set_by_condition[k]) continue;
@@ -273,8 +293,10 @@ ModelCurve FitModel::curve(std::size_t e, const std::vector<double>& values) {
   c.id = x.source->id;
   std::vector<std::size_t> observed;
   for (const ResolvedMeasurement& m : x.measurements)
-    if (std::find(observed.begin(), observed.end(), m.component) == observed.end()) observed.push_back(m.component);
+    if (m.output < 0 && std::find(observed.begin(), observed.end(), m.component) == observed.end())
+      observed.push_back(m.component);
   for (const std::size_t i : observed) c.names.push_back(api::component_name(problem_.info(), i));
+  c.names.insert(c.names.end(), x.outputs.begin(), x.outputs.end());
   try {
     SolveOptions options = prepare(e, values);
     options.saveat.clear();
@@ -285,6 +307,8 @@ ModelCurve FitModel::curve(std::size_t e, const std::vector<double>& values) {
     for (std::size_t k = 0; k < solution.size(); ++k) {
       c.t.push_back(solution.t[k]);
       for (const std::size_t i : observed) c.values.push_back(solution.point(k)[i]);
+      for (std::size_t v = 0; v < x.outputs.size(); ++v)
+        c.values.push_back(solution.variables[k * solution.variable_names.size() + v]);
     }
   } catch (const std::exception& error) {
     c.failure = error.what();
@@ -305,6 +329,21 @@ bool FitModel::solve_experiment(std::size_t e, const std::vector<double>& values
   }
   for (std::size_t j = 0; j < x.measurements.size(); ++j) {
     const ResolvedMeasurement& m = x.measurements[j];
+    if (m.output >= 0) {
+      try {
+        observe_output(m, x, solution, row + j);
+      } catch (const UsageError& error) {  // no other point will do better: the fit ends
+        ++failed_;
+        failure_ = in + error.what();
+        usage_error_ = std::current_exception();
+        return false;
+      } catch (const std::exception& error) {  // the model failed here: a rejected point
+        ++failed_;
+        failure_ = in + error.what();
+        return false;
+      }
+      continue;
+    }
     const double y = solution.point(m.time_index)[m.component];
     model_[row + j] = y;
     residuals_[row + j] = (y - m.value) / m.sigma;
@@ -313,6 +352,44 @@ bool FitModel::solve_experiment(std::size_t e, const std::vector<double>& values
           x.set_by_condition[k] ? 0.0 : solution.sensitivity(m.time_index, m.component, k) / m.sigma;
   }
   return true;
+}
+
+void FitModel::observe_output(const ResolvedMeasurement& m, const ResolvedExperiment& x, const Solution& solution,
+                              std::size_t row) {
+  const loader::ProblemInstance& problem = problem_.instance();
+  const double rtol = run_.rtol.value_or(1e-6), atol = run_.atol.value_or(1e-6);
+  const ObservedOutput output(problem, static_cast<std::uint32_t>(m.output), atol / rtol);
+  const double t = x.times[m.time_index];
+  const double* y = solution.point(m.time_index);
+  // The value as the solve recorded it at the point (in the point's mode), the derivatives
+  // by differences of the output at (t, y) after the solve.
+  const std::string& name = problem.output_name(static_cast<std::size_t>(m.output));
+  const auto var = std::find(solution.variable_names.begin(), solution.variable_names.end(), name);
+  if (var == solution.variable_names.end()) throw std::runtime_error("the solve did not record the output '" + name + "'");
+  const std::size_t nvars = solution.variable_names.size();
+  const double o = solution.variables[m.time_index * nvars + static_cast<std::size_t>(var - solution.variable_names.begin())];
+  // Differences after the solve hold only for an output that is a function of (t, y, p):
+  // one that also reads the model's mode (an FMU's discrete state, changed by later events)
+  // gives another value at the same point now, and is refused rather than differenced.
+  if (const double now = output.value(t, y); std::abs(now - o) > 1e-9 * std::abs(o) + 1e-6 * m.sigma)
+    throw api::UsageError("the output '" + name + "' at t = " + number_text(t) + " was " + number_text(o) +
+                          " when the solve passed and is " + number_text(now) + " at the same (t, y) after it: it "
+                          "depends on the model's state beyond y (a mode changed by a later event), so its "
+                          "derivatives cannot be taken by differences; observe components of y instead");
+  model_[row] = o;
+  residuals_[row] = (o - m.value) / m.sigma;
+  const std::size_t ns = estimates_.size(), n = problem.info().n;
+  std::vector<double> s(n);
+  for (std::size_t k = 0; k < ns; ++k) {
+    if (x.set_by_condition[k]) {
+      jacobian_[row * ns + k] = 0.0;
+      continue;
+    }
+    for (std::size_t i = 0; i < n; ++i) s[i] = solution.sensitivity(m.time_index, i, k);
+    double d = output.along(t, y, s.data());
+    if (!estimates_[k].initial_value) d += output.along_parameter(t, y, estimates_[k].index);
+    jacobian_[row * ns + k] = d / m.sigma;
+  }
 }
 
 bool FitModel::evaluate_gradient(const std::vector<double>& values, double& cost, std::vector<double>& gradient) {

@@ -24,9 +24,11 @@ struct ResolvedEstimate {
   double start = 0;       // the first guess (the problem's value unless given)
 };
 
-// A measurement as the solve reads it: which output time and which component.
+// A measurement as the solve reads it: which output time, and which component of y or
+// which output of the problem (output >= 0) it observes.
 struct ResolvedMeasurement {
   std::size_t time_index = 0, component = 0;
+  std::int64_t output = -1;
   double value = 0, sigma = 1;
 };
 
@@ -36,6 +38,7 @@ struct ResolvedExperiment {
   std::vector<ResolvedMeasurement> measurements;
   std::vector<double> parameters;  // the problem's with the experiment's conditions
   std::map<std::string, double> initial_values;  // conditions "y0:NAME" by component
+  std::vector<std::string> outputs;  // the problem's outputs the data observe: the solve records them
   // Per estimate: the experiment's conditions set it, so there it is not estimated (its
   // column of J is 0 for this experiment's rows), as PEtab's condition table overrides.
   std::vector<bool> set_by_condition;
@@ -50,7 +53,8 @@ std::vector<ResolvedExperiment> resolve_experiments(const loader::ProblemInstanc
                                                     const std::vector<ResolvedEstimate>& estimates,
                                                     const api::RunSettings& run);
 
-// The residuals r_j = (y(t_j) - value_j) / sigma_j and J = dr/d(estimate values), row-major
+// The residuals r_j = (y(t_j) - value_j) / sigma_j (o(t_j, y(t_j)) for an output) and
+// J = dr/d(estimate values), row-major
 // measurements x estimates, at one set of values; the last set is kept, so the optimiser
 // asking again for the Jacobian at a point it evaluated costs no solve.
 class FitModel {
@@ -63,6 +67,8 @@ class FitModel {
   FitModel& operator=(const FitModel&) = delete;
 
   std::size_t residual_count() const { return residual_count_; }
+  // The name of an output of the problem the data observe ("" when they observe y only).
+  std::string first_output() const;
   std::size_t estimate_count() const { return estimates_.size(); }
   const std::vector<ResolvedEstimate>& estimates() const { return estimates_; }
   // False when a solve failed (failure() says which and why).
@@ -87,6 +93,9 @@ class FitModel {
 
  private:
   bool solve_experiment(std::size_t e, const std::vector<double>& values, std::size_t row);
+  // An output's value and its row of J (o_y s_k + o_p e_k, by differences) at a point.
+  void observe_output(const ResolvedMeasurement& m, const ResolvedExperiment& x, const Solution& solution,
+                      std::size_t row);
   bool adjoint_experiment(std::size_t e, const std::vector<double>& values, std::size_t row,
                           std::vector<double>& gradient);
   // One solve with the settings `options` makes (the problem's parameters set there):

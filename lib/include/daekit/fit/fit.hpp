@@ -105,7 +105,7 @@ struct FitResult {
 // (the optimum, or any other point), for plots: the observed components only.
 struct ModelCurve {
   std::string id;                  // the experiment
-  std::vector<std::string> names;  // its observed components
+  std::vector<std::string> names;  // its observed components, then its observed outputs
   std::vector<double> t, values;   // values row-major: names.size() per t
   std::string failure;             // why the solve failed ("" when it did not)
 };
