@@ -96,7 +96,7 @@ TEST_CASE("an adjoint request a solver or problem cannot meet is refused before 
   CHECK_THAT(s.message, Catch::Contains("no phi here"));
 }
 
-TEST_CASE("per-cell parameters of the brusselator: its nominal solution unchanged, the adjoint gradients (cvode, ida) "
+TEST_CASE("per-cell parameters of the brusselator: its nominal solution unchanged, the adjoint gradients (cvode, ida, rodas5p) "
           "from the pattern's df/dp",
           "[api][adjoint]") {
   const auto plain = registry().problem("brusselator", {{"N", "4"}});
@@ -114,7 +114,9 @@ TEST_CASE("per-cell parameters of the brusselator: its nominal solution unchange
   const DataTerms d = data_for(cells, {0.5, 1.0, 2.0});
   const auto f = sum_of_squares(d);
   const auto reference = forward_gradient(cells, d, 1e-11);
-  for (const std::string solver : {"cvode", "ida"}) {  // both backward passes in J^T's sparse pattern (KLU)
+  // Every backward pass in the sparse pattern: cvode's and ida's J^T with KLU, rodas5p's
+  // W^T with the core's sparse LU.
+  for (const std::string solver : {"cvode", "ida", "rodas5p"}) {
     INFO(solver);
     const auto s = adjoint_solve(cells, f, 1e-9, solver);
     INFO(s.message);
