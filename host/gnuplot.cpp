@@ -66,14 +66,17 @@ std::string gnuplot_string(const std::string& s) {
 // Series styles: the first 8 colours are Okabe and Ito's colour-blind-safe palette, each
 // with its own marker; series 9-16 repeat the colours dashed, with other markers, so 16
 // series are pairwise distinct in colour and dash, and markers tell them apart in grey.
-std::string series_style(int k) {
+std::string series_line_style(int k) {
   static const char* colours[8] = {"#E69F00", "#56B4E9", "#009E73", "#0072B2",
                                    "#D55E00", "#CC79A7", "#000000", "#F0E442"};
-  static const int markers[16] = {7, 5, 9, 11, 13, 15, 4, 6, 1, 2, 3, 8, 10, 12, 14, 16};
   std::ostringstream style;
-  style << "linecolor rgb \"" << colours[k % 8] << "\" pointtype " << markers[k % 16] << " dashtype "
-        << (k % 16 < 8 ? 1 : 2);
+  style << "linecolor rgb \"" << colours[k % 8] << "\" dashtype " << (k % 16 < 8 ? 1 : 2);
   return style.str();
+}
+
+std::string series_style(int k) {
+  static const int markers[16] = {7, 5, 9, 11, 13, 15, 4, 6, 1, 2, 3, 8, 10, 12, 14, 16};
+  return series_line_style(k) + " pointtype " + std::to_string(markers[k % 16]);
 }
 
 std::string svg_and_png(const std::string& base, const std::string& plot) {

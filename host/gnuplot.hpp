@@ -10,6 +10,8 @@ namespace daekit::host {
 
 // The style of series k of a diagram (colour, marker, dash; 16 pairwise distinct).
 std::string series_style(int k);
+// Its colour and dash alone, for what draws no marker (error bars).
+std::string series_line_style(int k);
 // s inside a gnuplot double-quoted string.
 std::string gnuplot_string(const std::string& s);
 // The end of a diagram's script: `plot` drawn into BASE.svg and BASE.png (1000 x 700).

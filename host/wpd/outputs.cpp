@@ -240,10 +240,12 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
           plot << (first ? "plot " : ", \\\n     ") << "\"" << base << ".dat\" index " << index
                << " using 1:2 with linespoints pointsize 1.3 linewidth 2 " << style << " title \""
                << gnuplot_string(title) << "\" noenhanced";
-          // Min-max bars of the repeated runs (--runs > 1).
+          // Min-max bars of the repeated runs (--runs > 1), without point symbols: gnuplot's
+          // "pointsize 0" wrote them as scale(0) transforms, a singular matrix that SVG
+          // renderers refuse (librsvg: InvalidMatrix).
           if (timing && info.runs > 1)
             plot << ", \\\n     \"" << base << ".dat\" index " << index << " using 1:2:3:4 with yerrorbars "
-                 << style << " pointsize 0 notitle";
+                 << series_line_style(index) << " pointtype -1 notitle";
           ++index;
           first = false;
         }
