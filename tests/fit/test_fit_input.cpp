@@ -102,7 +102,7 @@ TEST_CASE("estimates, measurements and bounds the problem cannot take are refuse
   CHECK_THAT(refusal_of(good, estimating({})), Catch::Contains("nothing to estimate"));
   CHECK_THAT(refusal_of(good, estimating({"y0:y9"})), Catch::Contains("no component 'y9'"));
   CHECK_THAT(refusal_of("t,name,value,sigma\n1,y1,1,1\n2,y7,1,1\n", estimating({"k1"})),
-             Catch::Contains("e.csv, line 3: problem 'rober' has no component 'y7'"));
+             Catch::Contains("e.csv, line 3: problem 'rober' has no component or output 'y7'"));
   CHECK_THAT(refusal_of("t,name,value,sigma\n1,y1,1,1\n2e11,y1,1,1\n", estimating({"k1"})),
              Catch::Contains("e.csv, line 3: t = 2e+11 lies outside the problem's span"));
   CHECK_THAT(refusal_of("t,name,value,sigma\n-1,y1,1,1\n", estimating({"k1"})), Catch::Contains("outside the problem's span"));

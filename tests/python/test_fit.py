@@ -56,7 +56,7 @@ def test_fit_refuses_bad_input_before_solving(tmp_path):
         daekit.fit("rober", {"a": [(1.0, "y1", 0.9, 0.1)]}, "kk")
     with pytest.raises(daekit.UsageError, match="sigma must be positive"):
         daekit.fit("rober", {"a": [(1.0, "y1", 0.9, 0.0)]}, "k1")
-    with pytest.raises(daekit.UsageError, match="has no component 'y9'"):
+    with pytest.raises(daekit.UsageError, match="has no component or output 'y9'"):
         daekit.fit("rober", {"a": [(1.0, "y9", 0.9, 0.1)]}, "k1")
     with pytest.raises(daekit.UsageError, match="is not a readable file"):
         daekit.fit("rober", str(tmp_path / "missing.csv"), "k1")
