@@ -32,10 +32,7 @@ std::string mpirun(int ranks, const std::string& extra = "") {
   // Open MPI's own allocations outlive MPI_Finalize by design: the leak checker would
   // fail every rank of the sanitizer build on them. Our code's leaks are checked by the
   // single-process tests of the same farm.
-  std::string env;
-#if defined(__SANITIZE_ADDRESS__)
-  env = "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 ";
-#endif
+  const std::string env = daekit::test::sanitized_build() ? "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 " : "";
   return env + "mpirun --allow-run-as-root --oversubscribe " + extra + " -n " + std::to_string(ranks) + " " +
          daekit::test::daekit_binary();
 }

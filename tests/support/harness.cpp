@@ -14,7 +14,9 @@ std::string testset_dir() { return DAEKIT_TEST_TESTSET_DIR; }
 std::string daekit_binary() { return DAEKIT_TEST_BINARY; }
 std::string fmu_dir() { return DAEKIT_TEST_FMU_DIR; }
 
-int fuzz_cases(int full) { return DAEKIT_TEST_SANITIZED ? std::max(1, full / 4) : full; }
+bool sanitized_build() { return DAEKIT_TEST_SANITIZED; }
+
+int fuzz_cases(int full) { return sanitized_build() ? std::max(1, full / 4) : full; }
 
 const loader::Registry& registry() {
   static const loader::Registry r = [] {

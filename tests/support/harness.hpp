@@ -25,6 +25,9 @@ std::string fmu_dir();  // the test FMUs (tests/fmu), broken ones in bad/
 // under AddressSanitizer: there the command-line fuzz took 218 s and the FMU fuzz 130 s of
 // a CI run that must stay under 50 minutes. Each CI run runs both builds.
 int fuzz_cases(int full);
+// Whether the daekit under test is the sanitizer build's (the test itself may be compiled
+// without the instrumentation: cmake/DaekitSanitizer.cmake).
+bool sanitized_build();
 
 // The build tree's plugins and the fixtures (the broken ones are refused, not loaded).
 const loader::Registry& registry();
