@@ -37,14 +37,3 @@ function(daekit_not_instrumented)
   endforeach()
 endfunction()
 
-# The same, and unoptimised, for code that only starts processes and compares text (the
-# command-line tests): -O0 compiles a third faster and costs such code nothing at run time.
-function(daekit_not_instrumented_driver)
-  if(NOT DAEKIT_SANITIZE)
-    return()
-  endif()
-  daekit_not_instrumented(${ARGN})
-  foreach(target IN LISTS ARGN)
-    target_compile_options(${target} PRIVATE -O0)
-  endforeach()
-endfunction()
