@@ -1,5 +1,7 @@
 #include "daekit/numerics/sensitivity_equations.hpp"
 
+#include "daekit/numerics/finite_difference.hpp"
+
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
@@ -209,18 +211,12 @@ Eigen::MatrixXd SensitivityEquations::initial() const {
   return s;
 }
 
-// A component's scale for increments: its size, or the size below which the tolerances
-// treat it as noise (atol / rtol), whichever is larger.
 double SensitivityEquations::scale(Eigen::Index i, double v) const {
-  const double noise = request_.rtol[i] > 0.0 ? request_.atol[i] / request_.rtol[i] : request_.atol[i];
-  return std::abs(v) + noise + 1e-300;
+  return noise_scale(v, request_.rtol[i], request_.atol[i]);
 }
 
-// The largest step along s that moves no component by more than eps^(1/3) of its scale.
 double SensitivityEquations::increment(ProblemView::ConstRef y, ProblemView::ConstRef s) const {
-  double largest = 0.0;
-  for (Eigen::Index i = 0; i < y.size(); ++i) largest = std::max(largest, std::abs(s[i]) / scale(i, y[i]));
-  return largest > 0.0 ? std::cbrt(std::numeric_limits<double>::epsilon()) / largest : 0.0;
+  return directional_increment(y, s, request_.rtol, request_.atol);
 }
 
 Eval SensitivityEquations::jacobian_product(double t, ProblemView::ConstRef y, ProblemView::ConstRef f,

@@ -4,21 +4,15 @@
 #include <cmath>
 #include <limits>
 
+#include "daekit/numerics/finite_difference.hpp"
 #include "daekit/numerics/sensitivity_equations.hpp"
 
 namespace daekit::rosenbrock_adjoint {
 namespace {
 
-// The largest multiple of v that moves no component of y by more than eps^(1/3) of its
-// scale (its size, or the size below which the tolerances call it noise): the increment of
-// the central differences of the second-derivative terms.
+// The increment of the central differences of the second-derivative terms.
 double increment(const SolveRequest& req, const Eigen::VectorXd& y, const Eigen::VectorXd& v) {
-  double largest = 0.0;
-  for (Eigen::Index i = 0; i < y.size(); ++i) {
-    const double noise = req.rtol[i] > 0.0 ? req.atol[i] / req.rtol[i] : req.atol[i];
-    largest = std::max(largest, std::abs(v[i]) / (std::abs(y[i]) + noise + 1e-300));
-  }
-  return largest > 0.0 ? std::cbrt(std::numeric_limits<double>::epsilon()) / largest : 0.0;
+  return directional_increment(y, v, req.rtol, req.atol);
 }
 
 }  // namespace
@@ -166,8 +160,7 @@ Eval Backward::mixed_derivative(double t, const Eigen::VectorXd& y, double dt, d
   const double a = grow;  // along the direction, whose increments (dt, delta) are of eps^(1/3)
   static constexpr double along[4] = {1.0, 1.0, -1.0, -1.0}, across[4] = {1.0, -1.0, 1.0, -1.0};
   for (Eigen::Index m = 0; m < n_; ++m) {
-    const double noise = req_.rtol[m] > 0.0 ? req_.atol[m] / req_.rtol[m] : req_.atol[m];
-    const double b = std::pow(eps, 0.25) * (std::abs(y[m]) + noise + 1e-300);
+    const double b = std::pow(eps, 0.25) * noise_scale(y[m], req_.rtol[m], req_.atol[m]);
     double sum = 0;
     for (int corner = 0; corner < 4; ++corner) {
       w_ = y + (along[corner] * a * delta) * v;

@@ -8,6 +8,7 @@
 // the O(1) terms (the iteration matrix came out singular).
 #pragma once
 
+#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -18,6 +19,23 @@ inline double fd_increment(double value, double tolerance_scale) {
   const double size = std::max(std::abs(value), tolerance_scale);
   const double eps = std::numeric_limits<double>::epsilon();
   return size > 0.0 ? std::sqrt(eps * size) : std::sqrt(eps * 1e-5);
+}
+
+// A component's scale for increments: its size, or the size below which the tolerances
+// treat it as noise (atol / rtol), whichever is larger.
+inline double noise_scale(double value, double rtol, double atol) {
+  return std::abs(value) + (rtol > 0.0 ? atol / rtol : atol) + 1e-300;
+}
+
+// The largest step along v that moves no component of y by more than eps^(1/3) of its
+// scale: the increment of central directional differences (0 when v is 0).
+inline double directional_increment(const Eigen::Ref<const Eigen::VectorXd>& y,
+                                    const Eigen::Ref<const Eigen::VectorXd>& v, const Eigen::VectorXd& rtol,
+                                    const Eigen::VectorXd& atol) {
+  double largest = 0.0;
+  for (Eigen::Index i = 0; i < y.size(); ++i)
+    largest = std::max(largest, std::abs(v[i]) / noise_scale(y[i], rtol[i], atol[i]));
+  return largest > 0.0 ? std::cbrt(std::numeric_limits<double>::epsilon()) / largest : 0.0;
 }
 
 }  // namespace daekit
