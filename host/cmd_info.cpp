@@ -62,6 +62,22 @@ void print_solver(const loader::Plugin& plugin) {
 }
 
 // How solvers get df/dy; a pattern without values is differenced one colour at a time.
+// What linear_solver=krylov gets from the problem (docs/krylov.md).
+std::string krylov_description(const loader::ProblemInstance& problem) {
+  const dk_problem_info& p = problem.info();
+  const dk_problem_vtbl& t = *problem.handle().vtbl;
+  // A 1.1 table ends before jacobian_vector, a 1.2 one before the Krylov entries: not read there.
+  const bool has_jv = DK_HAS_FIELD(&t, dk_problem_vtbl, jacobian_vector) && t.jacobian_vector;
+  std::string jv = (p.flags & DK_PROBLEM_DIRECTIONAL_DERIVATIVE) && p.form != DK_FORM_RESIDUAL_ONLY && has_jv
+                       ? "J v from the problem"
+                       : "J v by differences of f";
+  const bool table = DK_HAS_FIELD(&t, dk_problem_vtbl, prec_solve);
+  if (p.form == DK_FORM_RESIDUAL_ONLY)
+    jv = table && t.residual_jacobian_vector ? "J v from the problem" : "J v by differences of F";
+  const bool own = table && (p.flags & DK_PROBLEM_PRECONDITIONER) && t.prec_setup && t.prec_solve;
+  return jv + (own ? ", its own preconditioner" : ", no preconditioner of its own");
+}
+
 std::string jacobian_description(const loader::ProblemInstance& problem) {
   const dk_problem_info& p = problem.info();
   const bool sparse_values = problem.handle().vtbl->jacobian_sparse != nullptr;
@@ -97,6 +113,7 @@ void print_problem(const loader::Plugin& plugin, const std::map<std::string, std
             << "Jacobian    "
             << jacobian_description(problem)
             << "\n"
+            << "Krylov      " << krylov_description(problem) << "\n"
             << "initial     " << ((p.flags & DK_PROBLEM_CONSISTENT_Y0) ? "consistent by construction" : "as given")
             << "\n";
   if (DK_HAS_FIELD(&p, dk_problem_info, constraints)) {

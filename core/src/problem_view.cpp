@@ -307,6 +307,38 @@ Eval ProblemView::jacobian_sens(double t, ConstRef y, const double* s, Eigen::In
   return finish(code, "(df/dy) S", t, out, size() * ns, Layout::flat);
 }
 
+Eval ProblemView::jacobian_vector(double t, ConstRef y, ConstRef v, Ref out) {
+  ++stats_.njtv;
+  if (!has_jacobian_vector()) return finish(DK_EVAL_NOT_PROVIDED, "(df/dy) v", t, nullptr, 0);
+  const dk_eval code = guarded([&] { return p_.vtbl->jacobian_vector(p_.self, t, y.data(), v.data(), out.data()); });
+  return finish(code, "(df/dy) v", t, out.data(), size());
+}
+
+Eval ProblemView::residual_jacobian_vector(double t, ConstRef y, ConstRef yp, double cj, ConstRef v, Ref out) {
+  ++stats_.njtv;
+  if (!has_residual_jacobian_vector()) return finish(DK_EVAL_NOT_PROVIDED, "(dF/dy + cj dF/dy') v", t, nullptr, 0);
+  const dk_eval code = guarded(
+      [&] { return p_.vtbl->residual_jacobian_vector(p_.self, t, y.data(), yp.data(), cj, v.data(), out.data()); });
+  return finish(code, "(dF/dy + cj dF/dy') v", t, out.data(), size());
+}
+
+Eval ProblemView::preconditioner_setup(double t, ConstRef y, double gamma, bool& jacobian_current) {
+  ++stats_.nprec_setups;
+  if (!has_preconditioner()) return finish(DK_EVAL_NOT_PROVIDED, "prec_setup", t, nullptr, 0);
+  std::int32_t current = jacobian_current ? 1 : 0;
+  const dk_eval code = guarded([&] { return p_.vtbl->prec_setup(p_.self, t, y.data(), gamma, &current); });
+  jacobian_current = current != 0;
+  return finish(code, "prec_setup", t, nullptr, 0);
+}
+
+Eval ProblemView::preconditioner_solve(double t, ConstRef y, ConstRef r, Ref z, double gamma, double delta) {
+  ++stats_.nprec_solves;
+  if (!has_preconditioner()) return finish(DK_EVAL_NOT_PROVIDED, "prec_solve", t, nullptr, 0);
+  const dk_eval code =
+      guarded([&] { return p_.vtbl->prec_solve(p_.self, t, y.data(), r.data(), z.data(), gamma, delta); });
+  return finish(code, "prec_solve", t, z.data(), size());
+}
+
 Eval ProblemView::root_derivatives(double t, ConstRef y, Eigen::MatrixXd& dgdy, Eigen::MatrixXd& dgdp) {
   const auto m = static_cast<Eigen::Index>(nroots()), q = static_cast<Eigen::Index>(np());
   dgdy.setZero(m, size());

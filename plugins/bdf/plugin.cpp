@@ -24,7 +24,8 @@ const OptionTable<BdfSettings>& bdf_options() {
           .real("fixed_step", &BdfSettings::fixed_step, at_least(0),
                 "> 0: constant steps of this size at order max_order after a short start-up, no error control "
                 "(for order measurements)")
-          .listed(iteration_matrix_options());
+          .listed(iteration_matrix_options())
+          .listed(krylov_option_rows(bdf_direct_solvers()));
   return table;
 }
 
@@ -56,7 +57,9 @@ class MultistepSolver : public Solver {
   SolveOutcome solve(ProblemView& problem, const SolveRequest& request, OutputSink& sink) override {
     BdfSettings s;
     s.ndf = Ndf;
-    if (std::string why; !bdf_options().read(request, s, &why)) return {Status::invalid_input, why, request.t0};
+    if (std::string why; !bdf_options().read(request, s, &why) ||
+                         !read_krylov_options(request, bdf_direct_solvers(), s.linear, &why))
+      return {Status::invalid_input, why, request.t0};
     return solve_bdf(problem, request, sink, s);
   }
 };

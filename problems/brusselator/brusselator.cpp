@@ -7,12 +7,20 @@
 // pattern (and densely, for small N). With per_cell=true the constant 1 of u' at each grid
 // point is a real parameter a<i>_<j> (nominal 1: the same equations), N^2 parameters for
 // adjoint gradients; df/dp is then e_(u_ij) for a<i>_<j>, given in its pattern.
+// For Krylov solvers it gives J v exactly and a preconditioner for I - gamma J: the
+// diffusion solved by multigrid V-cycles (periodic_multigrid.hpp), then the reaction's
+// 2 x 2 block at each point exactly (an operator splitting: P = (I - gamma D)(I - gamma R));
+// with matrix_free=true it declares no Jacobian at all (no pattern: memory ~ n).
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <daekit/sdk/export_problem.hpp>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include "periodic_multigrid.hpp"
 
 namespace {
 
@@ -23,13 +31,19 @@ class Brusselator2D : public daekit::Problem {
   static std::vector<daekit::ParamDesc> parameters() {
     return {{"N", "32", "grid points per direction (3 .. 1024); 2 N^2 unknowns"},
             {"alpha", "10", "diffusion coefficient"},
-            {"per_cell", "false", "the constant 1 of u' at each grid point a real parameter a<i>_<j> (N^2 of them)"}};
+            {"per_cell", "false", "the constant 1 of u' at each grid point a real parameter a<i>_<j> (N^2 of them)"},
+            {"matrix_free", "false", "declare no Jacobian (no pattern): for Krylov solvers, which use J v and the "
+                                     "problem's preconditioner"},
+            {"mg_cycles", "1", "multigrid V-cycles per application of the preconditioner (1 .. 20)"}};
   }
 
   explicit Brusselator2D(const daekit::Params& params)
       : N_(static_cast<int>(params.integer("N"))), alpha_(params.real("alpha")) {
     if (N_ < 3 || N_ > 1024) throw std::invalid_argument("brusselator: N must lie in 3 .. 1024");
     if (!(alpha_ >= 0.0)) throw std::invalid_argument("brusselator: alpha must be >= 0");
+    mg_cycles_ = static_cast<int>(params.integer("mg_cycles"));
+    if (mg_cycles_ < 1 || mg_cycles_ > 20) throw std::invalid_argument("brusselator: mg_cycles must lie in 1 .. 20");
+    const bool matrix_free = params.flag("matrix_free");
     dx_ = 1.0 / (N_ - 1);
     diffusion_ = alpha_ / (dx_ * dx_);
     auto& in = info_;
@@ -37,7 +51,7 @@ class Brusselator2D : public daekit::Problem {
     in.title = "2D Brusselator, N=" + params.text("N") + " periodic grid (sparse stiff ODE)";
     in.n = 2 * static_cast<std::size_t>(N_) * N_;
     in.tend = 11.5;
-    in.analytic_jacobian = N_ <= 64;  // dense Jacobian only where it is affordable
+    in.analytic_jacobian = N_ <= 64 && !matrix_free;  // dense Jacobian only where it is affordable
     in.tstops = {source_on};
     if (params.flag("per_cell")) declare_cell_parameters();
     // u<i>_<j>, v<i>_<j> for grid point (i, j), 1-based.
@@ -48,6 +62,7 @@ class Brusselator2D : public daekit::Problem {
         name += std::to_string(k / N_ + 1);
         in.component_names.push_back(std::move(name));
       }
+    if (matrix_free) return;
     // Column 2l (u_l) reaches rows u_l, v_l and the u rows of l's neighbours;
     // column 2l+1 (v_l) rows u_l, v_l and the neighbours' v rows.
     in.jac_col_ptr.push_back(0);
@@ -100,6 +115,53 @@ class Brusselator2D : public daekit::Problem {
     return daekit::Eval::ok;
   }
 
+  daekit::Eval jacobian_vector(double, daekit::ConstVector y, daekit::ConstVector w, daekit::Vector jw) override {
+    for (int k = 0; k < N_ * N_; ++k) {
+      double lap_u = -4.0 * w[2 * k], lap_v = -4.0 * w[2 * k + 1];
+      for (int nb : neighbours(k)) lap_u += w[2 * nb], lap_v += w[2 * nb + 1];
+      const Block r = reaction(y, k);
+      jw[2 * k] = r[0] * w[2 * k] + r[1] * w[2 * k + 1] + diffusion_ * lap_u;
+      jw[2 * k + 1] = r[2] * w[2 * k] + r[3] * w[2 * k + 1] + diffusion_ * lap_v;
+    }
+    return daekit::Eval::ok;
+  }
+
+  // The reaction blocks at y (re-evaluated when asked, else kept) and the multigrid's shift
+  // gamma * alpha / dx^2; each block's I - gamma R inverted for this gamma.
+  daekit::Eval preconditioner_setup(double, daekit::ConstVector y, double gamma, bool& jacobian_current) override {
+    const auto cells = static_cast<std::size_t>(N_) * N_;
+    if (!multigrid_) {
+      multigrid_ = std::make_unique<brusselator_detail::PeriodicMultigrid>(N_, 2);
+      reaction_.resize(cells);
+      inverse_.resize(cells);
+      jacobian_current = true;
+    }
+    if (jacobian_current)
+      for (std::size_t k = 0; k < cells; ++k) reaction_[k] = reaction(y, static_cast<int>(k));
+    for (std::size_t k = 0; k < cells; ++k) {
+      const Block& r = reaction_[k];
+      const double a = 1.0 - gamma * r[0], b = -gamma * r[1], c = -gamma * r[2], d = 1.0 - gamma * r[3];
+      const double det = a * d - b * c;
+      if (det == 0.0) return daekit::Eval::recoverable;
+      inverse_[k] = {d / det, -b / det, -c / det, a / det};
+    }
+    multigrid_->set_shift(gamma * diffusion_);
+    work_.resize(info_.n);
+    return daekit::Eval::ok;
+  }
+
+  daekit::Eval preconditioner_solve(double, daekit::ConstVector, daekit::ConstVector r, daekit::Vector z, double,
+                                    double) override {
+    multigrid_->solve(r.data(), work_.data(), mg_cycles_);
+    for (int k = 0; k < N_ * N_; ++k) {
+      const Block& m = inverse_[static_cast<std::size_t>(k)];
+      const double u = work_[2 * static_cast<std::size_t>(k)], v = work_[2 * static_cast<std::size_t>(k) + 1];
+      z[2 * k] = m[0] * u + m[1] * v;
+      z[2 * k + 1] = m[2] * u + m[3] * v;
+    }
+    return daekit::Eval::ok;
+  }
+
   // d f / d a_k = e_(u_k): one value 1 per column of the pattern.
   daekit::Eval dfdp_sparse(double, daekit::ConstVector, daekit::Vector values) override {
     for (int k = 0; k < N_ * N_; ++k) values[k] = 1.0;
@@ -132,6 +194,13 @@ class Brusselator2D : public daekit::Problem {
     return {left + N_ * j, right + N_ * j, i + N_ * down, i + N_ * up};
   }
 
+  // The reaction's Jacobian at grid point k, row-major: d(f_u, f_v)/d(u, v) without diffusion.
+  using Block = std::array<double, 4>;
+  Block reaction(daekit::ConstVector y, int k) const {
+    const double u = y[2 * k], v = y[2 * k + 1];
+    return {2.0 * u * v - 4.4, u * u, 3.4 - 2.0 * u * v, -u * u};
+  }
+
   // d f_row / d y_col for row and col at the same grid point.
   double local(daekit::ConstVector y, int row, int col) const {
     const int k = row / 2;
@@ -149,6 +218,11 @@ class Brusselator2D : public daekit::Problem {
   int N_;
   double alpha_, dx_ = 0.0, diffusion_ = 0.0;
   bool per_cell_ = false;
+  int mg_cycles_ = 1;
+  // The preconditioner's data, made at its first setup.
+  std::unique_ptr<brusselator_detail::PeriodicMultigrid> multigrid_;
+  std::vector<Block> reaction_, inverse_;
+  std::vector<double> work_;
 };
 
 }  // namespace

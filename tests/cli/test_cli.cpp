@@ -178,10 +178,14 @@ TEST_CASE("daekit check fails every broken model, each for its defect, and passe
   CHECK(run_command(daekit_cmd("check " + fixture("broken/fixture_broken_models.so")), &out) == 1);
   CHECK_THAT(check_section(out, "chain_ok"), Catch::EndsWith("=> passed"));
   CHECK_THAT(check_section(out, "chain_ok"), Catch::Contains("[pass] (df/dy) S (jacobian_sens) agrees with differences"));
+  CHECK_THAT(check_section(out, "chain_ok"), Catch::Contains("[pass] J v (jacobian_vector) agrees with differences"));
+  CHECK_THAT(check_section(out, "chain_ok"), Catch::Contains("[pass] the preconditioner approximates"));
   const std::vector<std::pair<std::string, std::string>> expected{
       {"jacobian_nan", "[FAIL] analytic Jacobian agrees with finite differences at y0: df/dy has a non-finite entry at row 3, column 1"},
       {"wrong_dfdt", "[FAIL] analytic df/dt agrees with differences in t"},
       {"wrong_jacobian_sens", "[FAIL] (df/dy) S (jacobian_sens) agrees with differences at y0"},
+      {"wrong_jacobian_vector", "[FAIL] J v (jacobian_vector) agrees with differences at y0"},
+      {"wrong_preconditioner", "[FAIL] the preconditioner approximates (I - gamma J)^-1"},
       {"wrong_dfdp", "[FAIL] df/dp agrees with differences in the parameters"},
       {"wrong_residual_dfdp", "[FAIL] dF/dp agrees with differences in the parameters at the initial values"},
       {"wrong_root_dgdp", "[FAIL] dg/dp agrees with differences in the parameters: worst at root 1, parameter 2: 0 "

@@ -300,3 +300,19 @@ TEST_CASE("sensitivities with AD df/dp agree with those on the SDK's differences
   for (std::size_t k = 0; k < ad.s.size(); ++k) largest = std::max(largest, std::abs(ad.s[k] - fd.s[k]));
   CHECK(largest < 1e-8);
 }
+
+TEST_CASE("an AutoDiffProblem's J v is the exact Jacobian times v, in one pass", "[krylov]") {
+  Chain chain(30, false);
+  Eigen::VectorXd y(30), v(30), jv(30);
+  chain.initial_values(daekit::Vector(y.data(), 30), daekit::Vector(jv.data(), 30));
+  for (Eigen::Index i = 0; i < 30; ++i) v[i] = std::cos(0.3 * static_cast<double>(i)) - 0.2;
+  Eigen::MatrixXd jac = Eigen::MatrixXd::Zero(30, 30);
+  const daekit::ConstVector y_view(y.data(), 30);
+  REQUIRE(chain.jacobian(0.4, y_view, daekit::MatrixView(jac.data(), 30, 30, Eigen::OuterStride<>(30))) ==
+          daekit::Eval::ok);
+  const int passes_before = chain.dual_passes;
+  REQUIRE(chain.jacobian_vector(0.4, y_view, daekit::ConstVector(v.data(), 30), daekit::Vector(jv.data(), 30)) ==
+          daekit::Eval::ok);
+  CHECK(chain.dual_passes == passes_before + 1);
+  CHECK((jv - jac * v).cwiseAbs().maxCoeff() <= 1e-12 * (jac * v).cwiseAbs().maxCoeff());
+}

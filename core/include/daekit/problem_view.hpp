@@ -109,6 +109,25 @@ class ProblemView {
   bool has_jacobian_sens() const { return has_1_3_table() && p_.vtbl->jacobian_sens != nullptr && !residual_only(); }
   Eval jacobian_sens(double t, ConstRef y, const double* s, Eigen::Index ns, double* out);
 
+  // --- ABI 1.3: what Krylov solvers ask of a problem (all optional). ---
+  // (df/dy) v from the problem (jacobian_vector, flagged DK_PROBLEM_DIRECTIONAL_DERIVATIVE).
+  bool has_jacobian_vector() const {
+    return (info_->flags & DK_PROBLEM_DIRECTIONAL_DERIVATIVE) && has_1_2_table() && p_.vtbl->jacobian_vector &&
+           !residual_only();
+  }
+  Eval jacobian_vector(double t, ConstRef y, ConstRef v, Ref out);
+  // (dF/dy + cj dF/dy') v (residual_jacobian_vector).
+  bool has_residual_jacobian_vector() const { return has_krylov_table() && p_.vtbl->residual_jacobian_vector; }
+  Eval residual_jacobian_vector(double t, ConstRef y, ConstRef yp, double cj, ConstRef v, Ref out);
+  // The problem's preconditioner for M - gamma J (prec_setup, prec_solve).
+  bool has_preconditioner() const {
+    return (info_->flags & DK_PROBLEM_PRECONDITIONER) && has_krylov_table() && p_.vtbl->prec_setup &&
+           p_.vtbl->prec_solve;
+  }
+  // `jacobian_current`: in, whether the Jacobian data must be re-evaluated; out, whether it was.
+  Eval preconditioner_setup(double t, ConstRef y, double gamma, bool& jacobian_current);
+  Eval preconditioner_solve(double t, ConstRef y, ConstRef r, Ref z, double gamma, double delta);
+
   // --- ABI 1.3: the derivatives sensitivities need at events. ---
   bool has_root_derivatives() const { return nroots() > 0 && has_1_3_table() && p_.vtbl->roots_dgdp != nullptr; }
   // dg/dy (nroots x n) and dg/dp (nroots x np), dense.
@@ -158,6 +177,8 @@ class ProblemView {
   // its last): a 1.1 or 1.2 plugin's ends before them, and they are not read there.
   bool has_1_3_table() const { return DK_HAS_FIELD(p_.vtbl, dk_problem_vtbl, event_derivatives); }
   bool has_1_2_table() const { return DK_HAS_FIELD(p_.vtbl, dk_problem_vtbl, step_completed); }
+  // A table with part D's Krylov entries (residual_jacobian_vector .. prec_solve).
+  bool has_krylov_table() const { return DK_HAS_FIELD(p_.vtbl, dk_problem_vtbl, prec_solve); }
   Eval finish(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,
               Layout layout = Layout::vector);
   // F = M y' - f for a mass-matrix problem that provides no residual of its own.

@@ -8,8 +8,9 @@
 
 namespace daekit {
 
-Eval ImplicitSystem::setup(ProblemView& problem, const SolveRequest& request, bool allow_sparse) {
+Eval ImplicitSystem::setup(ProblemView& problem, const SolveRequest& request, bool allow_sparse, bool krylov) {
   problem_ = &problem;
+  krylov_ = krylov;
   const Eigen::Index n = problem.size();
   const MassKind kind = problem.mass_kind();
   mass_form_ = !problem.residual_only() && (kind == MassKind::identity || kind == MassKind::constant);
@@ -17,9 +18,10 @@ Eval ImplicitSystem::setup(ProblemView& problem, const SolveRequest& request, bo
   if (mass_form_) {
     const Eval e = mass_.setup(problem, request.t0, request.y0);
     if (e != Eval::ok) return e;
-    matrix_.setup(problem, request, mass_, allow_sparse);
+    if (!krylov) matrix_.setup(problem, request, mass_, allow_sparse);
     return Eval::ok;
   }
+  if (krylov) return Eval::ok;
   analytic_residual_jacobian_ = problem.has_residual_jacobian() && request.jacobian != JacobianSource::finite_difference;
   problem.stats().jacobian_used = analytic_residual_jacobian_ ? DK_JACOBIAN_ANALYTIC : DK_JACOBIAN_FINITE_DIFFERENCE;
   y_work_.resize(n);
@@ -59,6 +61,14 @@ Eval ImplicitSystem::setup(ProblemView& problem, const SolveRequest& request, bo
   return Eval::ok;
 }
 
+std::string ImplicitSystem::setup_krylov(const SolveRequest& request, const KrylovOptions& options) {
+  scaled_b_.resize(problem_->size());
+  std::string why;
+  // The residual form's operator needs no M: its products difference F along (v, cj v).
+  if (!newton_krylov_.setup(*problem_, request, options, mass_form_ ? &mass_ : nullptr, &why)) return why;
+  return "";
+}
+
 Eval ImplicitSystem::residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, Eigen::VectorXd& r) {
   if (!mass_form_) return problem_->residual(t, y, yp, r);
   const Eval e = problem_->rhs(t, y, f_);
@@ -72,6 +82,13 @@ Eval ImplicitSystem::refresh(double t, const Eigen::VectorXd& y, const Eigen::Ve
                              double cj, bool new_jacobian) {
   cj_ = cj;
   singular_ = false;
+  if (krylov_) {
+    // The preconditioner for M - J/cj (f_ holds f(t, y) for the mass form; the residual
+    // form's preconditioners need no f).
+    const Eval e = newton_krylov_.prepare_preconditioner(t, y, mass_form_ ? f_ : r, 1.0 / cj, new_jacobian);
+    singular_ = e == Eval::recoverable;  // an incomplete factorisation that broke down
+    return e == Eval::recoverable ? Eval::ok : e;
+  }
   if (mass_form_) {
     if (new_jacobian) {
       // f_ holds f(t, y) from the residual just evaluated there.
@@ -151,6 +168,24 @@ void ImplicitSystem::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) {
     sparse_lu_.solve(b, x);
   else
     lu_.solve(b, x);
+}
+
+ImplicitSystem::Correction ImplicitSystem::correction(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp,
+                                                      double cj, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                                      const Eigen::VectorXd& weights, double tol) {
+  if (!krylov_) {
+    solve(b, x);
+    return {};
+  }
+  // W x = b as (M - J/cj) x = b/cj: the linear residual then has y's units, and the error
+  // weights measure it as they measure x (IDA scales its system so, too).
+  newton_krylov_.linearise_at(t, y, yp, mass_form_ ? f_ : b, 1.0 / cj, cj);
+  scaled_b_ = b / cj;
+  const double l2_tol = std::sqrt(static_cast<double>(b.size())) * tol;  // RMS to 2-norm
+  Correction c;
+  c.outcome = newton_krylov_.solve(weights, scaled_b_, x, l2_tol);
+  if (c.outcome == KrylovSolver::Outcome::model_failed) c.model = newton_krylov_.model_failure();
+  return c;
 }
 
 }  // namespace daekit

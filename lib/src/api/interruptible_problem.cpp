@@ -81,6 +81,9 @@ InterruptibleProblem::InterruptibleProblem(const dk_problem& inner, const std::a
   DK_FORWARD(jacobian_sens, true);
   DK_FORWARD(roots_dgdp, false);
   DK_FORWARD(event_derivatives, false);
+  DK_FORWARD(residual_jacobian_vector, true);
+  DK_FORWARD(prec_setup, true);
+  DK_FORWARD(prec_solve, true);
 #undef DK_FORWARD
   outer_.vtbl = &table_;
   outer_.self = this;

@@ -27,7 +27,7 @@ const StatField fields[] = {
     {"h_last", "the size of the last step", "step", &S::h_last},
     {"wall_s", "wall time of the solve", "s", &S::wall_s, true},
     {"njac_reused", "steps that reused an older Jacobian", "count", &S::njac_reused},
-    {"linear_algebra", "the LUs the solver used: dense or sparse (null: it did not say)", "name",
+    {"linear_algebra", "the LUs the solver used: dense or sparse, or krylov (null: it did not say)", "name",
      &S::linear_algebra, true, linear_algebra_name, 1},
     {"nfailed_eval", "model evaluations that failed (recoverable, fatal or non-finite)", "count", &S::nfailed_eval,
      false, nullptr, 2},
@@ -46,6 +46,12 @@ const StatField fields[] = {
      3},
     {"nsens_error_fails", "steps rejected for the sensitivities' error alone", "count", &S::nsens_error_fails, false,
      nullptr, 3},
+    {"nlin_iters", "Krylov iterations", "count", &S::nlin_iters, false, nullptr, 3},
+    {"nlin_conv_fails", "linear solves that ended before their tolerance", "count", &S::nlin_conv_fails, false,
+     nullptr, 3},
+    {"njtv", "Jacobian-vector products", "count", &S::njtv, false, nullptr, 3},
+    {"nprec_setups", "preconditioner setups", "count", &S::nprec_setups, false, nullptr, 3},
+    {"nprec_solves", "preconditioner applications", "count", &S::nprec_solves, false, nullptr, 3},
 };
 
 }  // namespace
@@ -59,6 +65,7 @@ const char* jacobian_name(std::int32_t kind) {
 const char* linear_algebra_name(std::int32_t kind) {
   if (kind == DK_LINEAR_ALGEBRA_DENSE) return "dense";
   if (kind == DK_LINEAR_ALGEBRA_SPARSE) return "sparse";
+  if (kind == DK_LINEAR_ALGEBRA_KRYLOV) return "krylov";
   return nullptr;
 }
 

@@ -52,7 +52,8 @@ BdfStepper::BdfStepper(ImplicitSystem& system, const SolveRequest& request, cons
       max_order_(std::clamp(settings.max_order, 1, kMaxOrder)) {
   phi_.setZero(n_, max_order_ + 3);
   phi_star_.setZero(n_, max_order_ + 2);
-  for (Eigen::VectorXd* v : {&y_, &yp_, &y_pred_, &yp_pred_, &e_, &delta_, &r_, &work_, &yp_start_, &y_n_})
+  for (Eigen::VectorXd* v : {&y_, &yp_, &y_pred_, &yp_pred_, &e_, &delta_, &r_, &work_, &yp_start_, &y_n_,
+                             &newton_weights_})
     v->setZero(n_);
 }
 
@@ -175,6 +176,8 @@ StepAttempt BdfStepper::newton(double t_new) {
   // window [0.6, 1/0.6]) or the last iteration failed.
   const double ratio = matrix_valid_ ? cj_ / system_.matrix_cj() : 0.0;
   const bool refresh = !matrix_valid_ || need_new_jacobian_ || ratio < 0.6 || ratio > 1.0 / 0.6;
+  if (system_.krylov()) newton_norm_.weights(y_n_, newton_weights_);
+  const double linear_tol = settings_.linear.settings.newton_fraction * settings_.newton_tol;
 
   auto model_failure = [&](Eval e) {
     need_new_jacobian_ = true;
@@ -206,10 +209,14 @@ StepAttempt BdfStepper::newton(double t_new) {
       }
     }
     ++stats.nnewton;
-    system_.solve(r_, delta_);
-    // The matrix was factorised for another cj: DASSL's correction of the step length.
+    const auto c = system_.correction(t_new, y_, yp_, cj_, r_, delta_, newton_weights_, linear_tol);
+    if (c.model != Eval::ok) return model_failure(c.model);
+    // No progress of the Krylov method: as a diverging iteration, retried with a new preconditioner.
+    if (c.outcome == KrylovSolver::Outcome::failed) break;
+    // The matrix was factorised for another cj: DASSL's correction of the step length
+    // (a Krylov operator has the present cj).
     const double cj_matrix = system_.matrix_cj();
-    if (cj_matrix != cj_) delta_ *= 2.0 / (1.0 + cj_ / cj_matrix);
+    if (!system_.krylov() && cj_matrix != cj_) delta_ *= 2.0 / (1.0 + cj_ / cj_matrix);
     y_ -= delta_;
     yp_ -= cj_ * delta_;
     e_ -= delta_;
@@ -392,8 +399,18 @@ void BdfStepper::interpolate(double theta, Eigen::VectorXd& out) const {
 SolveOutcome solve_bdf(ProblemView& problem, const SolveRequest& request, OutputSink& sink,
                        const BdfSettings& settings) {
   ImplicitSystem system;
-  if (system.setup(problem, request, /*allow_sparse=*/true) != Eval::ok)
+  const std::string& linear = settings.linear.linear_solver;
+  if (linear == "sparse" && !(problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN))
+    return {Status::invalid_input, "linear_solver=sparse needs a problem with a Jacobian pattern", request.t0};
+  if (system.setup(problem, request, /*allow_sparse=*/linear != "dense", settings.linear.krylov()) != Eval::ok)
     return {Status::evaluation_failure, problem.last_message(), request.t0};
+  if (settings.linear.krylov()) {
+    if (const std::string why = system.setup_krylov(request, settings.linear); !why.empty())
+      return {Status::invalid_input, why, request.t0};
+    if (request.wants_sensitivities())
+      return {Status::unsupported_problem,
+              "sensitivities with linear_solver=krylov are not available yet: use the direct LUs", request.t0};
+  }
   Eigen::VectorXd y = request.y0, yp = request.yp0;
   InitialisationOutcome init;
   if (system.mass_form()) {

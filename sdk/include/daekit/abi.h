@@ -96,6 +96,7 @@ typedef enum {
 #define DK_PROBLEM_ROOTS_USE_YP (1u << 9)           /* roots() reads y' (residual-form models) */
 #define DK_PROBLEM_DIRECTIONAL_DERIVATIVE (1u << 10) /* jacobian_vector gives (df/dy) v */
 #define DK_PROBLEM_STEP_NOTIFICATION (1u << 11)     /* step_completed wants every accepted step */
+#define DK_PROBLEM_PRECONDITIONER (1u << 12) /* ABI 1.3: prec_setup and prec_solve give a preconditioner */
 
 /* How the mass matrix is stored (ABI 1.2), orthogonal to dk_mass_kind. */
 typedef enum {
@@ -262,6 +263,20 @@ typedef struct dk_problem_vtbl {
      with an error at that event (a reaction that leaves y unchanged is R = identity). */
   dk_eval (*event_derivatives)(void* self, const dk_event* event, const double* y, double* dRdy,
                                double* dRdp);
+  /* ABI 1.3, Krylov linear solvers (part D); every entry optional. The Newton matrix of every
+     family is written M - gamma J (gamma = h gamma_ii in a Rosenbrock or Radau stage, 1/cj in
+     BDF and IDA), so one preconditioner serves them all. */
+  /* (dF/dy + cj dF/dy') v at (t, y, y'), for residual-form problems (jacobian_vector's twin) */
+  dk_eval (*residual_jacobian_vector)(void* self, double t, const double* y, const double* yp,
+                                      double cj, const double* v, double* out);
+  /* Prepares prec_solve for M - gamma J near (t, y). On entry *jac_current is 1 when the
+     solver wants the Jacobian information re-evaluated at (t, y), 0 when what an earlier
+     call evaluated may be reused with the new gamma; on return 1 when it was evaluated now. */
+  dk_eval (*prec_setup)(void* self, double t, const double* y, double gamma, int32_t* jac_current);
+  /* z ~ (M - gamma J)^-1 r with the data of the last prec_setup; delta is the accuracy the
+     Krylov method needs of it (weighted 2-norm of the residual), which it may ignore. */
+  dk_eval (*prec_solve)(void* self, double t, const double* y, const double* r, double* z,
+                        double gamma, double delta);
 } dk_problem_vtbl;
 
 typedef struct dk_problem {
@@ -334,7 +349,12 @@ typedef struct dk_solver_info {
 
 typedef enum { DK_OUTPUT_END = 0, DK_OUTPUT_EVERY_STEP = 1, DK_OUTPUT_SAVEAT = 2 } dk_output_mode;
 typedef enum { DK_JACOBIAN_AUTO = 0, DK_JACOBIAN_ANALYTIC = 1, DK_JACOBIAN_FINITE_DIFFERENCE = 2 } dk_jacobian_source;
-typedef enum { DK_LINEAR_ALGEBRA_UNKNOWN = 0, DK_LINEAR_ALGEBRA_DENSE = 1, DK_LINEAR_ALGEBRA_SPARSE = 2 } dk_linear_algebra;
+typedef enum {
+  DK_LINEAR_ALGEBRA_UNKNOWN = 0,
+  DK_LINEAR_ALGEBRA_DENSE = 1,
+  DK_LINEAR_ALGEBRA_SPARSE = 2,
+  DK_LINEAR_ALGEBRA_KRYLOV = 3 /* ABI 1.3: a Krylov method, no LU of the Newton matrix */
+} dk_linear_algebra;
 typedef enum {
   DK_INIT_CHECK = 0,         /* verify the algebraic equations at t0; fail with a precise message */
   DK_INIT_FIX_ALGEBRAIC = 1, /* compute consistent algebraic components */
@@ -455,6 +475,12 @@ typedef struct dk_stats {
   int64_t nfev_sens;         /* f or F evaluations made for sensitivities (also counted in nfev) */
   int64_t nsolve_sens;       /* linear back-solves made for sensitivities (also counted in nsolve) */
   int64_t nsens_error_fails; /* steps rejected because of the sensitivities' error alone */
+  /* ABI 1.3, Krylov linear solvers */
+  int64_t nlin_iters;      /* Krylov iterations */
+  int64_t nlin_conv_fails; /* linear solves that ended before their tolerance */
+  int64_t njtv;            /* Jacobian-vector products (analytic, dual or differences) */
+  int64_t nprec_setups;    /* preconditioner setups */
+  int64_t nprec_solves;    /* preconditioner applications */
 } dk_stats;
 
 typedef struct dk_result {

@@ -15,6 +15,7 @@
 #include "daekit/numerics/dense_lu.hpp"
 #include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
+#include "daekit/numerics/newton_krylov.hpp"
 #include "daekit/solve_request.hpp"
 #include "daekit/status.hpp"
 
@@ -24,7 +25,12 @@ class ProblemView;
 
 class ImplicitSystem {
  public:
-  Eval setup(ProblemView& problem, const SolveRequest& request, bool allow_sparse);
+  // With `krylov` (options.krylov()), nothing n x n is allocated: the matrix is an operator
+  // and setup_krylov() must follow.
+  Eval setup(ProblemView& problem, const SolveRequest& request, bool allow_sparse, bool krylov = false);
+  // The Krylov path (numerics/newton_krylov.hpp): "" or why it cannot serve this problem.
+  std::string setup_krylov(const SolveRequest& request, const KrylovOptions& options);
+  bool krylov() const { return krylov_; }
 
   bool mass_form() const { return mass_form_; }
   const MassMatrix& mass() const { return mass_; }
@@ -44,6 +50,17 @@ class ImplicitSystem {
   bool jacobian_survives_cj_change() const { return mass_form_; }
 
   void solve(const Eigen::VectorXd& b, Eigen::VectorXd& x);
+
+  // The Newton correction x = W^-1 b at the iterate (t, y, y') where residual() was last
+  // evaluated, b that residual: the LU's back-solve, or with Krylov a solve to a weighted
+  // RMS of `tol` (weights: the Newton norm's at this step), with J v at the iterate and
+  // the present cj. Ok, or the Krylov method's failure, or the model's.
+  struct Correction {
+    KrylovSolver::Outcome outcome = KrylovSolver::Outcome::converged;
+    Eval model = Eval::ok;
+  };
+  Correction correction(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double cj,
+                        const Eigen::VectorXd& b, Eigen::VectorXd& x, const Eigen::VectorXd& weights, double tol);
 
  private:
   Eval difference_matrix(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const Eigen::VectorXd& r,
@@ -66,6 +83,9 @@ class ImplicitSystem {
   Eigen::VectorXd rtol_, atol_;
   double cj_ = 0.0;
   bool singular_ = false;
+  bool krylov_ = false;
+  NewtonKrylov newton_krylov_;
+  Eigen::VectorXd scaled_b_;
 };
 
 }  // namespace daekit

@@ -86,6 +86,20 @@ class AutoDiffProblem : public Problem {
     return Eval::ok;
   }
 
+  // (df/dy) v exactly, in one pass on duals seeded with v (for Krylov solvers).
+  Eval jacobian_vector(double t, ConstVector y, ConstVector v, Vector jv) final {
+    prepare();
+    for (std::size_t i = 0; i < info_.n; ++i) {
+      x_[i] = AutoDiffScalar(y[static_cast<Eigen::Index>(i)]);
+      x_[i].d[0] = v[static_cast<Eigen::Index>(i)];
+    }
+    const Eval e = self().template rhs_of<AutoDiffScalar>(t, x_.data(), r_.data());
+    for (std::size_t i = 0; i < info_.n; ++i) x_[i].d[0] = 0.0;
+    if (e != Eval::ok) return e;
+    for (std::size_t i = 0; i < info_.n; ++i) jv[static_cast<Eigen::Index>(i)] = r_[i].d[0];
+    return Eval::ok;
+  }
+
   // df/dp: the parameters seeded 8 at a time, y held (exact where rhs_of reads param<T>).
   Eval dfdp(double t, ConstVector y, MatrixView d) override {
     if (!parameters_differentiated_) return Eval::not_provided;

@@ -212,6 +212,8 @@ class ProblemAdapter {
     for (std::size_t k = 0; k < jac_order_.size(); ++k) values[k] = jac_scratch_[jac_order_[k]];
   }
   const dk_problem_info& info() const { return info_; }
+  // Capabilities known only from the class's overrides (make_problem's detection).
+  void add_flags(std::uint32_t flags) { info_.flags |= flags; }
   std::string& error() { return error_; }
   const std::string& error() const { return error_; }
 
@@ -629,6 +631,35 @@ struct ProblemTrampolines {
       return a.impl().jacobian_sens(t, ConstVector(y, n), ConstMatrixView(s, n, cols, Eigen::OuterStride<>(n)), out);
     });
   }
+  static dk_eval jacobian_vector(void* self, double t, const double* y, const double* v, double* jv) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto n = static_cast<Eigen::Index>(a.info().n);
+      return a.impl().jacobian_vector(t, ConstVector(y, n), ConstVector(v, n), Vector(jv, n));
+    });
+  }
+  static dk_eval residual_jacobian_vector(void* self, double t, const double* y, const double* yp, double cj,
+                                          const double* v, double* out) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto n = static_cast<Eigen::Index>(a.info().n);
+      return a.impl().residual_jacobian_vector(t, ConstVector(y, n), ConstVector(yp, n), cj, ConstVector(v, n),
+                                               Vector(out, n));
+    });
+  }
+  static dk_eval prec_setup(void* self, double t, const double* y, double gamma, std::int32_t* jac_current) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      bool current = *jac_current != 0;
+      const Eval e = a.impl().preconditioner_setup(t, ConstVector(y, static_cast<Eigen::Index>(a.info().n)), gamma, current);
+      *jac_current = current ? 1 : 0;
+      return e;
+    });
+  }
+  static dk_eval prec_solve(void* self, double t, const double* y, const double* r, double* z, double gamma,
+                            double delta) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto n = static_cast<Eigen::Index>(a.info().n);
+      return a.impl().preconditioner_solve(t, ConstVector(y, n), ConstVector(r, n), Vector(z, n), gamma, delta);
+    });
+  }
   // dF/dp of a residual-form problem, likewise.
   static dk_eval residual_dfdp(void* self, double t, const double* y, const double* yp, double* out) noexcept {
     return guarded(self, [&](ProblemAdapter& a) {
@@ -688,7 +719,7 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
                        &ProblemTrampolines::next_time_event,
                        &ProblemTrampolines::on_event,
                        &ProblemTrampolines::reference_at,
-                       /*jacobian_vector=*/nullptr,
+                       &ProblemTrampolines::jacobian_vector,
                        &ProblemTrampolines::step_completed,
                        &ProblemTrampolines::outputs,
                        &ProblemTrampolines::set_p,
@@ -696,7 +727,10 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
                        &ProblemTrampolines::residual_dfdp,
                        &ProblemTrampolines::jacobian_sens,
                        &ProblemTrampolines::roots_dgdp,
-                       &ProblemTrampolines::event_derivatives};
+                       &ProblemTrampolines::event_derivatives,
+                       &ProblemTrampolines::residual_jacobian_vector,
+                       &ProblemTrampolines::prec_setup,
+                       &ProblemTrampolines::prec_solve};
   if (!(info.flags & DK_PROBLEM_ANALYTIC_JACOBIAN)) t.jacobian = nullptr;
   if (!(info.flags & DK_PROBLEM_SPARSE_JACOBIAN)) t.jacobian_sparse = nullptr;
   if (!(info.flags & DK_PROBLEM_ANALYTIC_DFDT)) t.dfdt = nullptr;
@@ -722,9 +756,27 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
   }
   if (info.np == 0 || info.form != DK_FORM_RESIDUAL_ONLY) t.residual_dfdp = nullptr;
   if (info.np > 0 && info.form == DK_FORM_RESIDUAL_ONLY) t.dfdp = nullptr;  // no f to differentiate
+  if (!(info.flags & DK_PROBLEM_DIRECTIONAL_DERIVATIVE) || info.form == DK_FORM_RESIDUAL_ONLY) t.jacobian_vector = nullptr;
+  if (!(info.flags & DK_PROBLEM_PRECONDITIONER)) t.prec_setup = nullptr, t.prec_solve = nullptr;
   if (info.nroots == 0 && !(info.flags & (DK_PROBLEM_TIME_EVENTS | DK_PROBLEM_STEP_NOTIFICATION)))
     t.on_event = nullptr;
   return t;
+}
+
+// The Krylov entries a class gives: J v when it overrides jacobian_vector (AutoDiffProblem
+// does, by one pass on duals); a preconditioner when it overrides both of its functions.
+template <class Class>
+constexpr std::uint32_t krylov_flags() {
+  using Products = Eval (Problem::*)(double, ConstVector, ConstVector, Vector);
+  using Setup = Eval (Problem::*)(double, ConstVector, double, bool&);
+  using Solve = Eval (Problem::*)(double, ConstVector, ConstVector, Vector, double, double);
+  std::uint32_t flags = 0;
+  if constexpr (!std::is_same_v<decltype(&Class::jacobian_vector), Products>) flags |= DK_PROBLEM_DIRECTIONAL_DERIVATIVE;
+  constexpr bool setup = !std::is_same_v<decltype(&Class::preconditioner_setup), Setup>;
+  constexpr bool solve = !std::is_same_v<decltype(&Class::preconditioner_solve), Solve>;
+  static_assert(setup == solve, "a problem's preconditioner overrides both preconditioner_setup and preconditioner_solve");
+  if constexpr (setup && solve) flags |= DK_PROBLEM_PRECONDITIONER;
+  return flags;
 }
 
 template <class Class>
@@ -741,6 +793,7 @@ std::int32_t make_problem(const dk_host* host, const dk_keyval* params, std::siz
         std::unique_ptr<ProblemAdapter> adapter(
             new ProblemAdapter(std::make_unique<Class>(p), std::move(descs), p, overrides));
         adapter->set_named_parameters(p.pending());
+        adapter->add_flags(krylov_flags<Class>());
         adapter->table = problem_vtbl(adapter->info());
         // A pattern without values: solvers difference in it (one evaluation per colour).
         if (!overrides.jacobian_sparse || adapter->impl().info().jacobian_pattern_only)
@@ -758,6 +811,9 @@ std::int32_t make_problem(const dk_host* host, const dk_keyval* params, std::siz
         using SensitivityProducts = Eval (Problem::*)(double, ConstVector, ConstMatrixView, MatrixView);
         if constexpr (std::is_same_v<decltype(&Class::jacobian_sens), SensitivityProducts>)
           adapter->table.jacobian_sens = nullptr;
+        using ResidualProducts = Eval (Problem::*)(double, ConstVector, ConstVector, double, ConstVector, Vector);
+        if constexpr (std::is_same_v<decltype(&Class::residual_jacobian_vector), ResidualProducts>)
+          adapter->table.residual_jacobian_vector = nullptr;
         out->vtbl = &adapter->table;
         out->self = adapter.release();
       },

@@ -267,6 +267,30 @@ class Problem {
   virtual Eval jacobian_sens(double /*t*/, ConstVector /*y*/, ConstMatrixView /*s*/, MatrixView /*js*/) {
     return Eval::not_provided;
   }
+  // --- Krylov linear solvers (ABI 1.3; docs/krylov.md) -------------------------------------
+  // Each is exported only from a class that overrides it. (df/dy) v without forming df/dy
+  // (matrix-free Newton-Krylov); without it solvers difference f along v, or an
+  // AutoDiffProblem runs one pass on duals.
+  virtual Eval jacobian_vector(double /*t*/, ConstVector /*y*/, ConstVector /*v*/, Vector /*jv*/) {
+    return Eval::not_provided;
+  }
+  // (dF/dy + cj dF/dy') v, the same for residual-form problems.
+  virtual Eval residual_jacobian_vector(double /*t*/, ConstVector /*y*/, ConstVector /*yp*/, double /*cj*/,
+                                        ConstVector /*v*/, Vector /*out*/) {
+    return Eval::not_provided;
+  }
+  // A preconditioner for M - gamma J (every family's Newton matrix in that form): setup
+  // near (t, y), re-evaluating what it keeps of the Jacobian when `jacobian_current` comes
+  // in true (else it may reuse it with the new gamma), and setting it true when it did;
+  // solve z ~ (M - gamma J)^-1 r (delta: the accuracy the Krylov method needs, may be
+  // ignored). Override both or neither.
+  virtual Eval preconditioner_setup(double /*t*/, ConstVector /*y*/, double /*gamma*/, bool& /*jacobian_current*/) {
+    return Eval::not_provided;
+  }
+  virtual Eval preconditioner_solve(double /*t*/, ConstVector /*y*/, ConstVector /*r*/, Vector /*z*/,
+                                    double /*gamma*/, double /*delta*/) {
+    return Eval::not_provided;
+  }
   virtual Eval roots_dgdp(double /*t*/, ConstVector /*y*/, MatrixView /*dgdy*/, MatrixView /*dgdp*/) {
     return Eval::not_provided;
   }

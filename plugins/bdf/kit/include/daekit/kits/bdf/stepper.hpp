@@ -31,7 +31,14 @@ struct BdfSettings {
   double newton_tol = 0.0;
   double fixed_step = 0.0;    // > 0: constant steps of this size without error control (order tests)
   bool restart_at_tstops = true;  // order 1 from each breakpoint on, as the test set's drivers do
+  KrylovOptions linear;           // linear_solver (auto, dense, sparse or krylov) and Krylov's options
 };
+
+// linear_solver's direct choices in this family (auto: sparse LUs where a pattern is declared).
+inline const std::vector<std::string>& bdf_direct_solvers() {
+  static const std::vector<std::string> choices = {"auto", "dense", "sparse"};
+  return choices;
+}
 
 class BdfStepper {
  public:
@@ -119,6 +126,7 @@ class BdfStepper {
   double cj_ = 0.0, error_constant_ = 0.0;
   Eigen::MatrixXd phi_star_;  // beta-scaled phi of this attempt
   Eigen::VectorXd y_, yp_, y_pred_, yp_pred_, e_, delta_, r_, work_;
+  Eigen::VectorXd newton_weights_;  // the Newton norm's weights at y_n_, for Krylov's residual
   double y_pred_norm_ = 0.0;
   double h_attempt_ = 0.0, t_new_ = 0.0;
 

@@ -1,0 +1,89 @@
+// The Newton matrix as an operator, for Krylov methods: A = M - gamma J for a problem
+// M y' = f with a constant M, A = gamma (dF/dy + cj dF/dy') with gamma = 1/cj for a
+// residual-form one (the same matrix scaled: both are in y's units, so the error weights
+// measure the linear residual as they measure the Newton correction). J v comes from the
+// problem's jacobian_vector (exact, or an AutoDiffProblem's dual pass), else from one
+// forward difference of f along v; nothing n x n is ever formed unless the preconditioner
+// asks for J. Options (linear_solver=krylov and the rest) are declared here, once.
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "daekit/numerics/krylov_solver.hpp"
+#include "daekit/numerics/mass_matrix.hpp"
+#include "daekit/numerics/preconditioner.hpp"
+#include "daekit/sdk/solver.hpp"
+#include "daekit/solve_request.hpp"
+#include "daekit/status.hpp"
+
+namespace daekit {
+
+class ProblemView;
+
+struct KrylovOptions {
+  std::string linear_solver;  // the family's direct choice, or "krylov"
+  bool krylov() const { return linear_solver == "krylov"; }
+  KrylovMethod method = KrylovMethod::gmres;
+  KrylovSettings settings;  // its method is `method` once read
+  PreconditionerKind preconditioner = PreconditionerKind::automatic;
+  double ilu_droptol = 1e-4;
+  int ilu_fill = 10;
+};
+
+// The option rows (for a family's option table) and their reading: `linear_solver` with
+// the family's direct choices (e.g. {"auto", "dense", "sparse"}) plus krylov, and the
+// Krylov method's own. A family that has no Krylov path does not list them.
+std::vector<OptionDesc> krylov_option_rows(const std::vector<std::string>& direct_choices);
+bool read_krylov_options(const SolveRequest& request, const std::vector<std::string>& direct_choices,
+                         KrylovOptions& options, std::string* why);
+
+class NewtonKrylov {
+ public:
+  using ConstRef = Eigen::Ref<const Eigen::VectorXd>;
+  using Ref = Eigen::Ref<Eigen::VectorXd>;
+
+  // mass: the problem's constant M, or nullptr for the residual form. False with `why`
+  // when the preconditioner asked for cannot be had for this problem.
+  bool setup(ProblemView& problem, const SolveRequest& request, const KrylovOptions& options, const MassMatrix* mass,
+             std::string* why);
+
+  // The point of the products that follow: (t, y, y') with f(t, y) (mass form) or
+  // F(t, y, y') (residual form) already evaluated there, and the matrix's gamma (and cj).
+  void linearise_at(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const Eigen::VectorXd& value,
+                    double gamma, double cj);
+  // A new preconditioner for gamma at (t, y) (f0 = f(t, y)); fresh: with new Jacobian data.
+  Eval prepare_preconditioner(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0, double gamma,
+                              bool fresh);
+  double preconditioner_gamma() const { return preconditioner_.gamma(); }
+
+  // A x = b to || weights .* (b - A x) ||_2 <= tol (x from 0).
+  KrylovSolver::Outcome solve(const Eigen::VectorXd& weights, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                              double tol);
+  Eval model_failure() const { return krylov_.model_failure(); }
+  const KrylovSettings& settings() const { return krylov_.settings(); }
+
+ private:
+  Eval apply(ConstRef v, Ref out);
+  Eval jacobian_times(ConstRef v, Ref out);  // J v (mass form) or (dF/dy + cj dF/dy') v
+
+  ProblemView* problem_ = nullptr;
+  const MassMatrix* mass_ = nullptr;  // nullptr: residual form
+  KrylovSolver krylov_;
+  Preconditioner preconditioner_;
+  Eigen::VectorXd rtol_, atol_;
+  // The linearisation point (caller's vectors, valid for the solve that follows).
+  double t_ = 0.0, gamma_ = 0.0, cj_ = 0.0;
+  const Eigen::VectorXd *y_ = nullptr, *yp_ = nullptr, *value_ = nullptr;
+  Eigen::VectorXd v_, mv_, jv_, y_work_, yp_work_, f_work_, b_rows_, r_rows_;
+  // Algebraic equations (zero rows of M; for the residual form, the rows of the components
+  // the problem declares algebraic) have gamma J alone in A: their rows are scaled by
+  // 1/gamma, so that the linear residual measures a correction of the size it causes
+  // (unscaled, a residual of gamma's order in a constraint hides an O(1) error in x).
+  std::vector<Eigen::Index> algebraic_rows_;
+  Eigen::VectorXd row_scale_;
+  double delta_ = 0.0;  // the present solve's tolerance, handed to the problem's preconditioner
+};
+
+}  // namespace daekit
