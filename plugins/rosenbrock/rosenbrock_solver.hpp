@@ -20,7 +20,18 @@ struct RosenbrockOptions : ControllerLimits {
   std::string controller = "predictive";
   int max_jacobian_age = 1;
   int checkpoint_steps = 1;
+  KrylovOptions linear;  // linear_solver (auto, dense, sparse or krylov) and Krylov's options
 };
+
+// linear_solver's direct choices in this family (auto: sparse LUs where a pattern is declared).
+inline const std::vector<std::string>& rosenbrock_direct_solvers() {
+  static const std::vector<std::string> choices = {"auto", "dense", "sparse"};
+  return choices;
+}
+
+// A stage goes into the step's result as it is solved (a Newton correction is corrected by
+// the next iteration): the stages are solved ten times tighter than a Newton correction.
+constexpr double stage_tolerance_factor = 0.1;
 
 inline OptionTable<RosenbrockOptions> rosenbrock_options(bool w_method) {
   std::vector<std::pair<std::string, std::string>> controllers;
@@ -33,7 +44,8 @@ inline OptionTable<RosenbrockOptions> rosenbrock_options(bool w_method) {
       .real("fac_max", &RosenbrockOptions::fac_max, above(1), "largest step-size ratio h_new/h")
       .integer("checkpoint_steps", &RosenbrockOptions::checkpoint_steps, at_least(1),
                "adjoint gradients: keep the state every this many steps and replay the others (1: keep every step)")
-      .listed(iteration_matrix_options());
+      .listed(iteration_matrix_options())
+      .listed(krylov_option_rows(rosenbrock_direct_solvers()));
   if (w_method)
     t.integer("max_jacobian_age", &RosenbrockOptions::max_jacobian_age, at_least(1),
               "keep a Jacobian for up to this many steps (a W-method keeps its order with an old one)");
@@ -67,8 +79,24 @@ class RosenbrockSolver : public Solver {
 
   SolveOutcome solve(ProblemView& problem, const SolveRequest& request, OutputSink& sink) override {
     RosenbrockOptions o;
-    if (std::string why; !options().read(request, o, &why)) return {Status::invalid_input, why, request.t0};
+    if (std::string why; !options().read(request, o, &why) ||
+                         !read_krylov_options(request, rosenbrock_direct_solvers(), o.linear, &why))
+      return {Status::invalid_input, why, request.t0};
     const ControllerLimits limits = o;
+    const std::string& linear = o.linear.linear_solver;
+    if (linear == "sparse" && !(problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN))
+      return {Status::invalid_input, "linear_solver=sparse needs a problem with a Jacobian pattern", request.t0};
+    std::optional<NewtonKrylov> krylov;
+    if (o.linear.krylov()) {
+      if (request.wants_adjoint() || request.wants_sensitivities())
+        return {Status::unsupported_problem,
+                "sensitivities and adjoints with linear_solver=krylov are not available yet: use the direct LUs",
+                request.t0};
+      if (std::string why; Preconditioner::resolve(o.linear.preconditioner, problem, &why) ==
+                           PreconditionerKind::automatic)
+        return {Status::invalid_input, why, request.t0};
+      krylov.emplace();
+    }
     if (request.wants_adjoint()) {
       if (const std::string why = rosenbrock_adjoint_refusal(problem, Tableau, o.max_jacobian_age); !why.empty())
         return {Status::unsupported_problem, why, request.t0};
@@ -85,10 +113,15 @@ class RosenbrockSolver : public Solver {
       });
     }
     return solve_one_step(
-        problem, request, sink, Tableau.order, /*allow_sparse=*/true,
+        problem, request, sink, Tableau.order, /*allow_sparse=*/linear != "dense",
         [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm& norm) {
           auto stepper = std::make_unique<RosenbrockStepper>(Tableau, problem, mass, matrix, norm, o.max_jacobian_age);
           if (sensitivities) stepper->integrate_sensitivities(&*sensitivities);
+          if (krylov) {
+            std::string why;  // resolved above: the preconditioner can be had
+            krylov->setup(problem, request, o.linear, &mass, &why);
+            stepper->solve_stages_by_krylov(&*krylov, stage_tolerance_factor * o.linear.settings.newton_fraction);
+          }
           return stepper;
         },
         [&](const RosenbrockStepper& stepper) { return make_controller(o.controller, stepper.error_order(), limits); });

@@ -55,6 +55,36 @@ TEST_CASE("every Krylov method and preconditioner matches the direct LUs on the 
     }
 }
 
+TEST_CASE("the Rosenbrock family's stages by Krylov match its direct LUs", "[conformance][krylov]") {
+  const double rtol = 1e-6;
+  const auto reference = test::run(brusselator("auto", 1e-10));
+  for (const char* solver : {"rodas5p", "ros34pw2", "rodas4"})
+    for (const char* preconditioner : {"problem", "ilu"}) {
+      INFO(solver << " with preconditioner " << preconditioner);
+      test::RunSpec direct = brusselator("auto", rtol);
+      direct.solver = solver;
+      test::RunSpec spec = direct;
+      spec.solver_options = {{"linear_solver", "krylov"}, {"preconditioner", preconditioner}};
+      const auto d = test::run(direct), k = test::run(spec);
+      REQUIRE(d.status() == Status::success);
+      REQUIRE(k.status() == Status::success);
+      CHECK(k.stats().nlu == 0);
+      CHECK(k.stats().nlin_iters > 0);
+      // The stages are solved well below the tolerance: the same steps, the same accuracy.
+      CHECK(std::abs(k.stats().accepted - d.stats().accepted) <= 2 + d.stats().accepted / 10);
+      CHECK(weighted_error(k.y_end(), reference.y_end(), rtol) <=
+            3.0 * weighted_error(d.y_end(), reference.y_end(), rtol) + 1.0);
+    }
+  // The index-1 DAE form (a singular M): its algebraic rows scaled, as in bdf.
+  test::RunSpec direct = test::spec_for("rober_dae", "rodas5p", 1e-7), krylov = direct;
+  direct.tweak = krylov.tweak = [](dk_solve_options& o, std::vector<double>&) { o.tend = 1e5; };
+  krylov.solver_options = {{"linear_solver", "krylov"}, {"preconditioner", "none"}};
+  const auto d = test::run(direct), k = test::run(krylov);
+  REQUIRE(d.status() == Status::success);
+  REQUIRE(k.status() == Status::success);
+  CHECK(weighted_error(k.y_end(), d.y_end(), 1e-7) < 30.0);
+}
+
 TEST_CASE("a matrix-free problem (no pattern, no Jacobian) is solved with J v and its preconditioner",
           "[conformance][krylov]") {
   const double rtol = 1e-6;
@@ -136,13 +166,20 @@ TEST_CASE("Krylov options that cannot serve the problem are refused before the r
   CHECK(r.status() == Status::invalid_input);
   CHECK(std::string_view(r.result.message).find("krylov_dim") != std::string::npos);
   // Sensitivities are not there yet with Krylov: refused, not computed with the wrong matrix.
-  spec = test::spec_for("rober", "bdf", 1e-6);
-  spec.solver_options = {{"linear_solver", "krylov"}};
-  spec.tweak = [](dk_solve_options& o, std::vector<double>&) {
-    static const std::int32_t index[] = {0};
-    o.nsens = 1;
-    o.sens_index = index;
-  };
-  r = test::run(spec);
-  CHECK(r.status() == Status::unsupported_problem);
+  for (const char* solver : {"bdf", "rodas5p"}) {
+    INFO(solver);
+    spec = test::spec_for("rober", solver, 1e-6);
+    spec.solver_options = {{"linear_solver", "krylov"}};
+    spec.tweak = [](dk_solve_options& o, std::vector<double>&) {
+      static const std::int32_t index[] = {0};
+      o.nsens = 1;
+      o.sens_index = index;
+    };
+    r = test::run(spec);
+    CHECK(r.status() == Status::unsupported_problem);
+  }
+  // linear_solver=sparse without a pattern.
+  spec = test::spec_for("rober", "rodas5p", 1e-6);
+  spec.solver_options = {{"linear_solver", "sparse"}};
+  CHECK(test::run(spec).status() == Status::invalid_input);
 }

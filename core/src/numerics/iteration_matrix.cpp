@@ -46,8 +46,10 @@ void IterationMatrix::setup(ProblemView& problem, const SolveRequest& request, c
   colouring_ = ColumnColouring{};
   pattern_.resize(0, 0);
   if (!sparse_) {
-    jac_.setZero(n, n);
-    w_.setZero(n, n);
+    // n x n storage comes with the first Jacobian: a solver that only asks for J's action
+    // (linear_solver=krylov) never allocates it.
+    jac_.resize(0, 0);
+    w_.resize(0, 0);
     if (!analytic_) use_differences();
     return;
   }
@@ -102,6 +104,7 @@ void IterationMatrix::use_differences() {
 
 Eval IterationMatrix::evaluate_jacobian(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0) {
   ++problem_->stats().njac;
+  if (!sparse_ && jac_.rows() != problem_->size()) jac_.setZero(problem_->size(), problem_->size());
   if (analytic_) {
     const Eval e = sparse_ ? problem_->jacobian_sparse(t, y, jac_sparse_) : problem_->jacobian(t, y, jac_);
     if (e != Eval::ok || !check_ || !derivative_check_.due()) return e;

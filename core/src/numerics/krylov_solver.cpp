@@ -56,6 +56,9 @@ void KrylovSolver::setup(Eigen::Index n, const KrylovSettings& settings) {
   if (SUNContext_Create(nullptr, &s.context) != 0) throw std::runtime_error("SUNDIALS: no context");
   // The method clones its work vectors from this template.
   N_Vector shape = N_VNew_Serial(static_cast<sunindextype>(n), s.context);
+  // Fused vector operations (several dot products or linear sums in one pass over memory):
+  // Gram-Schmidt and the solution update are memory-bound at large n.
+  N_VEnableFusedOps_Serial(shape, SUNTRUE);
   const int maxl = settings.max_dimension;
   switch (settings.method) {
     case KrylovMethod::gmres:

@@ -52,6 +52,52 @@ Eval RosenbrockStepper::time_derivative(double t, const Eigen::VectorXd& y) {
   return e;
 }
 
+StepAttempt RosenbrockStepper::prepare_matrix(double t, double h, const Eigen::VectorXd& y) {
+  const bool fresh = !have_jac_;
+  if (fresh) {
+    Eval e = krylov_ ? Eval::ok : matrix_.evaluate_jacobian(t, y, f0_);
+    if (e == Eval::ok) e = time_derivative(t, y);
+    if (e != Eval::ok) return failure(e);
+    have_jac_ = true;
+    jacobian_age_ = 0;
+  } else if (jacobian_age_ > 0) {
+    ++problem_.stats().njac_reused;
+  }
+  if (krylov_) {
+    norm_.weights(y, weights_);
+    const Eval e = krylov_->prepare_preconditioner(t, y, f0_, h * tab_.gamma, fresh);
+    if (e == Eval::recoverable)
+      return StepAttempt::failed(StepAttempt::Kind::recoverable, "the preconditioner could not be set up", 0.5);
+    return e == Eval::ok ? StepAttempt{} : failure(e);
+  }
+  if (!matrix_.factor(1.0 / (h * tab_.gamma))) {
+    StepAttempt a;
+    a.kind = StepAttempt::Kind::singular;
+    a.message = "the iteration matrix M/(h*gamma) - J is singular";
+    return a;
+  }
+  return {};
+}
+
+StepAttempt RosenbrockStepper::solve_stage(int i, double t, double h, const Eigen::VectorXd& y) {
+  Eigen::VectorXd& k = k_[static_cast<std::size_t>(i)];
+  if (!krylov_) {
+    matrix_.solve(rhs_, k);
+    return {};
+  }
+  const double gamma = h * tab_.gamma;
+  krylov_->linearise_at(t, y, y, f0_, gamma, 1.0 / gamma);
+  scaled_rhs_ = gamma * rhs_;
+  const double l2_tolerance = std::sqrt(static_cast<double>(y.size())) * krylov_tolerance_;  // RMS to 2-norm
+  const auto outcome = krylov_->solve(weights_, scaled_rhs_, k, l2_tolerance);
+  if (outcome == KrylovSolver::Outcome::model_failed) return failure(krylov_->model_failure());
+  // A stage goes into y_new as it is: one short of its tolerance fails the step, which is
+  // retried smaller (the operator nearer the identity, the method converges faster).
+  if (outcome != KrylovSolver::Outcome::converged)
+    return StepAttempt::failed(StepAttempt::Kind::recoverable, "the Krylov method did not converge on a stage", 0.5);
+  return {};
+}
+
 StepAttempt RosenbrockStepper::attempt(double t, double h, const Eigen::VectorXd& y) {
   if (!sensitivities_failed_.empty()) return StepAttempt::failed(StepAttempt::Kind::fatal, sensitivities_failed_);
   // After a rejection (t, y) are unchanged: f, J and f_t are reused, only W is refactored.
@@ -60,21 +106,7 @@ StepAttempt RosenbrockStepper::attempt(double t, double h, const Eigen::VectorXd
     if (e != Eval::ok) return failure(e);
     have_f0_ = true;
   }
-  if (!have_jac_) {
-    Eval e = matrix_.evaluate_jacobian(t, y, f0_);
-    if (e == Eval::ok) e = time_derivative(t, y);
-    if (e != Eval::ok) return failure(e);
-    have_jac_ = true;
-    jacobian_age_ = 0;
-  } else if (jacobian_age_ > 0) {
-    ++problem_.stats().njac_reused;
-  }
-  if (!matrix_.factor(1.0 / (h * tab_.gamma))) {
-    StepAttempt a;
-    a.kind = StepAttempt::Kind::singular;
-    a.message = "the iteration matrix M/(h*gamma) - J is singular";
-    return a;
-  }
+  if (StepAttempt a = prepare_matrix(t, h, y); a.kind != StepAttempt::Kind::ok) return a;
   y_old_ = y;
   const int s = tab_.stages;
   for (int i = 0; i < s; ++i) {
@@ -96,7 +128,7 @@ StepAttempt RosenbrockStepper::attempt(double t, double h, const Eigen::VectorXd
       mass_.apply(sum_, msum_);
       rhs_ += msum_;
     }
-    matrix_.solve(rhs_, k_[i]);
+    if (StepAttempt a = solve_stage(i, t, h, y); a.kind != StepAttempt::Kind::ok) return a;
     if (!k_[i].allFinite()) {
       StepAttempt a;
       a.kind = StepAttempt::Kind::recoverable;

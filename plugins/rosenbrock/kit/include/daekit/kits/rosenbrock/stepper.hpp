@@ -11,6 +11,7 @@
 #include "daekit/numerics/error_norm.hpp"
 #include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
+#include "daekit/numerics/newton_krylov.hpp"
 #include "daekit/problem_view.hpp"
 #include "daekit/solve_request.hpp"
 #include "daekit/kits/rosenbrock/sensitivities.hpp"
@@ -47,6 +48,12 @@ class RosenbrockStepper {
   int order() const { return tab_.order; }
   // (1 - theta) y_old + theta (y_new + (1 - theta) H(theta)), H of degree dense_rows - 1; else cubic Hermite.
   int dense_degree() const { return tab_.dense_rows == 0 ? 3 : tab_.dense_rows + 1; }
+  // Stages solved by a Krylov method (linear_solver=krylov; the stepper does not own it),
+  // each to `tolerance` in the error norm: J only through products at the step's start.
+  void solve_stages_by_krylov(NewtonKrylov* krylov, double tolerance) {
+    krylov_ = krylov;
+    krylov_tolerance_ = tolerance;
+  }
   // Sensitivities integrated beside y on the same steps (the stepper does not own them).
   void integrate_sensitivities(RosenbrockSensitivities* sensitivities) { sensitivities_ = sensitivities; }
   // After the restart at an event (restart() done): s continues from s+; "" or why not.
@@ -65,6 +72,11 @@ class RosenbrockStepper {
   Eval evaluate_f0(double t, const Eigen::VectorXd& y);
   Eval time_derivative(double t, const Eigen::VectorXd& y);
   StepAttempt failure(Eval e) const;
+  // The Jacobian's part of an attempt: J (or the preconditioner) at (t, y) when due, and W
+  // for this h factorised (or the preconditioner set up for it).
+  StepAttempt prepare_matrix(double t, double h, const Eigen::VectorXd& y);
+  // Stage i's k from rhs_: a back-solve, or a Krylov solve of (M - h gamma J) k = h gamma rhs.
+  StepAttempt solve_stage(int i, double t, double h, const Eigen::VectorXd& y);
   void hermite(double theta, Eigen::VectorXd& out);
   // y' from f where M is diagonal (identity included); false for a non-diagonal M.
   bool derivative(const Eigen::VectorXd& f, Eigen::VectorXd& yp) const;
@@ -84,6 +96,9 @@ class RosenbrockStepper {
   std::array<Eigen::VectorXd, tableaus::max_rosenbrock_stages> k_;
   std::array<Eigen::VectorXd, 3> dense_;
   RosenbrockSensitivities* sensitivities_ = nullptr;
+  NewtonKrylov* krylov_ = nullptr;
+  double krylov_tolerance_ = 0.0;
+  Eigen::VectorXd weights_, scaled_rhs_;  // the Krylov path's error weights at y and h gamma rhs
   std::string sensitivities_failed_;  // why s0 could not be had: the first step says so
 };
 
