@@ -42,17 +42,17 @@ echo "| N | n | setup | status | steps (rejected) | LUs | Krylov its | wall s | 
 echo "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for N in $both; do
   run "bdf-direct-$N" "$N" bdf linear_solver=auto
-  row "bdf-direct-$N" "$N" "bdf, sparse LU"
+  row "bdf-direct-$N" "$N" "bdf; sparse LU"
   run "bdf-free-$N" "$N" bdf linear_solver=krylov
-  row "bdf-free-$N" "$N" "bdf, GMRES + problem's preconditioner, matrix-free" "bdf-direct-$N"
+  row "bdf-free-$N" "$N" "bdf; GMRES + problem's preconditioner; matrix-free" "bdf-direct-$N"
   run "bdf-ilu-$N" "$N" bdf linear_solver=krylov preconditioner=ilu
-  row "bdf-ilu-$N" "$N" "bdf, GMRES + ILUT" "bdf-direct-$N"
+  row "bdf-ilu-$N" "$N" "bdf; GMRES + ILUT" "bdf-direct-$N"
   run "rodas5p-direct-$N" "$N" rodas5p linear_solver=auto
-  row "rodas5p-direct-$N" "$N" "rodas5p, sparse LU"
+  row "rodas5p-direct-$N" "$N" "rodas5p; sparse LU"
   run "rodas5p-free-$N" "$N" rodas5p linear_solver=krylov
-  row "rodas5p-free-$N" "$N" "rodas5p, GMRES + problem's preconditioner, matrix-free" "rodas5p-direct-$N"
+  row "rodas5p-free-$N" "$N" "rodas5p; GMRES + problem's preconditioner; matrix-free" "rodas5p-direct-$N"
 done
 for N in $krylov_only; do
   run "bdf-free-$N" "$N" bdf linear_solver=krylov
-  row "bdf-free-$N" "$N" "bdf, GMRES + problem's preconditioner, matrix-free"
+  row "bdf-free-$N" "$N" "bdf; GMRES + problem's preconditioner; matrix-free"
 done
