@@ -38,6 +38,7 @@ struct Item {
   bool passed = false;
   std::string detail;
   bool skipped = false;  // not run, and why (counts as passed)
+  bool warning = false;  // passed, with something the author should look at
 };
 
 struct Report {
@@ -47,6 +48,9 @@ struct Report {
     items.push_back({std::move(name), passed, std::move(detail)});
   }
   void skip(std::string name, std::string why) { items.push_back({std::move(name), true, std::move(why), true}); }
+  void warn(std::string name, std::string why) {
+    items.push_back({std::move(name), true, std::move(why), false, true});
+  }
   bool passed() const;
 };
 

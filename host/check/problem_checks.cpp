@@ -484,6 +484,13 @@ Report check_problem(const loader::Plugin& plugin, const std::map<std::string, s
   const dk_problem& p = problem->handle();
   const auto n = static_cast<Eigen::Index>(info.n);
   const ProblemProbe probe(p, info);
+  // What users read: warnings, not failures (the problem solves all the same).
+  if (!info.title || !*info.title)
+    report.warn("the problem has a title", "none: `daekit list`, `info` and the reports show its name alone");
+  if (!info.name || plugin.manifest.name != info.name)
+    report.warn("its info name is the name it is exported under",
+                std::string("info says '") + (info.name ? info.name : "") + "', the plugin exports '" +
+                    plugin.manifest.name + "': --problem takes the exported name, the reports print the other");
 
   // Every field of the description (indices included) was validated when it was created.
   const bool flags_ok = info.t0 != info.tend && std::isfinite(info.t0) && std::isfinite(info.tend);
@@ -572,7 +579,7 @@ Report check_problem(const loader::Plugin& plugin, const std::map<std::string, s
 void print(std::ostream& out, const Report& report) {
   out << report.subject << "\n";
   for (const auto& i : report.items)
-    out << "  [" << (i.skipped ? "skip" : i.passed ? "pass" : "FAIL") << "] " << i.name << (i.detail.empty() ? "" : ": " + i.detail)
+    out << "  [" << (i.skipped ? "skip" : i.warning ? "warn" : i.passed ? "pass" : "FAIL") << "] " << i.name << (i.detail.empty() ? "" : ": " + i.detail)
         << "\n";
   out << "  => " << (report.passed() ? "passed" : "FAILED") << "\n";
 }

@@ -180,6 +180,12 @@ TEST_CASE("daekit check fails every broken model, each for its defect, and passe
   CHECK_THAT(check_section(out, "chain_ok"), Catch::Contains("[pass] (df/dy) S (jacobian_sens) agrees with differences"));
   CHECK_THAT(check_section(out, "chain_ok"), Catch::Contains("[pass] J v (jacobian_vector) agrees with differences"));
   CHECK_THAT(check_section(out, "chain_ok"), Catch::Contains("[pass] the preconditioner approximates"));
+  // A title-less problem whose info names it otherwise than its export: warned, not failed.
+  const std::string untitled = check_section(out, "untitled");
+  CHECK_THAT(untitled, Catch::EndsWith("=> passed"));
+  CHECK_THAT(untitled, Catch::Contains("[warn] the problem has a title: none"));
+  CHECK_THAT(untitled, Catch::Contains("[warn] its info name is the name it is exported under: info says "
+                                       "'chain_untitled', the plugin exports 'untitled'"));
   const std::vector<std::pair<std::string, std::string>> expected{
       {"jacobian_nan", "[FAIL] analytic Jacobian agrees with finite differences at y0: df/dy has a non-finite entry at row 3, column 1"},
       {"wrong_dfdt", "[FAIL] analytic df/dt agrees with differences in t"},
