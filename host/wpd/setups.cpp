@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include <daekit/api/run_setup.hpp>
+
 #include "../cli.hpp"
 
 namespace daekit::host::wpd {
@@ -68,11 +70,15 @@ Setup parse_setup(const std::string& text) {
     while (std::getline(in, item, ','))
       if (!item.empty()) items.push_back(item);
     for (const auto& [k, v] : parse_key_values(items, ("--setup " + s.name).c_str())) {
-      if (std::find(run_setting_keys.begin(), run_setting_keys.end(), k) != run_setting_keys.end()) {
-        check_run_setting(k, v, s.name);
-        s.run_settings[k] = v;
+      // Run settings are spelled as the run command's flags (suppress-algebraic), solver
+      // options as the solvers declare them (linear_solver); either spelling is accepted.
+      std::string run_key = k;
+      std::replace(run_key.begin(), run_key.end(), '_', '-');
+      if (std::find(run_setting_keys.begin(), run_setting_keys.end(), run_key) != run_setting_keys.end()) {
+        check_run_setting(run_key, v, s.name);
+        s.run_settings[run_key] = v;
       } else {
-        s.solver_options[k] = v;
+        s.solver_options[api::canonical_option_key(k)] = v;
       }
     }
   }
@@ -94,7 +100,8 @@ std::vector<Setup> make_setups(const std::vector<std::string>& solvers, const st
     auto it = std::find_if(setups.begin(), setups.end(), [&](const Setup& s) { return s.name == solver; });
     if (it == setups.end())
       throw UsageError("--solver-opt names '" + solver + "', which is not in --solvers (a --setup takes its options itself)");
-    for (const auto& [k, v] : parse_key_values({item.substr(colon + 1)}, "--solver-opt")) it->solver_options[k] = v;
+    for (const auto& [k, v] : parse_key_values({item.substr(colon + 1)}, "--solver-opt"))
+      it->solver_options[api::canonical_option_key(k)] = v;
   }
   for (const auto& text : setup_texts) setups.push_back(parse_setup(text));
   for (std::size_t i = 0; i < setups.size(); ++i)

@@ -420,6 +420,18 @@ TEST_CASE("messages name the real cause: hmin against the span, a missing plugin
   CHECK_THAT(out, Catch::Contains("DAEKIT_PLUGIN_PATH names /no-such-daekit-folder, which is not a folder"));
 }
 
+TEST_CASE("a solver option's key is read with a hyphen or an underscore, and given once", "[cli]") {
+  std::string underscore, hyphen, out;
+  REQUIRE(run_command(daekit_cmd("run --problem rober --solver bdf --solver-opt max_order=3 --report json"), &underscore) == 0);
+  REQUIRE(run_command(daekit_cmd("run --problem rober --solver bdf --solver-opt max-order=3 --report json"), &hyphen) == 0);
+  const auto a = nlohmann::json::parse(underscore), b = nlohmann::json::parse(hyphen);
+  CHECK(a["stats"]["steps"] == b["stats"]["steps"]);
+  CHECK(a["stats"]["order_last"].get<int>() <= 3);
+  CHECK(run_command(daekit_cmd("run --problem rober --solver bdf --solver-opt max-order=3 --solver-opt max_order=2"),
+                    &out) == 2);
+  CHECK_THAT(out, Catch::Contains("solver option 'max_order' is given twice (as 'max-order' and 'max_order')"));
+}
+
 TEST_CASE("a model whose mass matrix contradicts its differential flags is refused, not repaired", "[cli][init]") {
   std::string out;
   const std::string models = fixture("broken/fixture_broken_models.so");

@@ -219,7 +219,14 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
     replaced.push_back(i);
   }
   saveat_ = s.saveat;
-  for (const auto& kv : s.solver_options) extra_strings_.push_back(kv);
+  std::map<std::string, std::string> given;  // canonical key -> as given, for the message
+  for (const auto& [key, value] : s.solver_options) {
+    const std::string canonical = canonical_option_key(key);
+    if (const auto it = given.find(canonical); it != given.end())
+      throw UsageError("solver option '" + canonical + "' is given twice (as '" + it->second + "' and '" + key + "')");
+    given[canonical] = key;
+    extra_strings_.emplace_back(canonical, value);
+  }
   for (const auto& [k, v] : extra_strings_) extra_.push_back({k.c_str(), v.c_str()});
 
   dk_solve_options& o = options_;

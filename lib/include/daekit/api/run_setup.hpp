@@ -28,6 +28,15 @@ struct Functional {
   std::function<double(std::size_t k, const double* y, double* dy, double* dp)> data_term;
 };
 
+// Solver options are spelled with underscores, as the solvers declare them
+// (`linear_solver`); a hyphen in a key given by a user is read as an underscore
+// (`linear-solver`), so either spelling works on every front end (docs/cli.md).
+inline std::string canonical_option_key(std::string key) {
+  for (char& c : key)
+    if (c == '-') c = '_';
+  return key;
+}
+
 struct RunSettings {
   std::optional<double> rtol, atol, tend;
   double h0 = 0, hmin = 0, hmax = 0;
