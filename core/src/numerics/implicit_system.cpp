@@ -62,7 +62,6 @@ Eval ImplicitSystem::setup(ProblemView& problem, const SolveRequest& request, bo
 }
 
 std::string ImplicitSystem::setup_krylov(const SolveRequest& request, const KrylovOptions& options) {
-  scaled_b_.resize(problem_->size());
   std::string why;
   // The residual form's operator needs no M: its products difference F along (v, cj v).
   if (!newton_krylov_.setup(*problem_, request, options, mass_form_ ? &mass_ : nullptr, &why)) return why;
@@ -180,10 +179,8 @@ ImplicitSystem::Correction ImplicitSystem::correction(double t, const Eigen::Vec
   // W x = b as (M - J/cj) x = b/cj: the linear residual then has y's units, and the error
   // weights measure it as they measure x (IDA scales its system so, too).
   newton_krylov_.linearise_at(t, y, yp, mass_form_ ? f_ : b, 1.0 / cj, cj);
-  scaled_b_ = b / cj;
-  const double l2_tol = std::sqrt(static_cast<double>(b.size())) * tol;  // RMS to 2-norm
   Correction c;
-  c.outcome = newton_krylov_.solve(weights, scaled_b_, x, l2_tol);
+  c.outcome = newton_krylov_.solve(weights, b, x, tol);
   if (c.outcome == KrylovSolver::Outcome::model_failed) c.model = newton_krylov_.model_failure();
   return c;
 }

@@ -122,9 +122,11 @@ Eval NewtonKrylov::prepare_preconditioner(double t, const Eigen::VectorXd& y, co
 KrylovSolver::Outcome NewtonKrylov::solve(const Eigen::VectorXd& weights, const Eigen::VectorXd& b,
                                           Eigen::VectorXd& x, double tol) {
   Stats& stats = problem_->stats();
+  // The tolerance is a weighted RMS; SUNDIALS tests the weighted 2-norm.
+  tol *= std::sqrt(static_cast<double>(b.size()));
   delta_ = tol;
-  // D A x = D b with D the row scaling; preconditioned by D P, whose inverse is P^-1 D^-1.
-  b_rows_ = row_scale_.cwiseProduct(b);
+  // D A x = D gamma b with D the row scaling; preconditioned by D P, whose inverse is P^-1 D^-1.
+  b_rows_ = gamma_ * row_scale_.cwiseProduct(b);
   const auto outcome = krylov_.solve([this](ConstRef v, Ref out) { return apply(v, out); },
                                      [this](ConstRef r, Ref z) {
                                        r_rows_ = r.cwiseQuotient(row_scale_);
@@ -154,17 +156,13 @@ Eval NewtonKrylov::jacobian_times(ConstRef v, Ref out) {
   if (mass_ && problem_->has_jacobian_vector()) return problem_->jacobian_vector(t_, *y_, v, out);
   if (!mass_ && problem_->has_residual_jacobian_vector())
     return problem_->residual_jacobian_vector(t_, *y_, *yp_, cj_, v, out);
-  // One forward difference along v: the step moves no component by more than sqrt(eps)
-  // of its scale (its size, or the size below which the tolerances call it noise).
+  // One forward difference along v.
   ++problem_->stats().njtv;
-  double largest = 0.0;
-  for (Eigen::Index i = 0; i < v.size(); ++i)
-    largest = std::max(largest, std::abs(v[i]) / noise_scale((*y_)[i], rtol_[i], atol_[i]));
-  if (largest == 0.0) {
+  const double sigma = directional_increment(*y_, v, rtol_, atol_, std::sqrt(std::numeric_limits<double>::epsilon()));
+  if (sigma == 0.0) {
     out.setZero();
     return Eval::ok;
   }
-  const double sigma = std::sqrt(std::numeric_limits<double>::epsilon()) / largest;
   y_work_ = *y_ + sigma * v;
   Eval e;
   if (mass_) {

@@ -87,9 +87,7 @@ StepAttempt RosenbrockStepper::solve_stage(int i, double t, double h, const Eige
   }
   const double gamma = h * tab_.gamma;
   krylov_->linearise_at(t, y, y, f0_, gamma, 1.0 / gamma);
-  scaled_rhs_ = gamma * rhs_;
-  const double l2_tolerance = std::sqrt(static_cast<double>(y.size())) * krylov_tolerance_;  // RMS to 2-norm
-  const auto outcome = krylov_->solve(weights_, scaled_rhs_, k, l2_tolerance);
+  const auto outcome = krylov_->solve(weights_, rhs_, k, krylov_tolerance_);
   if (outcome == KrylovSolver::Outcome::model_failed) return failure(krylov_->model_failure());
   // A stage goes into y_new as it is: one short of its tolerance fails the step, which is
   // retried smaller (the operator nearer the identity, the method converges faster).

@@ -27,15 +27,17 @@ inline double noise_scale(double value, double rtol, double atol) {
   return std::abs(value) + (rtol > 0.0 ? atol / rtol : atol) + 1e-300;
 }
 
-// The largest step along v that moves no component of y by more than eps^(1/3) of its
-// scale: the increment of central directional differences (0 when v is 0).
+// The largest step along v that moves no component of y by more than `fraction` of its
+// scale (0 when v is 0): eps^(1/3), the default, for central directional differences,
+// sqrt(eps) for forward ones.
 inline double directional_increment(const Eigen::Ref<const Eigen::VectorXd>& y,
                                     const Eigen::Ref<const Eigen::VectorXd>& v, const Eigen::VectorXd& rtol,
-                                    const Eigen::VectorXd& atol) {
+                                    const Eigen::VectorXd& atol,
+                                    double fraction = std::cbrt(std::numeric_limits<double>::epsilon())) {
   double largest = 0.0;
   for (Eigen::Index i = 0; i < y.size(); ++i)
     largest = std::max(largest, std::abs(v[i]) / noise_scale(y[i], rtol[i], atol[i]));
-  return largest > 0.0 ? std::cbrt(std::numeric_limits<double>::epsilon()) / largest : 0.0;
+  return largest > 0.0 ? fraction / largest : 0.0;
 }
 
 }  // namespace daekit

@@ -85,7 +85,6 @@ class ImplicitSystem {
   bool singular_ = false;
   bool krylov_ = false;
   NewtonKrylov newton_krylov_;
-  Eigen::VectorXd scaled_b_;
 };
 
 }  // namespace daekit

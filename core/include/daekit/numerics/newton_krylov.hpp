@@ -58,7 +58,8 @@ class NewtonKrylov {
                               bool fresh);
   double preconditioner_gamma() const { return preconditioner_.gamma(); }
 
-  // A x = b to || weights .* (b - A x) ||_2 <= tol (x from 0).
+  // A x = gamma b (the family's W x = b, scaled into y's units), x from 0, to a weighted
+  // RMS of the residual (weights: the error norm's) of at most `tol`.
   KrylovSolver::Outcome solve(const Eigen::VectorXd& weights, const Eigen::VectorXd& b, Eigen::VectorXd& x,
                               double tol);
   Eval model_failure() const { return krylov_.model_failure(); }

@@ -98,7 +98,7 @@ class RosenbrockStepper {
   RosenbrockSensitivities* sensitivities_ = nullptr;
   NewtonKrylov* krylov_ = nullptr;
   double krylov_tolerance_ = 0.0;
-  Eigen::VectorXd weights_, scaled_rhs_;  // the Krylov path's error weights at y and h gamma rhs
+  Eigen::VectorXd weights_;  // the Krylov path's error weights at y
   std::string sensitivities_failed_;  // why s0 could not be had: the first step says so
 };
 
