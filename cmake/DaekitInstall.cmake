@@ -20,6 +20,9 @@ foreach(kit IN LISTS DAEKIT_FAMILY_KITS)
 endforeach()
 # The core opens its UMFPACK module from its own folder (core/src/numerics/sparse_lu.cpp).
 install(TARGETS daekit_umfpack LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+if(TARGET daekit_amg)
+  install(TARGETS daekit_amg LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 
 set_target_properties(daekit PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 install(TARGETS daekit RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

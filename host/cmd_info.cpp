@@ -13,6 +13,17 @@
 namespace daekit::host {
 namespace {
 
+// Whether the solver takes linear_solver=krylov: read from its option list (the options
+// are the one place a solver declares it).
+std::string krylov_support(const dk_solver_info& s) {
+  for (std::size_t i = 0; i < s.noptions; ++i) {
+    const std::string key = s.options[i].key, type = s.options[i].type;
+    if (key == "linear_solver" && type.find("|krylov") != std::string::npos)
+      return "yes (--solver-opt linear_solver=krylov, preconditioner=...: docs/krylov.md)";
+  }
+  return "no";
+}
+
 void print_solver(const loader::Plugin& plugin) {
   loader::SolverInstance solver(plugin);
   const dk_solver_info& s = solver.info();
@@ -31,6 +42,7 @@ void print_solver(const loader::Plugin& plugin) {
             << "\n"
             << "sparse      " << ((s.flags & DK_SOLVER_SPARSE) ? "yes (sparse LU when the problem gives a pattern)" : "no")
             << "\n"
+            << "krylov      " << krylov_support(s) << "\n"
             << "events      " << ((s.flags & DK_SOLVER_EVENTS) ? "yes (root functions, time events, state resets)" : "no")
             << ((s.flags & DK_SOLVER_EVENT_SAMPLING) ? "; root functions sampled inside every step (--event-samples), "
                                                        "steps bounded by their time scales"

@@ -202,31 +202,6 @@ void check_jacobian_vector(Report& report, const ProblemProbe& probe, double t, 
   report.add(name, ok, detail);
 }
 
-// The problem's preconditioner (prec_setup, prec_solve) for M - gamma J at t0 with an
-// identity M: finite, and one application must reduce the residual of the system it
-// approximates (||A z - r|| < ||r||, else it is no preconditioner of that matrix: a sign
-// or a gamma mixed up).
-void check_preconditioner(Report& report, const ProblemProbe& probe, double t, const Eigen::VectorXd& y) {
-  const dk_problem& p = probe.p_;
-  const Eigen::Index n = probe.n_;
-  const std::string name = "the preconditioner approximates (I - gamma J)^-1";
-  Eigen::MatrixXd jf, noise;
-  std::string why;
-  if (!probe.jacobian_by_differences(t, y, jf, &why, &noise)) return report.add(name, false, "differences: " + why);
-  const double gamma = 1.0 / std::max(1.0, jf.cwiseAbs().rowwise().sum().maxCoeff());  // gamma |J| ~ 1
-  std::int32_t current = 1;
-  if (p.vtbl->prec_setup(p.self, t, y.data(), gamma, &current) != DK_EVAL_OK)
-    return report.add(name, false, "prec_setup failed");
-  Eigen::VectorXd r(n), z = Eigen::VectorXd::Zero(n);
-  for (Eigen::Index i = 0; i < n; ++i) r[i] = std::sin(2.0 + 5.0 * static_cast<double>(i));
-  if (p.vtbl->prec_solve(p.self, t, y.data(), r.data(), z.data(), gamma, 1e-3) != DK_EVAL_OK || !z.allFinite())
-    return report.add(name, false, "prec_solve failed or returned non-finite values");
-  const Eigen::VectorXd residual = z - gamma * (jf * z) - r;
-  const double ratio = residual.norm() / r.norm();
-  report.add(name, ratio < 1.0, "one application leaves " + std::to_string(ratio) + " of the residual (gamma " +
-                                    std::to_string(gamma) + ")");
-}
-
 // M at (t, y) as an n x n array from the storage the problem declares (ABI 1.2): its
 // diagonal, its sparse entries, or the dense entry.
 bool stored_mass(const dk_problem& p, const dk_problem_info& info, double t, const Eigen::VectorXd& y, Eigen::MatrixXd& m) {
@@ -249,6 +224,37 @@ bool stored_mass(const dk_problem& p, const dk_problem_info& info, double t, con
   }
   return p.vtbl->mass && p.vtbl->mass(p.self, t, y.data(), m.data(), info.n) == DK_EVAL_OK;
 }
+
+// The problem's preconditioner (prec_setup, prec_solve) for M - gamma J at t0 (M the
+// identity, or the problem's constant M): finite, and one application must reduce the
+// residual of the system it approximates (||A z - r|| < ||r||, else it is no preconditioner
+// of that matrix: a sign or a gamma mixed up).
+void check_preconditioner(Report& report, const ProblemProbe& probe, double t, const Eigen::VectorXd& y) {
+  const dk_problem& p = probe.p_;
+  const Eigen::Index n = probe.n_;
+  const std::string name = "the preconditioner approximates (M - gamma J)^-1";
+  Eigen::MatrixXd m = Eigen::MatrixXd::Identity(n, n);
+  if (probe.info_.mass_kind != DK_MASS_IDENTITY) {
+    m.setZero();
+    if (!stored_mass(p, probe.info_, t, y, m)) return report.add(name, false, "M could not be evaluated");
+  }
+  Eigen::MatrixXd jf, noise;
+  std::string why;
+  if (!probe.jacobian_by_differences(t, y, jf, &why, &noise)) return report.add(name, false, "differences: " + why);
+  const double gamma = 1.0 / std::max(1.0, jf.cwiseAbs().rowwise().sum().maxCoeff());  // gamma |J| ~ 1
+  std::int32_t current = 1;
+  if (p.vtbl->prec_setup(p.self, t, y.data(), gamma, &current) != DK_EVAL_OK)
+    return report.add(name, false, "prec_setup failed");
+  Eigen::VectorXd r(n), z = Eigen::VectorXd::Zero(n);
+  for (Eigen::Index i = 0; i < n; ++i) r[i] = std::sin(2.0 + 5.0 * static_cast<double>(i));
+  if (p.vtbl->prec_solve(p.self, t, y.data(), r.data(), z.data(), gamma, 1e-3) != DK_EVAL_OK || !z.allFinite())
+    return report.add(name, false, "prec_solve failed or returned non-finite values");
+  const Eigen::VectorXd residual = m * z - gamma * (jf * z) - r;
+  const double ratio = residual.norm() / r.norm();
+  report.add(name, ratio < 1.0, "one application leaves " + std::to_string(ratio) + " of the residual (gamma " +
+                                    std::to_string(gamma) + ")");
+}
+
 
 // The sparse Jacobian's values scattered into its pattern, against differences;
 // and the pattern itself: no entry outside it may be non-zero in the differences.
@@ -559,7 +565,7 @@ Report check_problem(const loader::Plugin& plugin, const std::map<std::string, s
     for (const auto& [where, y] : states) check_jacobian_vector(report, probe, info.t0, y, where);
   if ((info.flags & DK_PROBLEM_PRECONDITIONER) && DK_HAS_FIELD(p.vtbl, dk_problem_vtbl, prec_solve) &&
       p.vtbl->prec_setup && p.vtbl->prec_solve && info.form != DK_FORM_RESIDUAL_ONLY &&
-      info.mass_kind == DK_MASS_IDENTITY)
+      info.mass_kind <= DK_MASS_CONSTANT)
     check_preconditioner(report, probe, info.t0, y0);
   if (p.vtbl->dfdt && (info.flags & DK_PROBLEM_ANALYTIC_DFDT)) check_dfdt(report, probe, info.t0, y0);
   if (DK_HAS_FIELD(&info, dk_problem_info, dfdp_pattern) && info.np > 0 && DK_HAS_FIELD(p.vtbl, dk_problem_vtbl, dfdp) &&

@@ -58,7 +58,7 @@ class MultistepSolver : public Solver {
     BdfSettings s;
     s.ndf = Ndf;
     if (std::string why; !bdf_options().read(request, s, &why) ||
-                         !read_krylov_options(request, bdf_direct_solvers(), s.linear, &why))
+                         !read_krylov_options(problem, request, bdf_direct_solvers(), s.linear, &why))
       return {Status::invalid_input, why, request.t0};
     return solve_bdf(problem, request, sink, s);
   }

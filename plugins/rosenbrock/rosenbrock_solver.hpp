@@ -80,7 +80,7 @@ class RosenbrockSolver : public Solver {
   SolveOutcome solve(ProblemView& problem, const SolveRequest& request, OutputSink& sink) override {
     RosenbrockOptions o;
     if (std::string why; !options().read(request, o, &why) ||
-                         !read_krylov_options(request, rosenbrock_direct_solvers(), o.linear, &why))
+                         !read_krylov_options(problem, request, rosenbrock_direct_solvers(), o.linear, &why))
       return {Status::invalid_input, why, request.t0};
     const ControllerLimits limits = o;
     const std::string& linear = o.linear.linear_solver;

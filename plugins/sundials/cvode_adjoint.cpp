@@ -277,7 +277,7 @@ SolveOutcome cvode_adjoint_solve(ProblemView& problem, const SolveRequest& req, 
   if (model.mass.setup(problem, req.t0, req.y0) != Eval::ok)
     return {Status::evaluation_failure, problem.last_message(), req.t0};
   const bool sparse = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
-  const bool dense_solver = options.linear_solver == "dense" || options.linear_solver == "core";
+  const bool dense_solver = options.linear.linear_solver == "dense" || options.linear.linear_solver == "core";
   if (sparse || (problem.has_analytic_jacobian() && req.jacobian != JacobianSource::finite_difference)) {
     model.forward.setup(problem, req, model.mass, !dense_solver);
     model.use_matrix = true;
@@ -288,7 +288,7 @@ SolveOutcome cvode_adjoint_solve(ProblemView& problem, const SolveRequest& req, 
       model.use_matrix && model.forward.analytic() ? DK_JACOBIAN_ANALYTIC : DK_JACOBIAN_FINITE_DIFFERENCE;
   if (!model.use_matrix) problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_DENSE;
   // The core's dense LU is for the forward Newton matrix only; both passes use SUNDIALS' own here.
-  CvodeAdjoint adjoint(model, options.linear_solver == "core" ? "dense" : options.linear_solver);
+  CvodeAdjoint adjoint(model, options.linear.linear_solver == "core" ? "dense" : options.linear.linear_solver);
   SolveOutcome out = adjoint.forward(sink);
   if (out.status == Status::success) {
     const SolveOutcome back = adjoint.backward();

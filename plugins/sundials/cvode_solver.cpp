@@ -9,6 +9,7 @@
 
 #include "cvode_adjoint.hpp"
 #include "ida_solver.hpp"
+#include "krylov_support.hpp"
 #include "linear_algebra.hpp"
 #include "options.hpp"
 #include "sensitivity_support.hpp"
@@ -26,6 +27,7 @@ struct OdeModel {
   MassMatrix mass;         // the identity: W = -J assembles J alone
   IterationMatrix matrix;  // our Jacobian (analytic, or differences inside a sparse pattern)
   bool use_matrix = false;
+  std::optional<KrylovSupport> krylov;  // with linear_solver=krylov
   ErrorCapture errors;
   std::unique_ptr<SensitivityEquations> sensitivities;  // with sensitivities asked for
   Eigen::MatrixXd s, sdot;
@@ -58,6 +60,19 @@ struct OdeModel {
     auto* m = static_cast<OdeModel*>(data);
     return error_weights(m->request.rtol, m->request.atol, y, w);
   }
+  static int prec_setup(double t, N_Vector y, N_Vector fy, sunbooleantype jok, sunbooleantype* jcur, double gamma,
+                        void* data) {
+    int current = 0;
+    const int flag = static_cast<OdeModel*>(data)->krylov->setup_ode(t, y, fy, jok, &current, gamma);
+    *jcur = current ? SUNTRUE : SUNFALSE;
+    return flag;
+  }
+  static int prec_solve(double, N_Vector, N_Vector, N_Vector r, N_Vector z, double, double delta, int, void* data) {
+    return static_cast<OdeModel*>(data)->krylov->solve_ode(r, z, delta);
+  }
+  static int jtimes(N_Vector v, N_Vector jv, double t, N_Vector y, N_Vector, void* data, N_Vector) {
+    return static_cast<OdeModel*>(data)->krylov->jtimes_ode(t, y, v, jv);
+  }
   static int jacobian(double t, N_Vector y, N_Vector fy, SUNMatrix jac, void* data, N_Vector, N_Vector, N_Vector) {
     auto* m = static_cast<OdeModel*>(data);
     const Eigen::Index n = m->problem.size();
@@ -86,10 +101,14 @@ class Cvode {
     check(CVodeInit(mem_, &OdeModel::rhs, req.t0, y_), "CVodeInit");
     check(CVodeWFtolerances(mem_, &OdeModel::weights), "CVodeWFtolerances");
     check(CVodeSetUserData(mem_, &model), "CVodeSetUserData");
-    const bool klu = model.use_matrix && model.matrix.sparse();
-    make_linear_solver(la_, y_, solver, klu ? &model.matrix.sparse_w() : nullptr, model.matrix.ordering(), ctx_);
-    check(CVodeSetLinearSolver(mem_, la_.solver, la_.matrix), "CVodeSetLinearSolver");
-    if (model.use_matrix) check(CVodeSetJacFn(mem_, &OdeModel::jacobian), "CVodeSetJacFn");
+    if (model.krylov) {
+      start_krylov();
+    } else {
+      const bool klu = model.use_matrix && model.matrix.sparse();
+      make_linear_solver(la_, y_, solver, klu ? &model.matrix.sparse_w() : nullptr, model.matrix.ordering(), ctx_);
+      check(CVodeSetLinearSolver(mem_, la_.solver, la_.matrix), "CVodeSetLinearSolver");
+      if (model.use_matrix) check(CVodeSetJacFn(mem_, &OdeModel::jacobian), "CVodeSetJacFn");
+    }
     if (model.sensitivities) start_sensitivities();
     check(CVodeSetMaxOrd(mem_, max_order), "CVodeSetMaxOrd");
     max_order_ = max_order;
@@ -185,7 +204,7 @@ class Cvode {
     c += carried_;
     CVodeGetLastOrder(mem_, &c.order);
     c.h_last = last_step();
-    add_counters(s, c, model_.use_matrix);
+    add_counters(s, c, model_.use_matrix, model_.krylov.has_value());
     if (!s_) return;
     SensitivityCounters sc = sensitivity_counters();
     sc += carried_sens_;
@@ -203,10 +222,26 @@ class Cvode {
     CVodeGetNumLinRhsEvals(mem_, &c.difference_evaluations);
     CVodeGetNumLinSolvSetups(mem_, &c.setups);
     CVodeGetNumNonlinSolvIters(mem_, &c.newton_iterations);
+    if (model_.krylov) {
+      CVodeGetNumLinIters(mem_, &c.linear_iterations);
+      CVodeGetNumLinConvFails(mem_, &c.linear_convergence_failures);
+      if (!model_.krylov->exact_products()) CVodeGetNumJtimesEvals(mem_, &c.difference_products);
+    }
     return c;
   }
 
   Counters carried_;  // the segments before the last restart at a breakpoint
+
+  // SUNDIALS' iterative solver, J v and the preconditioner (krylov_support.hpp).
+  void start_krylov() {
+    KrylovSupport& k = *model_.krylov;
+    k.make_solver(la_, y_, true, ctx_);
+    check(CVodeSetLinearSolver(mem_, la_.solver, nullptr), "CVodeSetLinearSolver");
+    check(CVodeSetEpsLin(mem_, k.eplifac()), "CVodeSetEpsLin");
+    if (k.exact_products()) check(CVodeSetJacTimes(mem_, nullptr, &OdeModel::jtimes), "CVodeSetJacTimes");
+    if (k.preconditioned())
+      check(CVodeSetPreconditioner(mem_, &OdeModel::prec_setup, &OdeModel::prec_solve), "CVodeSetPreconditioner");
+  }
 
   SensitivityCounters sensitivity_counters() const {
     SensitivityCounters c;
@@ -274,26 +309,36 @@ SolverDescription CvodeSolver::describe() {
 SolveOutcome CvodeSolver::solve(ProblemView& problem, const SolveRequest& req, OutputSink& sink) {
   OdeModel model(problem, req);
   CvodeOptions options;
-  if (std::string why; !cvode_options().read(req, options, &why)) return {Status::invalid_input, why, req.t0};
+  if (std::string why; !read_sundials_options(cvode_options(), problem, req, options, &why))
+    return {Status::invalid_input, why, req.t0};
+  if (options.linear.krylov() && (req.wants_adjoint() || req.wants_sensitivities()))
+    return {Status::unsupported_problem,
+            "linear_solver=krylov with sensitivities or adjoints: not yet; use a direct linear solver", req.t0};
   if (req.wants_adjoint()) return cvode_adjoint_solve(problem, req, sink, options);
-  const std::string& solver_choice = options.linear_solver;
+  const std::string& solver_choice = options.linear.linear_solver;
   const bool sparse = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
   if (solver_choice == "klu" && !sparse)
     return {Status::invalid_input, "linear_solver=klu needs a problem with a sparse Jacobian pattern", req.t0};
   const int max_order = options.max_order;
   if (model.mass.setup(problem, req.t0, req.y0) != Eval::ok)
     return {Status::evaluation_failure, problem.last_message(), req.t0};
-  // Our Jacobian where the problem has one or a pattern; otherwise CVODE's difference quotients.
-  if (sparse || (problem.has_analytic_jacobian() && req.jacobian != JacobianSource::finite_difference)) {
+  if (options.linear.krylov()) {
+    std::string why;
+    if (!model.krylov.emplace().setup(problem, req, options.linear, &model.mass, &why))
+      return {Status::invalid_input, why, req.t0};
+  } else if (sparse || (problem.has_analytic_jacobian() && req.jacobian != JacobianSource::finite_difference)) {
+    // Our Jacobian where the problem has one or a pattern; otherwise CVODE's difference quotients.
     // A dense solver gets the matrix assembled densely, also for a problem with a pattern.
     const bool dense_solver = solver_choice == "dense" || solver_choice == "core";
     model.matrix.setup(problem, req, model.mass, !dense_solver);
     model.use_matrix = true;
   }
-  problem.stats().jacobian_used =
-      model.use_matrix && model.matrix.analytic() ? DK_JACOBIAN_ANALYTIC : DK_JACOBIAN_FINITE_DIFFERENCE;
-  // With our matrix its setup says dense or sparse (KLU); without it SUNDIALS' dense LU runs.
-  if (!model.use_matrix) problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_DENSE;
+  if (!model.krylov) {
+    problem.stats().jacobian_used =
+        model.use_matrix && model.matrix.analytic() ? DK_JACOBIAN_ANALYTIC : DK_JACOBIAN_FINITE_DIFFERENCE;
+    // With our matrix its setup says dense or sparse (KLU); without it SUNDIALS' dense LU runs.
+    if (!model.use_matrix) problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_DENSE;
+  }
 
   if (model.sensitivities && model.sensitivities->any_parameter() && !problem.has_parameter_derivative())
     return {Status::unsupported_problem, "problem gives no df/dp, which sensitivities with respect to parameters need",

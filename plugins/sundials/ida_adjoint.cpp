@@ -424,7 +424,7 @@ SolveOutcome ida_adjoint_solve(ProblemView& problem, const SolveRequest& req, Ou
                                const IdaOptions& options) {
   if (const std::string why = ida_refusal(problem); !why.empty()) return {Status::unsupported_problem, why, req.t0};
   const bool sparse = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
-  if (options.linear_solver == "klu" && !sparse)
+  if (options.linear.linear_solver == "klu" && !sparse)
     return {Status::invalid_input, "linear_solver=klu needs a problem with a sparse Jacobian pattern", req.t0};
   AdjointModel model(problem, req);
   if (model.mass.setup(problem, req.t0, req.y0) != Eval::ok)
@@ -432,7 +432,7 @@ SolveOutcome ida_adjoint_solve(ProblemView& problem, const SolveRequest& req, Ou
   model.find_algebraic_rows();
   Eigen::VectorXd y0 = req.y0, yp0;
   if (SolveOutcome init = initial_state(model, y0, yp0); init.status != Status::success) return init;
-  const bool dense_solver = options.linear_solver == "dense" || options.linear_solver == "core";
+  const bool dense_solver = options.linear.linear_solver == "dense" || options.linear.linear_solver == "core";
   if (sparse || (problem.has_analytic_jacobian() && req.jacobian != JacobianSource::finite_difference)) {
     model.forward.setup(problem, req, model.mass, !dense_solver);
     model.use_matrix = true;
@@ -443,7 +443,7 @@ SolveOutcome ida_adjoint_solve(ProblemView& problem, const SolveRequest& req, Ou
       model.use_matrix && model.forward.analytic() ? DK_JACOBIAN_ANALYTIC : DK_JACOBIAN_FINITE_DIFFERENCE;
   if (!model.use_matrix) problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_DENSE;
   // The core's dense LU serves only the forward solvers' Newton matrix; both passes use SUNDIALS' own here.
-  IdaAdjoint adjoint(model, y0, yp0, options.linear_solver == "core" ? "dense" : options.linear_solver,
+  IdaAdjoint adjoint(model, y0, yp0, options.linear.linear_solver == "core" ? "dense" : options.linear.linear_solver,
                      options.max_order);
   SolveOutcome out = adjoint.forward(sink);
   if (out.status == Status::success) {

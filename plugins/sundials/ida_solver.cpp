@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "ida_adjoint.hpp"
+#include "krylov_support.hpp"
 #include "linear_algebra.hpp"
 #include "options.hpp"
 #include "sensitivity_support.hpp"
@@ -39,6 +40,7 @@ struct Model {
   IterationMatrix matrix;  // analytic W = cj M - J (mass-matrix form with constant M)
   bool use_matrix = false;
   bool residual_jacobian = false;  // residual-form problem with its own dF/dy + cj dF/dy'
+  std::optional<KrylovSupport> krylov;  // with linear_solver=krylov
   Eigen::MatrixXd rj;
   Eigen::VectorXd f;               // for finite differences inside a sparse pattern
   ErrorCapture errors;
@@ -78,6 +80,17 @@ struct Model {
   static int weights(N_Vector y, N_Vector w, void* data) {
     auto* m = static_cast<Model*>(data);
     return error_weights(m->request.rtol, m->request.atol, y, w);
+  }
+  static int prec_setup(double t, N_Vector yy, N_Vector yp, N_Vector rr, double cj, void* data) {
+    return static_cast<Model*>(data)->krylov->setup_dae(t, yy, yp, rr, cj);
+  }
+  static int prec_solve(double, N_Vector, N_Vector, N_Vector, N_Vector r, N_Vector z, double cj, double delta,
+                        void* data) {
+    return static_cast<Model*>(data)->krylov->solve_dae(r, z, cj, delta);
+  }
+  static int jtimes(double t, N_Vector yy, N_Vector yp, N_Vector, N_Vector v, N_Vector jv, double cj, void* data,
+                    N_Vector, N_Vector) {
+    return static_cast<Model*>(data)->krylov->jtimes_dae(t, yy, yp, v, jv, cj);
   }
   static int jacobian(double t, double cj, N_Vector yy, N_Vector yp, N_Vector, SUNMatrix jac, void* data, N_Vector,
                       N_Vector, N_Vector) {
@@ -120,10 +133,14 @@ class Ida {
     check(IDASetUserData(mem_, &model), "IDASetUserData");
     check(IDASetId(mem_, id_), "IDASetId");
     check(IDASetSuppressAlg(mem_, suppress_ ? SUNTRUE : SUNFALSE), "IDASetSuppressAlg");
-    const bool klu = model.use_matrix && model.matrix.sparse();
-    make_linear_solver(la_, yy_, solver, klu ? &model.matrix.sparse_w() : nullptr, model.matrix.ordering(), ctx_);
-    check(IDASetLinearSolver(mem_, la_.solver, la_.matrix), "IDASetLinearSolver");
-    if (model.use_matrix || model.residual_jacobian) check(IDASetJacFn(mem_, &Model::jacobian), "IDASetJacFn");
+    if (model.krylov) {
+      start_krylov();
+    } else {
+      const bool klu = model.use_matrix && model.matrix.sparse();
+      make_linear_solver(la_, yy_, solver, klu ? &model.matrix.sparse_w() : nullptr, model.matrix.ordering(), ctx_);
+      check(IDASetLinearSolver(mem_, la_.solver, la_.matrix), "IDASetLinearSolver");
+      if (model.use_matrix || model.residual_jacobian) check(IDASetJacFn(mem_, &Model::jacobian), "IDASetJacFn");
+    }
     check(IDASetMaxOrd(mem_, max_order), "IDASetMaxOrd");
     max_order_ = max_order;
     check(IDASetMaxNonlinIters(mem_, max_nonlinear), "IDASetMaxNonlinIters");
@@ -290,7 +307,7 @@ class Ida {
     c += carried_;
     IDAGetLastOrder(mem_, &c.order);
     c.h_last = last_step();
-    add_counters(s, c, model_.use_matrix);
+    add_counters(s, c, model_.use_matrix, model_.krylov.has_value());
     if (!s_) return;
     SensitivityCounters sc = sensitivity_counters();
     sc += carried_sens_;
@@ -313,7 +330,23 @@ class Ida {
     IDAGetNumLinResEvals(mem_, &c.difference_evaluations);
     IDAGetNumLinSolvSetups(mem_, &c.setups);
     IDAGetNumNonlinSolvIters(mem_, &c.newton_iterations);
+    if (model_.krylov) {
+      IDAGetNumLinIters(mem_, &c.linear_iterations);
+      IDAGetNumLinConvFails(mem_, &c.linear_convergence_failures);
+      if (!model_.krylov->exact_products()) IDAGetNumJtimesEvals(mem_, &c.difference_products);
+    }
     return c;
+  }
+
+  // SUNDIALS' iterative solver, J v and the preconditioner (krylov_support.hpp).
+  void start_krylov() {
+    KrylovSupport& k = *model_.krylov;
+    k.make_solver(la_, yy_, false, ctx_);
+    check(IDASetLinearSolver(mem_, la_.solver, nullptr), "IDASetLinearSolver");
+    check(IDASetEpsLin(mem_, k.eplifac()), "IDASetEpsLin");
+    if (k.exact_products()) check(IDASetJacTimes(mem_, nullptr, &Model::jtimes), "IDASetJacTimes");
+    if (k.preconditioned())
+      check(IDASetPreconditioner(mem_, &Model::prec_setup, &Model::prec_solve), "IDASetPreconditioner");
   }
 
   Counters carried_;  // the segments before the last restart at a breakpoint
@@ -403,7 +436,15 @@ bool initial_state(ProblemView& problem, const SolveRequest& req, Model& model, 
 bool choose_jacobian(ProblemView& problem, const SolveRequest& req, const IdaOptions& options, bool constant_mass,
                      Model& model, SolveOutcome* out) {
   const bool mass_form = !problem.residual_only();
-  const std::string& solver_choice = options.linear_solver;
+  if (options.linear.krylov()) {
+    std::string why;
+    if (model.krylov.emplace().setup(problem, req, options.linear, constant_mass ? &model.mass : nullptr, &why))
+      return true;
+    out->status = Status::invalid_input;
+    out->message = why;
+    return false;
+  }
+  const std::string& solver_choice = options.linear.linear_solver;
   const bool sparse = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
   if (solver_choice == "klu" && !sparse) {
     out->status = Status::invalid_input;
@@ -492,7 +533,8 @@ SolverDescription IdaSolver::describe() {
   d.capabilities.mass_storage = true;
   d.capabilities.sensitivities = true;
   d.capabilities.adjoint = true;
-  d.options = ida_options().describe();
+  static const IdaOptions defaults;  // a named object: GCC 12 misreads a temporary's string as uninitialised
+  d.options = ida_options().describe(defaults);
   return d;
 }
 
@@ -500,7 +542,11 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
   SolveOutcome out;
   out.t_reached = req.t0;
   IdaOptions options;
-  if (std::string why; !ida_options().read(req, options, &why)) return {Status::invalid_input, why, req.t0};
+  if (std::string why; !read_sundials_options(ida_options(), problem, req, options, &why))
+    return {Status::invalid_input, why, req.t0};
+  if (options.linear.krylov() && (req.wants_adjoint() || req.wants_sensitivities()))
+    return {Status::unsupported_problem,
+            "linear_solver=krylov with sensitivities or adjoints: not yet; use a direct linear solver", req.t0};
   if (req.wants_adjoint()) return ida_adjoint_solve(problem, req, sink, options);
   const Eigen::Index n = problem.size();
   Model model(problem, req);
@@ -512,7 +558,7 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
   if (!initial_state(problem, req, model, constant_mass, y0, yp0, &init_note, &out)) return out;
 
   if (!choose_jacobian(problem, req, options, constant_mass, model, &out)) return out;
-  const std::string& solver_choice = options.linear_solver;
+  const std::string& solver_choice = options.linear.linear_solver;
 
   int max_index = 1;
   for (Eigen::Index i = 0; i < n; ++i) max_index = std::max(max_index, problem.index_of(i));

@@ -2,6 +2,7 @@
 // `daekit info` shows, the reading and the range checks come from these tables.
 #pragma once
 
+#include <daekit/numerics/newton_krylov.hpp>
 #include <daekit/sdk/option_table.hpp>
 #include <string>
 #include <utility>
@@ -9,13 +10,18 @@
 
 namespace daekit::plugins {
 
-// Which LU the Newton iteration uses; "core" is daekit's dense LU (Eigen, blocked).
-inline std::vector<std::pair<std::string, std::string>> sundials_linear_solvers() {
-  return {{"auto", "auto"}, {"dense", "dense"}, {"core", "core"}, {"klu", "klu"}};
+// Which LU the Newton iteration uses ("core" is daekit's dense LU, Eigen, blocked), or
+// linear_solver=krylov (spgmr, spfgmr, spbcgs): SUNDIALS' own iterative solvers.
+inline const std::vector<std::string>& sundials_direct_solvers() {
+  static const std::vector<std::string> choices = {"auto", "dense", "core", "klu"};
+  return choices;
 }
-inline const char* sundials_linear_solver_help() {
-  return "SUNDIALS' dense LU, the core's dense LU (Eigen, blocked: ~10x faster at n ~ 1000), or KLU (auto: KLU "
-         "when the problem gives a pattern, else dense)";
+inline const char* sundials_direct_solver_help() {
+  return "dense: SUNDIALS' dense LU, core: the core's dense LU (Eigen, blocked: ~10x faster at n ~ 1000), klu: KLU; "
+         "auto: KLU when the problem gives a pattern, else dense";
+}
+inline std::vector<OptionDesc> sundials_linear_solver_options() {
+  return krylov_option_rows(sundials_direct_solvers(), sundials_direct_solver_help());
 }
 
 // The core's IterationMatrix options that reach SUNDIALS: the ordering of its KLU and
@@ -29,14 +35,13 @@ inline std::vector<OptionDesc> sundials_iteration_matrix_options() {
 
 struct CvodeOptions {
   int max_order = 5;
-  std::string linear_solver = "auto";
+  KrylovOptions linear;  // linear_solver and Krylov's options, read by read_krylov_options
 };
 
 inline const OptionTable<CvodeOptions>& cvode_options() {
   static const auto table = OptionTable<CvodeOptions>()
                                 .integer("max_order", &CvodeOptions::max_order, between(1, 5), "highest BDF order (1-5)")
-                                .choice("linear_solver", &CvodeOptions::linear_solver, sundials_linear_solvers(),
-                                        sundials_linear_solver_help())
+                                .listed(sundials_linear_solver_options())
                                 .listed(sundials_iteration_matrix_options());
   return table;
 }
@@ -44,7 +49,7 @@ inline const OptionTable<CvodeOptions>& cvode_options() {
 struct IdaOptions {
   int max_order = 5;
   int max_nonlinear_iterations = 4;
-  std::string linear_solver = "auto";
+  KrylovOptions linear;  // linear_solver and Krylov's options, read by read_krylov_options
   std::string suppress_alg = "auto";
   std::string difference_quotients = "ida";
   bool calcic_line_search = false;
@@ -57,7 +62,6 @@ inline const OptionTable<IdaOptions>& ida_options() {
           .integer("max_order", &IdaOptions::max_order, between(1, 5), "highest BDF order (1-5)")
           .integer("max_nonlinear_iterations", &IdaOptions::max_nonlinear_iterations, at_least(1),
                    "Newton iterations per step before a convergence failure")
-          .choice("linear_solver", &IdaOptions::linear_solver, sundials_linear_solvers(), sundials_linear_solver_help())
           .choice("suppress_alg", &IdaOptions::suppress_alg,
                   std::vector<std::pair<std::string, std::string>>{{"auto", "auto"}, {"on", "on"}, {"off", "off"}},
                   "leave algebraic components out of IDA's error test (auto: on when the problem has index-2/3 "
@@ -72,8 +76,17 @@ inline const OptionTable<IdaOptions>& ida_options() {
           .flag("initial_step_retry", &IdaOptions::initial_step_retry,
                 "when IDA's own first step fails, retry with the automatic initial step of daekit's core and larger "
                 "ones")
+          .listed(sundials_linear_solver_options())
           .listed(sundials_iteration_matrix_options());
   return table;
+}
+
+// Both tables and the linear solver's options, read from the request.
+template <class Options>
+bool read_sundials_options(const OptionTable<Options>& table, const ProblemView& problem, const SolveRequest& request,
+                           Options& options, std::string* why) {
+  return table.read(request, options, why) &&
+         read_krylov_options(problem, request, sundials_direct_solvers(), options.linear, why);
 }
 
 }  // namespace daekit::plugins

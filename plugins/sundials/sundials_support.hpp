@@ -83,6 +83,9 @@ inline int error_weights(const Eigen::VectorXd& rtol, const Eigen::VectorXd& ato
 struct Counters {
   long steps = 0, error_test_failures = 0, convergence_failures = 0, jacobians = 0, difference_evaluations = 0,
        setups = 0, newton_iterations = 0;
+  // With a Krylov solver: its iterations and failures, and J v products by SUNDIALS'
+  // difference quotient (the problem's own are counted where it is called).
+  long linear_iterations = 0, linear_convergence_failures = 0, difference_products = 0;
   int order = 0;
   double h_last = 0.0;
 
@@ -92,18 +95,24 @@ struct Counters {
     steps += o.steps, error_test_failures += o.error_test_failures, convergence_failures += o.convergence_failures;
     jacobians += o.jacobians, difference_evaluations += o.difference_evaluations, setups += o.setups;
     newton_iterations += o.newton_iterations;
+    linear_iterations += o.linear_iterations, linear_convergence_failures += o.linear_convergence_failures;
+    difference_products += o.difference_products;
     return *this;
   }
 };
 
-// jacobians_counted: our IterationMatrix evaluated (and counted) the Jacobians already.
-inline void add_counters(Stats& s, const Counters& c, bool jacobians_counted) {
+// jacobians_counted: our IterationMatrix evaluated (and counted) the Jacobians already;
+// krylov: SUNDIALS' setups were preconditioner setups (counted by the preconditioner), no LUs.
+inline void add_counters(Stats& s, const Counters& c, bool jacobians_counted, bool krylov = false) {
   s.accepted += c.steps;
   s.rejected += c.error_test_failures;
   s.steps += c.steps + c.error_test_failures + c.convergence_failures;
   if (!jacobians_counted) s.njac += c.jacobians;
   s.nfev_jac += c.difference_evaluations;
-  s.nlu += c.setups;
+  if (!krylov) s.nlu += c.setups;
+  s.nlin_iters += c.linear_iterations;
+  s.nlin_conv_fails += c.linear_convergence_failures;
+  s.njtv += c.difference_products;
   s.nsolve += c.newton_iterations;
   s.nnewton += c.newton_iterations;
   s.nnewton_fail += c.convergence_failures;

@@ -8,7 +8,7 @@
 // point is a real parameter a<i>_<j> (nominal 1: the same equations), N^2 parameters for
 // adjoint gradients; df/dp is then e_(u_ij) for a<i>_<j>, given in its pattern.
 // For Krylov solvers it gives J v exactly and a preconditioner for I - gamma J: the
-// diffusion solved by multigrid V-cycles (periodic_multigrid.hpp), then the reaction's
+// diffusion solved by multigrid V-cycles (problems/common/grid_multigrid.hpp), then the reaction's
 // 2 x 2 block at each point exactly (an operator splitting: P = (I - gamma D)(I - gamma R));
 // with matrix_free=true it declares no Jacobian at all (no pattern: memory ~ n).
 #include <algorithm>
@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "periodic_multigrid.hpp"
+#include "../common/reaction_diffusion_preconditioner.hpp"
 
 namespace {
 
@@ -127,38 +127,22 @@ class Brusselator2D : public daekit::Problem {
   }
 
   // The reaction blocks at y (re-evaluated when asked, else kept) and the multigrid's shift
-  // gamma * alpha / dx^2; each block's I - gamma R inverted for this gamma.
+  // gamma * alpha / dx^2 (problems/common/reaction_diffusion_preconditioner.hpp).
   daekit::Eval preconditioner_setup(double, daekit::ConstVector y, double gamma, bool& jacobian_current) override {
     const auto cells = static_cast<std::size_t>(N_) * N_;
-    if (!multigrid_) {
-      multigrid_ = std::make_unique<brusselator_detail::PeriodicMultigrid>(N_, 2);
-      reaction_.resize(cells);
-      inverse_.resize(cells);
+    if (!preconditioner_) {
+      preconditioner_ = std::make_unique<daekit_problems::ReactionDiffusionPreconditioner>(
+          N_, 2, daekit_problems::GridMultigrid::Boundary::periodic, cells);
       jacobian_current = true;
     }
     if (jacobian_current)
-      for (std::size_t k = 0; k < cells; ++k) reaction_[k] = reaction(y, static_cast<int>(k));
-    for (std::size_t k = 0; k < cells; ++k) {
-      const Block& r = reaction_[k];
-      const double a = 1.0 - gamma * r[0], b = -gamma * r[1], c = -gamma * r[2], d = 1.0 - gamma * r[3];
-      const double det = a * d - b * c;
-      if (det == 0.0) return daekit::Eval::recoverable;
-      inverse_[k] = {d / det, -b / det, -c / det, a / det};
-    }
-    multigrid_->set_shift(gamma * diffusion_);
-    work_.resize(info_.n);
-    return daekit::Eval::ok;
+      for (std::size_t k = 0; k < cells; ++k) preconditioner_->reaction_blocks()[k] = reaction(y, static_cast<int>(k));
+    return preconditioner_->prepare(gamma, diffusion_) ? daekit::Eval::ok : daekit::Eval::recoverable;
   }
 
   daekit::Eval preconditioner_solve(double, daekit::ConstVector, daekit::ConstVector r, daekit::Vector z, double,
                                     double) override {
-    multigrid_->solve(r.data(), work_.data(), mg_cycles_);
-    for (int k = 0; k < N_ * N_; ++k) {
-      const Block& m = inverse_[static_cast<std::size_t>(k)];
-      const double u = work_[2 * static_cast<std::size_t>(k)], v = work_[2 * static_cast<std::size_t>(k) + 1];
-      z[2 * k] = m[0] * u + m[1] * v;
-      z[2 * k + 1] = m[2] * u + m[3] * v;
-    }
+    preconditioner_->solve(r.data(), z.data(), mg_cycles_);
     return daekit::Eval::ok;
   }
 
@@ -195,7 +179,7 @@ class Brusselator2D : public daekit::Problem {
   }
 
   // The reaction's Jacobian at grid point k, row-major: d(f_u, f_v)/d(u, v) without diffusion.
-  using Block = std::array<double, 4>;
+  using Block = daekit_problems::ReactionDiffusionPreconditioner::Block;
   Block reaction(daekit::ConstVector y, int k) const {
     const double u = y[2 * k], v = y[2 * k + 1];
     return {2.0 * u * v - 4.4, u * u, 3.4 - 2.0 * u * v, -u * u};
@@ -220,9 +204,7 @@ class Brusselator2D : public daekit::Problem {
   bool per_cell_ = false;
   int mg_cycles_ = 1;
   // The preconditioner's data, made at its first setup.
-  std::unique_ptr<brusselator_detail::PeriodicMultigrid> multigrid_;
-  std::vector<Block> reaction_, inverse_;
-  std::vector<double> work_;
+  std::unique_ptr<daekit_problems::ReactionDiffusionPreconditioner> preconditioner_;
 };
 
 }  // namespace

@@ -36,7 +36,7 @@ TEST_CASE("every Krylov method and preconditioner matches the direct LUs on the 
   REQUIRE(direct.status() == Status::success);
   const double direct_error = weighted_error(direct.y_end(), reference.y_end(), rtol);
   for (const char* method : {"gmres", "fgmres", "bicgstab"})
-    for (const char* preconditioner : {"none", "jacobi", "ilu", "problem"}) {
+    for (const char* preconditioner : {"none", "jacobi", "ilu", "amg", "problem"}) {
       INFO(method << " with preconditioner " << preconditioner);
       test::RunSpec spec = brusselator("krylov", rtol);
       spec.solver_options["krylov"] = method;
@@ -59,7 +59,7 @@ TEST_CASE("the Rosenbrock family's stages by Krylov match its direct LUs", "[con
   const double rtol = 1e-6;
   const auto reference = test::run(brusselator("auto", 1e-10));
   for (const char* solver : {"rodas5p", "ros34pw2", "rodas4"})
-    for (const char* preconditioner : {"problem", "ilu"}) {
+    for (const char* preconditioner : {"problem", "ilu", "amg"}) {
       INFO(solver << " with preconditioner " << preconditioner);
       test::RunSpec direct = brusselator("auto", rtol);
       direct.solver = solver;
@@ -166,7 +166,7 @@ TEST_CASE("Krylov options that cannot serve the problem are refused before the r
   CHECK(r.status() == Status::invalid_input);
   CHECK(std::string_view(r.result.message).find("krylov_dim") != std::string::npos);
   // Sensitivities are not there yet with Krylov: refused, not computed with the wrong matrix.
-  for (const char* solver : {"bdf", "rodas5p"}) {
+  for (const char* solver : {"bdf", "rodas5p", "cvode", "ida"}) {
     INFO(solver);
     spec = test::spec_for("rober", solver, 1e-6);
     spec.solver_options = {{"linear_solver", "krylov"}};
@@ -182,4 +182,158 @@ TEST_CASE("Krylov options that cannot serve the problem are refused before the r
   spec = test::spec_for("rober", "rodas5p", 1e-6);
   spec.solver_options = {{"linear_solver", "sparse"}};
   CHECK(test::run(spec).status() == Status::invalid_input);
+}
+
+TEST_CASE("cvode and ida run SUNDIALS' own Krylov solvers with the core's preconditioners",
+          "[conformance][krylov][sundials]") {
+  const double rtol = 1e-6;
+  const auto reference = test::run(brusselator("auto", 1e-10));
+  REQUIRE(reference.status() == Status::success);
+  for (const char* solver : {"cvode", "ida"}) {
+    test::RunSpec direct = brusselator("auto", rtol);
+    direct.solver = solver;
+    const auto d = test::run(direct);
+    REQUIRE(d.status() == Status::success);
+    const double direct_error = weighted_error(d.y_end(), reference.y_end(), rtol);
+    for (const char* method : {"spgmr", "spfgmr", "spbcgs"})
+      for (const char* preconditioner : {"problem", "ilu", "amg", "jacobi", "none"}) {
+        // The weak preconditioners once, with GMRES: they take thousands of iterations.
+        const bool weak = std::string_view(preconditioner) == "jacobi" || std::string_view(preconditioner) == "none";
+        if (weak && std::string_view(method) != "spgmr") continue;
+        INFO(solver << " " << method << " with preconditioner " << preconditioner);
+        test::RunSpec spec = direct;
+        spec.solver_options = {{"linear_solver", method}, {"preconditioner", preconditioner}};
+        const auto k = test::run(spec);
+        REQUIRE(k.status() == Status::success);
+        CHECK(k.stats().linear_algebra == DK_LINEAR_ALGEBRA_KRYLOV);
+        CHECK(k.stats().nlu == 0);
+        CHECK(k.stats().nlin_iters > 0);
+        CHECK(k.stats().njtv >= k.stats().nlin_iters);  // the problem's exact products
+        if (!weak || std::string_view(preconditioner) == "jacobi") CHECK(k.stats().nprec_solves > 0);
+        CHECK(weighted_error(k.y_end(), reference.y_end(), rtol) <= 3.0 * direct_error + 1.0);
+        // A good preconditioner on the right keeps CVODE's steps those of its direct LU.
+        if (!weak && std::string_view(solver) == "cvode")
+          CHECK(k.stats().accepted <= d.stats().accepted + d.stats().accepted / 5 + 2);
+      }
+  }
+  // Matrix-free: no pattern, no Jacobian, only the problem's products and preconditioner.
+  test::RunSpec free = brusselator("spgmr", rtol);
+  free.solver = "cvode";
+  free.params["matrix_free"] = "true";
+  const auto k = test::run(free);
+  REQUIRE(k.status() == Status::success);
+  CHECK(k.stats().nfev_jac == 0);
+  CHECK(weighted_error(k.y_end(), reference.y_end(), rtol) < 30.0);
+}
+
+TEST_CASE("cvode and ida with Krylov: difference products on ODEs, DAEs and residuals; refusals",
+          "[conformance][krylov][sundials]") {
+  const std::pair<const char*, const char*> runs[] = {
+      {"cvode", "rober"}, {"ida", "rober"}, {"ida", "rober_dae"}, {"ida", "rober_residual"}};
+  for (const auto& [solver, problem] : runs) {
+    INFO(solver << " on " << problem);
+    test::RunSpec direct = test::spec_for(problem, solver, 1e-7), krylov = direct;
+    direct.tweak = krylov.tweak = [](dk_solve_options& o, std::vector<double>&) { o.tend = 1e5; };
+    krylov.solver_options = {{"linear_solver", "spgmr"}, {"preconditioner", "none"}};
+    const auto d = test::run(direct), k = test::run(krylov);
+    REQUIRE(d.status() == Status::success);
+    REQUIRE(k.status() == Status::success);
+    CHECK(k.stats().njtv > 0);  // SUNDIALS' difference quotients, counted
+    CHECK(k.stats().nfev > d.stats().nfev);
+    CHECK(weighted_error(k.y_end(), d.y_end(), 1e-7) < 30.0);
+  }
+  // A method named twice, differently.
+  test::RunSpec spec = test::spec_for("rober", "cvode", 1e-6);
+  spec.solver_options = {{"linear_solver", "spgmr"}, {"krylov", "bicgstab"}};
+  auto r = test::run(spec);
+  CHECK(r.status() == Status::invalid_input);
+  CHECK(std::string_view(r.result.message).find("different methods") != std::string::npos);
+  // A pattern-based preconditioner on the residual form.
+  spec = test::spec_for("rober_residual", "ida", 1e-6);
+  spec.solver_options = {{"linear_solver", "spgmr"}, {"preconditioner", "ilu"}};
+  CHECK(test::run(spec).status() == Status::invalid_input);
+}
+
+TEST_CASE("heat2d's multigrid preconditioner and matrix-free mode give the closed form's accuracy",
+          "[conformance][krylov]") {
+  // An index-1 DAE (algebraic boundary values) on a grid the multigrid coarsens (N + 1 = 32)
+  // and one it cannot (N = 30: Gauss-Seidel sweeps alone, weaker but not wrong).
+  for (const char* n : {"31", "30"})
+    for (const char* solver : {"bdf", "ida", "rodas5p"}) {
+      INFO(solver << " on heat2d N=" << n);
+      test::RunSpec direct = test::spec_for("heat2d", solver, 1e-6);
+      direct.params = {{"N", n}};
+      test::RunSpec krylov = direct;
+      krylov.params["matrix_free"] = "true";
+      krylov.solver_options = {{"linear_solver", "krylov"}, {"preconditioner", "problem"}};
+      const auto d = test::run(direct), k = test::run(krylov);
+      REQUIRE(d.status() == Status::success);
+      REQUIRE(k.status() == Status::success);
+      CHECK(k.stats().njac == 0);  // nothing to evaluate: the problem's data do not depend on y
+      CHECK(k.stats().nfev_jac == 0);
+      CHECK(k.stats().nprec_solves > 0);
+      // Against the closed form (the reference at tend): within a digit of the direct LU.
+      const double direct_scd = d.accuracy(1e-6, 1e-6).scd, krylov_scd = k.accuracy(1e-6, 1e-6).scd;
+      CHECK(krylov_scd >= direct_scd - 1.0);
+      CHECK(krylov_scd >= 4.5);
+    }
+}
+
+TEST_CASE("reaction3d: every Krylov family on the 3D grid reaches the manufactured solution", "[conformance][krylov]") {
+  // N = 7: a 3D multigrid of two levels; N = 6: one (Gauss-Seidel alone).
+  for (const char* n : {"7", "6"}) {
+    const std::pair<const char*, const char*> setups[] = {
+        {"bdf", "problem"}, {"bdf", "amg"}, {"bdf", "ilu"}, {"cvode", "problem"}, {"ida", "amg"}, {"rodas5p", "problem"}};
+    for (const auto& [solver, preconditioner] : setups) {
+      // Against the same solver's direct LU: as accurate, to a digit (both against the closed form).
+      test::RunSpec direct = test::spec_for("reaction3d", solver, 1e-6);
+      direct.params = {{"N", n}};
+      const auto d = test::run(direct);
+      REQUIRE(d.status() == Status::success);
+      const double direct_scd = d.accuracy(1e-6, 1e-6).scd;
+      CHECK(direct_scd >= 4.5);
+      for (const char* matrix_free : {"false", "true"}) {
+        if (std::string_view(matrix_free) == "true" && std::string_view(preconditioner) != "problem") continue;
+        INFO(solver << " with " << preconditioner << ", matrix_free=" << matrix_free << ", N=" << n);
+        test::RunSpec k = direct;
+        k.params["matrix_free"] = matrix_free;
+        k.solver_options = {{"linear_solver", "krylov"}, {"preconditioner", preconditioner}};
+        const auto r = test::run(k);
+        REQUIRE(r.status() == Status::success);
+        CHECK(r.stats().nlu == 0);
+        CHECK(r.stats().nprec_solves > 0);
+        CHECK(r.accuracy(1e-6, 1e-6).scd >= direct_scd - 1.0);
+      }
+    }
+  }
+}
+
+TEST_CASE("linear_solver=auto takes Krylov for a problem built for it, from the crossover size",
+          "[conformance][krylov]") {
+  for (const char* solver : {"bdf", "rodas5p", "cvode", "ida"}) {
+    INFO(solver);
+    test::RunSpec small = brusselator("auto", 1e-5, 0.2), large = small;
+    small.solver = large.solver = solver;
+    large.params["N"] = "40";  // n = 3200: past the crossover (docs/benchmarks/scaling.md)
+    const auto s = test::run(small), l = test::run(large);
+    REQUIRE(s.status() == Status::success);
+    REQUIRE(l.status() == Status::success);
+    CHECK(s.stats().linear_algebra != DK_LINEAR_ALGEBRA_KRYLOV);  // n = 512
+    CHECK(l.stats().linear_algebra == DK_LINEAR_ALGEBRA_KRYLOV);
+    CHECK(l.stats().nprec_solves > 0);  // with the problem's own preconditioner
+    // Sensitivities keep the direct LU, which they need.
+    test::RunSpec sens = large;
+    sens.tweak = [](dk_solve_options& o, std::vector<double>&) {
+      static const std::int32_t index[] = {-1};  // d y / d y0_1
+      o.tend = 0.2;
+      o.nsens = 1;
+      o.sens_index = index;
+    };
+    if (std::string_view(solver) == "rodas5p" || std::string_view(solver) == "bdf") {
+      const auto r = test::run(sens);
+      INFO(r.message());
+      REQUIRE(r.status() == Status::success);
+      CHECK(r.stats().linear_algebra != DK_LINEAR_ALGEBRA_KRYLOV);
+    }
+  }
 }

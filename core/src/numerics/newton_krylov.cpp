@@ -10,14 +10,36 @@
 namespace daekit {
 namespace {
 
-OptionTable<KrylovOptions> krylov_table(const std::vector<std::string>& direct_choices) {
+// Where `auto` switches to Krylov for a problem with its own preconditioner
+// (docs/benchmarks/scaling.md, "Crossover"): bdf's sparse LU against Krylov was 0.87 on the
+// brusselator at n = 2048 and 2.3 at 8192; 1.4 on heat2d at 1024 and 4096; 1.6 on
+// reaction3d at 1024 and 9.1 at 3456.
+constexpr Eigen::Index krylov_crossover_size = 3000;
+// A dense n x n matrix of 20000 is 3.2 GB and its LU 5 10^12 flops: beyond it, without a
+// pattern, Krylov is the only way through.
+constexpr Eigen::Index dense_limit_size = 20000;
+
+// SUNDIALS' names of the Krylov methods, accepted as linear_solver values (what CVODE's and
+// IDA's users write): each is linear_solver=krylov with that method.
+const std::vector<std::pair<std::string, KrylovMethod>>& sundials_krylov_names() {
+  static const std::vector<std::pair<std::string, KrylovMethod>> names = {
+      {"spgmr", KrylovMethod::gmres}, {"spfgmr", KrylovMethod::fgmres}, {"spbcgs", KrylovMethod::bicgstab}};
+  return names;
+}
+
+OptionTable<KrylovOptions> krylov_table(const std::vector<std::string>& direct_choices, const std::string& direct_help) {
   std::vector<std::pair<std::string, std::string>> solvers;
   for (const auto& c : direct_choices) solvers.emplace_back(c, c);
   solvers.emplace_back("krylov", "krylov");
+  for (const auto& [name, method] : sundials_krylov_names()) solvers.emplace_back(name, name);
   OptionTable<KrylovOptions> table;
   table.choice("linear_solver", &KrylovOptions::linear_solver, solvers,
-               "the Newton systems' solver: direct LUs (" + direct_choices.front() +
-                   " the default), or krylov: a preconditioned Krylov method, matrix-free (docs/krylov.md)")
+               "the Newton systems' solver: direct LUs (" + direct_choices.front() + " the default" +
+                   (direct_help.empty() ? "" : "; " + direct_help) +
+                   "), or krylov: a preconditioned Krylov method, matrix-free (docs/krylov.md); spgmr, spfgmr, "
+                   "spbcgs: krylov with that method (SUNDIALS' names). auto is krylov for a problem with its own "
+                   "preconditioner and J v from n = " + std::to_string(krylov_crossover_size) +
+                   ", or without a Jacobian pattern from n = " + std::to_string(dense_limit_size))
       .choice("krylov", &KrylovOptions::method,
               {{"gmres", KrylovMethod::gmres}, {"fgmres", KrylovMethod::fgmres}, {"bicgstab", KrylovMethod::bicgstab}},
               "with linear_solver=krylov: restarted GMRES, flexible GMRES or BiCGStab (SUNDIALS' SPGMR, SPFGMR, "
@@ -25,13 +47,16 @@ OptionTable<KrylovOptions> krylov_table(const std::vector<std::string>& direct_c
       .choice("preconditioner", &KrylovOptions::preconditioner,
               {{"auto", PreconditionerKind::automatic}, {"none", PreconditionerKind::none},
                {"jacobi", PreconditionerKind::jacobi}, {"ilu", PreconditionerKind::ilu},
-               {"problem", PreconditionerKind::problem}},
-              "with linear_solver=krylov: none, Jacobi, ILUT on the Jacobian's pattern, or the problem's own "
-              "(auto: the problem's if it has one, else ILUT where a pattern is declared, else none)")
+               {"amg", PreconditionerKind::amg}, {"problem", PreconditionerKind::problem}},
+              "with linear_solver=krylov: none, Jacobi, ILUT on the Jacobian's pattern, algebraic multigrid "
+              "(hypre's BoomerAMG, one V-cycle) on it, or the problem's own (auto: the problem's if it has one, "
+              "else ILUT where a pattern is declared, else none)")
       .real("ilu_droptol", &KrylovOptions::ilu_droptol, between(0, 1),
             "ILUT: entries below this (relative to their row) are dropped")
       .integer("ilu_fill", &KrylovOptions::ilu_fill, between(1, 1000), "ILUT: at most this many times a row's "
-                                                                        "entries kept per row of L and of U");
+                                                                        "entries kept per row of L and of U")
+      .real("amg_threshold", &KrylovOptions::amg_threshold, between(0, 1),
+            "AMG: BoomerAMG's strength threshold (0.25 suits 2D, 0.5 to 0.6 3D problems)");
   return table;
 }
 
@@ -55,18 +80,39 @@ const OptionTable<KrylovNumbers>& numbers_table() {
 
 }  // namespace
 
-std::vector<OptionDesc> krylov_option_rows(const std::vector<std::string>& direct_choices) {
+std::vector<OptionDesc> krylov_option_rows(const std::vector<std::string>& direct_choices,
+                                          const std::string& direct_help) {
   KrylovOptions defaults;
   defaults.linear_solver = direct_choices.front();
-  std::vector<OptionDesc> rows = krylov_table(direct_choices).describe(defaults);
+  std::vector<OptionDesc> rows = krylov_table(direct_choices, direct_help).describe(defaults);
   for (auto& row : numbers_table().describe()) rows.push_back(std::move(row));
   return rows;
 }
 
-bool read_krylov_options(const SolveRequest& request, const std::vector<std::string>& direct_choices,
-                         KrylovOptions& options, std::string* why) {
+bool krylov_by_default(const ProblemView& problem, const SolveRequest& request) {
+  if (request.wants_sensitivities() || request.wants_adjoint()) return false;
+  const auto n = problem.size();
+  const bool exact_products =
+      problem.residual_only() ? problem.has_residual_jacobian_vector() : problem.has_jacobian_vector();
+  if (problem.has_preconditioner() && exact_products && n >= krylov_crossover_size) return true;
+  const bool pattern = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
+  return !pattern && n >= dense_limit_size;
+}
+
+bool read_krylov_options(const ProblemView& problem, const SolveRequest& request,
+                         const std::vector<std::string>& direct_choices, KrylovOptions& options, std::string* why) {
   options.linear_solver = direct_choices.front();
-  if (!krylov_table(direct_choices).read(request, options, why)) return false;
+  if (!krylov_table(direct_choices, "").read(request, options, why)) return false;
+  for (const auto& [name, method] : sundials_krylov_names()) {
+    if (options.linear_solver != name) continue;
+    if (request.extra.count("krylov") && options.method != method) {
+      *why = "linear_solver=" + name + " and krylov=" + request.extra.at("krylov") + " name different methods";
+      return false;
+    }
+    options.linear_solver = "krylov";
+    options.method = method;
+  }
+  if (options.linear_solver == "auto" && krylov_by_default(problem, request)) options.linear_solver = "krylov";
   KrylovNumbers numbers;
   if (!numbers_table().read(request, numbers, why)) return false;
   options.settings.method = options.method;
@@ -83,11 +129,11 @@ bool NewtonKrylov::setup(ProblemView& problem, const SolveRequest& request, cons
   const PreconditionerKind kind = Preconditioner::resolve(options.preconditioner, problem, why);
   if (kind == PreconditionerKind::automatic) return false;
   const Eigen::Index n = problem.size();
-  preconditioner_.setup(problem, request, mass, kind, options.ilu_droptol, options.ilu_fill);
+  if (!preconditioner_.setup(problem, request, mass, kind, options.numbers(), why)) return false;
   krylov_.setup(n, options.settings);
   problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_KRYLOV;
   if (!problem.has_jacobian_vector() && !problem.has_residual_jacobian_vector() &&
-      kind != PreconditionerKind::jacobi && kind != PreconditionerKind::ilu)
+      !Preconditioner::forms_jacobian(kind))
     problem.stats().jacobian_used = DK_JACOBIAN_FINITE_DIFFERENCE;
   rtol_ = request.rtol;
   atol_ = request.atol;

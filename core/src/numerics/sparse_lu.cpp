@@ -2,7 +2,6 @@
 
 #include <Eigen/KLUSupport>
 #include <Eigen/SparseLU>
-#include <dlfcn.h>
 #include <metis.h>
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "daekit/numerics/lapack_backend.hpp"
+#include "core_module.hpp"
 #include "umfpack_module.hpp"
 
 namespace daekit {
@@ -77,13 +77,8 @@ int klu_nested_dissection(int n, int* col_ptr, int* row_idx, int* perm, klu_comm
 const daekit_umfpack_table* umfpack_module() {
   static const daekit_umfpack_table* const table = []() -> const daekit_umfpack_table* {
     lapack_backend();
-    Dl_info where{};
-    if (!dladdr(reinterpret_cast<void*>(&umfpack_module), &where) || !where.dli_fname) return nullptr;
-    std::string path = where.dli_fname;
-    path = path.substr(0, path.find_last_of('/') + 1) + "libdaekit_umfpack.so";
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) return nullptr;
-    auto entry = reinterpret_cast<daekit_umfpack_entry>(dlsym(handle, "daekit_umfpack"));
+    std::string why;
+    auto entry = reinterpret_cast<daekit_umfpack_entry>(open_core_module("libdaekit_umfpack.so", "daekit_umfpack", &why));
     const daekit_umfpack_table* t = entry ? entry() : nullptr;
     return t && t->version == DAEKIT_UMFPACK_TABLE_VERSION ? t : nullptr;
   }();

@@ -28,16 +28,27 @@ struct KrylovOptions {
   KrylovMethod method = KrylovMethod::gmres;
   KrylovSettings settings;  // its method is `method` once read
   PreconditionerKind preconditioner = PreconditionerKind::automatic;
-  double ilu_droptol = 1e-4;
-  int ilu_fill = 10;
+  double ilu_droptol = PreconditionerNumbers{}.ilu_droptol;
+  int ilu_fill = PreconditionerNumbers{}.ilu_fill;
+  double amg_threshold = PreconditionerNumbers{}.amg_threshold;
+  PreconditionerNumbers numbers() const { return {ilu_droptol, ilu_fill, amg_threshold}; }
 };
 
 // The option rows (for a family's option table) and their reading: `linear_solver` with
 // the family's direct choices (e.g. {"auto", "dense", "sparse"}) plus krylov, and the
-// Krylov method's own. A family that has no Krylov path does not list them.
-std::vector<OptionDesc> krylov_option_rows(const std::vector<std::string>& direct_choices);
-bool read_krylov_options(const SolveRequest& request, const std::vector<std::string>& direct_choices,
-                         KrylovOptions& options, std::string* why);
+// Krylov method's own; direct_help, if any, says what the direct choices are. SUNDIALS'
+// names (linear_solver=spgmr, spfgmr, spbcgs) read as krylov with that method. A family
+// that has no Krylov path does not list them.
+std::vector<OptionDesc> krylov_option_rows(const std::vector<std::string>& direct_choices,
+                                          const std::string& direct_help = "");
+// linear_solver=auto becomes krylov where the problem is built for it (krylov_by_default).
+bool read_krylov_options(const ProblemView& problem, const SolveRequest& request,
+                         const std::vector<std::string>& direct_choices, KrylovOptions& options, std::string* why);
+// What `auto` picks Krylov for: a problem with its own preconditioner and exact J v from
+// the size where the direct LU stops being faster (docs/benchmarks/scaling.md,
+// "Crossover"), or one that declares no Jacobian pattern and is too large for a dense
+// matrix; never with sensitivities or adjoints, which the Krylov path does not take yet.
+bool krylov_by_default(const ProblemView& problem, const SolveRequest& request);
 
 class NewtonKrylov {
  public:

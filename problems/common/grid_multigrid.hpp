@@ -1,0 +1,59 @@
+// (I - s L) x = b on an N x N (x N) grid, L the Laplacian stencil (the 2 d neighbours
+// minus 2 d times the point, d = 2 or 3 dimensions), `dof` interleaved values per grid
+// point that share the operator; the grid periodic, or the interior of a Dirichlet problem
+// (values outside are zero). Geometric multigrid V-cycles: red-black Gauss-Seidel
+// smoothing, full-weighting restriction, (bi/tri)linear prolongation, the coarse operators
+// rediscretised with s / 4 per level. A periodic grid halves while N is even (keeping at
+// least 4 points a side), a Dirichlet one while N + 1 is (its coarse points are the odd
+// fine ones; at least 3). Where the grid cannot halve, the cycle is Gauss-Seidel sweeps
+// alone (a weaker preconditioner, not a wrong one). Shared by the problems that
+// precondition with it (brusselator, heat2d, reaction3d).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+namespace daekit_problems {
+
+class GridMultigrid {
+ public:
+  enum class Boundary { periodic, dirichlet };
+  GridMultigrid(int n_side, int dimensions, int dof, Boundary boundary);
+  void set_shift(double s);
+  int levels() const { return static_cast<int>(levels_.size()); }
+  // x ~ (I - s L)^-1 b by `cycles` V-cycles from x = 0 (b and x: N^d * dof values).
+  void solve(const double* b, double* x, int cycles);
+
+ private:
+  using Point = std::array<int, 3>;  // (i, j, k); k = 0 in 2D
+  struct Level {
+    int n = 0;
+    double s = 0.0;
+    std::vector<double> x, b, r;
+  };
+  // The value at point p of grid n (0 outside a Dirichlet grid; wrapped on a periodic one).
+  double value(const std::vector<double>& v, int n, Point p, int c) const;
+  std::size_t index(int n, const Point& p) const;
+  // The 2 d neighbours' sum: by strides from flat index `at` (a point off every edge), or
+  // through value() (wrapping, or zero outside).
+  double strided_sum(const std::vector<double>& v, int n, std::size_t at) const;
+  double neighbour_sum(const std::vector<double>& v, int n, const Point& p, int c) const;
+  template <class Visit>
+  void for_each_point(int n, Visit visit) const;
+  // visit(j, k, row_inside): each row of the grid, row_inside when it is off the j and k edges.
+  template <class Visit>
+  void for_each_row(int n, Visit visit) const;
+  void cycle(std::size_t l);
+  void smooth(Level& level, int sweeps) const;
+  void residual(Level& level) const;
+  void restrict_residual(const Level& fine, Level& coarse) const;
+  void prolong_add(const Level& coarse, Level& fine) const;
+
+  int dimensions_, dof_;
+  Boundary boundary_;
+  int offset_;  // the fine index of coarse point 0: 0 periodic, 1 Dirichlet
+  std::vector<Level> levels_;
+};
+
+}  // namespace daekit_problems
