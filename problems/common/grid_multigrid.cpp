@@ -1,22 +1,19 @@
 #include "grid_multigrid.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace daekit_problems {
 namespace {
 
 constexpr int pre_sweeps = 2, post_sweeps = 2, coarsest_sweeps = 30;
 
-// A fine point's place between coarse points, in one dimension: one coarse point (lo = hi,
-// half each) or two with 1/2 each; -1 where a Dirichlet grid has none.
-struct Between {
-  int lo, hi;
-};
-
 }  // namespace
 
 GridMultigrid::GridMultigrid(int n_side, int dimensions, int dof, Boundary boundary)
-    : dimensions_(dimensions), dof_(dof), boundary_(boundary), offset_(boundary == Boundary::periodic ? 0 : 1) {
+    : dimensions_(dimensions), dof_(dof), boundary_(boundary), offset_(boundary == Boundary::periodic ? 0 : 1),
+      zeros_(static_cast<std::size_t>(n_side) * static_cast<std::size_t>(dof), 0.0) {
+  if (dof < 1 || dof > max_dof) throw std::invalid_argument("GridMultigrid: 1 to 4 values per grid point");
   for (int n = n_side;;) {
     Level level;
     level.n = n;
@@ -59,31 +56,6 @@ double GridMultigrid::value(const std::vector<double>& v, int n, Point p, int c)
   return v[index(n, p) + static_cast<std::size_t>(c)];
 }
 
-inline double GridMultigrid::strided_sum(const std::vector<double>& v, int n, std::size_t at) const {
-  const std::size_t sx = static_cast<std::size_t>(dof_), sy = sx * static_cast<std::size_t>(n);
-  double sum = v[at - sx] + v[at + sx] + v[at - sy] + v[at + sy];
-  if (dimensions_ == 3) sum += v[at - sy * static_cast<std::size_t>(n)] + v[at + sy * static_cast<std::size_t>(n)];
-  return sum;
-}
-
-double GridMultigrid::neighbour_sum(const std::vector<double>& v, int n, const Point& p, int c) const {
-  double sum = 0.0;
-  for (std::size_t d = 0; d < static_cast<std::size_t>(dimensions_); ++d)
-    for (int step : {-1, 1}) {
-      Point q = p;
-      q[d] += step;
-      sum += value(v, n, q, c);
-    }
-  return sum;
-}
-
-template <class Visit>
-void GridMultigrid::for_each_row(int n, Visit visit) const {
-  const int nk = dimensions_ == 3 ? n : 1;
-  for (int k = 0; k < nk; ++k)
-    for (int j = 0; j < n; ++j) visit(j, k, j > 0 && j < n - 1 && (dimensions_ == 2 || (k > 0 && k < n - 1)));
-}
-
 template <class Visit>
 void GridMultigrid::for_each_point(int n, Visit visit) const {
   const int nk = dimensions_ == 3 ? n : 1;
@@ -116,48 +88,88 @@ void GridMultigrid::cycle(std::size_t l) {
   smooth(level, post_sweeps);
 }
 
+int GridMultigrid::step(int i, int delta, int n) const {
+  i += delta;
+  if (i >= 0 && i < n) return i;
+  if (boundary_ == Boundary::dirichlet) return -1;
+  return i < 0 ? i + n : i - n;
+}
+
+GridMultigrid::Rows GridMultigrid::rows_around(const std::vector<double>& v, int n, int j, int k) const {
+  const double* zero = zeros_.data();
+  auto row = [&](int jj, int kk) { return jj < 0 || kk < 0 ? zero : v.data() + index(n, {0, jj, kk}); };
+  Rows r;
+  r.centre = index(n, {0, j, k});
+  r.neighbour = {row(step(j, -1, n), k), row(step(j, 1, n), k), zero, zero};
+  if (dimensions_ == 3) r.neighbour[2] = row(j, step(k, -1, n)), r.neighbour[3] = row(j, step(k, 1, n));
+  return r;
+}
+
+// The 2 d neighbours of point i of rows r in v, summed into out[0 .. dof) (zero outside a
+// Dirichlet grid: those neighbours read the zero row).
+template <int Dimensions>
+[[gnu::always_inline]] inline void GridMultigrid::sum_around(const std::vector<double>& v, int n, const Rows& r, int i, double* out) const {
+  const auto d = static_cast<std::size_t>(dof_), column = static_cast<std::size_t>(i) * d;
+  const double *l, *h;
+  if (i > 0 && i < n - 1) {  // all but the two column ends
+    l = v.data() + r.centre + column - d;
+    h = v.data() + r.centre + column + d;
+  } else {
+    const int left = step(i, -1, n), right = step(i, 1, n);
+    l = left < 0 ? zeros_.data() : v.data() + r.centre + static_cast<std::size_t>(left) * d;
+    h = right < 0 ? zeros_.data() : v.data() + r.centre + static_cast<std::size_t>(right) * d;
+  }
+  for (std::size_t c = 0; c < d; ++c) {
+    double sum = l[c] + h[c] + r.neighbour[0][column + c] + r.neighbour[1][column + c];
+    if constexpr (Dimensions == 3) sum += r.neighbour[2][column + c] + r.neighbour[3][column + c];
+    out[c] = sum;
+  }
+}
+
+template <int Dimensions>
+void GridMultigrid::smooth_sweep(Level& level, int colour) const {
+  const int n = level.n, nk = Dimensions == 3 ? n : 1;
+  const double s = level.s, inv = 1.0 / (1.0 + 2.0 * Dimensions * s);
+  const auto d = static_cast<std::size_t>(dof_);
+  std::array<double, max_dof> sum{};
+  for (int k = 0; k < nk; ++k)
+    for (int j = 0; j < n; ++j) {
+      const Rows r = rows_around(level.x, n, j, k);
+      for (int i = (j + k + colour) % 2; i < n; i += 2) {
+        sum_around<Dimensions>(level.x, n, r, i, sum.data());
+        const std::size_t at = r.centre + static_cast<std::size_t>(i) * d;
+        for (std::size_t c = 0; c < d; ++c) level.x[at + c] = (level.b[at + c] + s * sum[c]) * inv;
+      }
+    }
+}
+
 // Red-black Gauss-Seidel: x = (b + s * sum of neighbours) / (1 + 2 d s), one colour at a time.
 void GridMultigrid::smooth(Level& level, int sweeps) const {
-  const int n = level.n;
-  const double s = level.s, inv = 1.0 / (1.0 + 2.0 * dimensions_ * s);
   for (int sweep = 0; sweep < sweeps; ++sweep)
     for (int colour = 0; colour < 2; ++colour)
-      for_each_row(n, [&](int j, int k, bool row_inside) {
-        const std::size_t row = index(n, {0, j, k});
-        const int first = (j + k + colour) % 2;
-        auto edge_point = [&](int i) {
-          const std::size_t at = row + static_cast<std::size_t>(i * dof_);
-          for (int c = 0; c < dof_; ++c)
-            level.x[at + c] = (level.b[at + c] + s * neighbour_sum(level.x, n, {i, j, k}, c)) * inv;
-        };
-        if (!row_inside) {
-          for (int i = first; i < n; i += 2) edge_point(i);
-          return;
-        }
-        if (first == 0) edge_point(0);
-        for (int i = first == 0 ? 2 : 1; i < n - 1; i += 2) {
-          const std::size_t at = row + static_cast<std::size_t>(i * dof_);
-          for (int c = 0; c < dof_; ++c)
-            level.x[at + c] = (level.b[at + c] + s * strided_sum(level.x, n, at + c)) * inv;
-        }
-        if ((n - 1 - first) % 2 == 0) edge_point(n - 1);
-      });
+      dimensions_ == 3 ? smooth_sweep<3>(level, colour) : smooth_sweep<2>(level, colour);
+}
+
+template <int Dimensions>
+void GridMultigrid::residual_of(Level& level) const {
+  const int n = level.n, nk = Dimensions == 3 ? n : 1;
+  const double s = level.s, centre = 2.0 * Dimensions;
+  const auto d = static_cast<std::size_t>(dof_);
+  std::array<double, max_dof> sum{};
+  for (int k = 0; k < nk; ++k)
+    for (int j = 0; j < n; ++j) {
+      const Rows r = rows_around(level.x, n, j, k);
+      for (int i = 0; i < n; ++i) {
+        sum_around<Dimensions>(level.x, n, r, i, sum.data());
+        const std::size_t at = r.centre + static_cast<std::size_t>(i) * d;
+        for (std::size_t c = 0; c < d; ++c)
+          level.r[at + c] = level.b[at + c] - (level.x[at + c] - s * (sum[c] - centre * level.x[at + c]));
+      }
+    }
 }
 
 void GridMultigrid::residual(Level& level) const {
-  const int n = level.n;
-  const double s = level.s, centre = 2.0 * dimensions_;
-  for_each_row(n, [&](int j, int k, bool row_inside) {
-    const std::size_t row = index(n, {0, j, k});
-    for (int i = 0; i < n; ++i) {
-      const std::size_t at = row + static_cast<std::size_t>(i * dof_);
-      const bool inside = row_inside && i > 0 && i < n - 1;
-      for (int c = 0; c < dof_; ++c) {
-        const double around = inside ? strided_sum(level.x, n, at + c) : neighbour_sum(level.x, n, {i, j, k}, c);
-        level.r[at + c] = level.b[at + c] - (level.x[at + c] - s * (around - centre * level.x[at + c]));
-      }
-    }
-  });
+  dimensions_ == 3 ? residual_of<3>(level) : residual_of<2>(level);
 }
 
 // Full weighting onto the coarse points: per dimension 1/2 the point and 1/4 each
@@ -165,49 +177,84 @@ void GridMultigrid::residual(Level& level) const {
 void GridMultigrid::restrict_residual(const Level& fine, Level& coarse) const {
   static constexpr double weight[3] = {0.25, 0.5, 0.25};
   const int n = fine.n, dk = dimensions_ == 3 ? 1 : 0;
+  // The 3^d neighbourhood: offsets from the centre's flat index, and weights.
+  std::array<std::ptrdiff_t, 27> offset{};
+  std::array<double, 27> w{};
+  int count = 0;
+  for (int a = -dk; a <= dk; ++a)
+    for (int b = -1; b <= 1; ++b)
+      for (int e = -1; e <= 1; ++e, ++count) {
+        offset[static_cast<std::size_t>(count)] = (e + static_cast<std::ptrdiff_t>(n) * (b + static_cast<std::ptrdiff_t>(n) * a)) * dof_;
+        w[static_cast<std::size_t>(count)] = weight[e + 1] * weight[b + 1] * (dk ? weight[a + 1] : 1.0);
+      }
   for_each_point(coarse.n, [&](const Point& P) {
     const Point centre{2 * P[0] + offset_, 2 * P[1] + offset_, dk ? 2 * P[2] + offset_ : 0};
     const std::size_t at = index(coarse.n, P);
-    bool inside = true;  // the whole 3^d neighbourhood on the fine grid
+    bool inside = true;  // the whole neighbourhood on the fine grid
     for (int d = 0; d < dimensions_; ++d) inside = inside && centre[d] > 0 && centre[d] < n - 1;
+    if (inside) {
+      const double* r = fine.r.data() + index(n, centre);
+      for (int c = 0; c < dof_; ++c) {
+        double sum = 0.0;
+        for (int k = 0; k < count; ++k) sum += w[static_cast<std::size_t>(k)] * r[offset[static_cast<std::size_t>(k)] + c];
+        coarse.b[at + c] = sum;
+      }
+      return;
+    }
     for (int c = 0; c < dof_; ++c) {
       double sum = 0.0;
+      int k = 0;
       for (int a = -dk; a <= dk; ++a)
         for (int b = -1; b <= 1; ++b)
-          for (int e = -1; e <= 1; ++e) {
-            const Point q{centre[0] + e, centre[1] + b, centre[2] + a};
-            sum += weight[e + 1] * weight[b + 1] * (dk ? weight[a + 1] : 1.0) *
-                   (inside ? fine.r[index(n, q) + static_cast<std::size_t>(c)] : value(fine.r, n, q, c));
-          }
+          for (int e = -1; e <= 1; ++e, ++k)
+            sum += w[static_cast<std::size_t>(k)] * value(fine.r, n, {centre[0] + e, centre[1] + b, centre[2] + a}, c);
       coarse.b[at + c] = sum;
     }
   });
 }
 
-// (Bi/tri)linear: each fine point from the coarse points around it, with the product of
-// the dimensions' weights (1, or 1/2 and 1/2).
+// (Bi/tri)linear, as the transpose of full weighting: each coarse point adds itself to
+// its fine point and half (a quarter, an eighth) to the fine points around it.
 void GridMultigrid::prolong_add(const Level& coarse, Level& fine) const {
-  const int nc = coarse.n;
-  auto between = [&](int i) {
-    const int t = i - offset_;
-    if (t % 2 == 0) return Between{t / 2, t / 2};
-    return Between{(t - 1) / 2, (t + 1) / 2};  // t - 1 and t + 1 even: exact halves
-  };
-  const int corners = dimensions_ == 3 ? 8 : 4;
-  const double share = dimensions_ == 3 ? 0.125 : 0.25;
-  for_each_point(fine.n, [&](const Point& p) {
-    const Between b[3] = {between(p[0]), between(p[1]), dimensions_ == 3 ? between(p[2]) : Between{0, 0}};
-    const std::size_t at = index(fine.n, p);
-    bool inside = true;  // every corner on the coarse grid: indices without wrapping or tests
-    for (int d = 0; d < dimensions_; ++d) inside = inside && b[d].lo >= 0 && b[d].hi < nc;
-    for (int c = 0; c < dof_; ++c) {
-      double sum = 0.0;
-      for (int corner = 0; corner < corners; ++corner) {
-        const Point q{corner & 1 ? b[0].hi : b[0].lo, corner & 2 ? b[1].hi : b[1].lo, corner & 4 ? b[2].hi : b[2].lo};
-        sum += inside ? coarse.x[index(nc, q) + static_cast<std::size_t>(c)] : value(coarse.x, nc, q, c);
+  static constexpr double weight[3] = {0.5, 1.0, 0.5};
+  const int n = fine.n, dk = dimensions_ == 3 ? 1 : 0;
+  const auto d = static_cast<std::size_t>(dof_);
+  std::array<std::ptrdiff_t, 27> offset{};
+  std::array<double, 27> w{};
+  int count = 0;
+  for (int a = -dk; a <= dk; ++a)
+    for (int b = -1; b <= 1; ++b)
+      for (int e = -1; e <= 1; ++e, ++count) {
+        offset[static_cast<std::size_t>(count)] =
+            (e + static_cast<std::ptrdiff_t>(n) * (b + static_cast<std::ptrdiff_t>(n) * a)) * dof_;
+        w[static_cast<std::size_t>(count)] = weight[e + 1] * weight[b + 1] * (dk ? weight[a + 1] : 1.0);
       }
-      fine.x[at + c] += share * sum;
+  for_each_point(coarse.n, [&](const Point& P) {
+    const Point centre{2 * P[0] + offset_, 2 * P[1] + offset_, dk ? 2 * P[2] + offset_ : 0};
+    const double* x = coarse.x.data() + index(coarse.n, P);
+    bool inside = true;  // the whole neighbourhood on the fine grid
+    for (int dim = 0; dim < dimensions_; ++dim) inside = inside && centre[dim] > 0 && centre[dim] < n - 1;
+    if (inside) {
+      double* f = fine.x.data() + index(n, centre);
+      for (int k = 0; k < count; ++k)
+        for (std::size_t c = 0; c < d; ++c) f[offset[static_cast<std::size_t>(k)] + static_cast<std::ptrdiff_t>(c)] += w[static_cast<std::size_t>(k)] * x[c];
+      return;
     }
+    int k = 0;  // at the grid's edge: wrapped (periodic) or left out (Dirichlet)
+    for (int a = -dk; a <= dk; ++a)
+      for (int b = -1; b <= 1; ++b)
+        for (int e = -1; e <= 1; ++e, ++k) {
+          Point q{centre[0] + e, centre[1] + b, centre[2] + a};
+          bool on_grid = true;
+          for (int dim = 0; dim < dimensions_; ++dim) {
+            int& i = q[static_cast<std::size_t>(dim)];
+            i = step(i, 0, n);
+            on_grid = on_grid && i >= 0;
+          }
+          if (!on_grid) continue;
+          double* f = fine.x.data() + index(n, q);
+          for (std::size_t c = 0; c < d; ++c) f[c] += w[static_cast<std::size_t>(k)] * x[c];
+        }
   });
 }
 

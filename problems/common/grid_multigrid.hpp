@@ -35,15 +35,24 @@ class GridMultigrid {
   // The value at point p of grid n (0 outside a Dirichlet grid; wrapped on a periodic one).
   double value(const std::vector<double>& v, int n, Point p, int c) const;
   std::size_t index(int n, const Point& p) const;
-  // The 2 d neighbours' sum: by strides from flat index `at` (a point off every edge), or
-  // through value() (wrapping, or zero outside).
-  double strided_sum(const std::vector<double>& v, int n, std::size_t at) const;
-  double neighbour_sum(const std::vector<double>& v, int n, const Point& p, int c) const;
   template <class Visit>
   void for_each_point(int n, Visit visit) const;
-  // visit(j, k, row_inside): each row of the grid, row_inside when it is off the j and k edges.
-  template <class Visit>
-  void for_each_row(int n, Visit visit) const;
+  // One dimension's neighbour of i at i + delta: wrapped, or -1 outside a Dirichlet grid.
+  int step(int i, int delta, int n) const;
+  // Row (j, k)'s flat start and its neighbour rows (j -+ 1, then k -+ 1 in 3D), the zero
+  // row where a Dirichlet grid has none: computed once per row, so that the sweeps test
+  // nothing per point but its two column ends.
+  struct Rows {
+    std::size_t centre = 0;
+    std::array<const double*, 4> neighbour{};
+  };
+  Rows rows_around(const std::vector<double>& v, int n, int j, int k) const;
+  template <int Dimensions>
+  void sum_around(const std::vector<double>& v, int n, const Rows& r, int i, double* out) const;
+  template <int Dimensions>
+  void smooth_sweep(Level& level, int colour) const;
+  template <int Dimensions>
+  void residual_of(Level& level) const;
   void cycle(std::size_t l);
   void smooth(Level& level, int sweeps) const;
   void residual(Level& level) const;
@@ -53,6 +62,8 @@ class GridMultigrid {
   int dimensions_, dof_;
   Boundary boundary_;
   int offset_;  // the fine index of coarse point 0: 0 periodic, 1 Dirichlet
+  static constexpr int max_dof = 4;
+  std::vector<double> zeros_;  // a row of zeros: the neighbours outside a Dirichlet grid
   std::vector<Level> levels_;
 };
 
