@@ -3,12 +3,14 @@
 # own multigrid preconditioner, matrix-free, on heat2d (2D, an index-1 DAE) and reaction3d
 # (3D, nonlinear) from 10^5 to 10^7 unknowns; then the exponent alpha of a least-squares
 # fit time/step ~ n^alpha per problem (1 is linear). rtol 1e-6, short spans (the step
-# counts barely move with N: the solutions are smooth). Usage:
+# counts barely move with N: the solutions are smooth). The sizes are N = 2^k - 1 or
+# 3 2^k - 1, which the Dirichlet multigrid coarsens down to a few points (with N + 1 odd it
+# cannot coarsen at all: Gauss-Seidel alone, whose iterations grow with N). Usage:
 #   krylov-grid-scaling.sh BUILD_DIR ["heat2d Ns"] ["reaction3d Ns"]
 set -euo pipefail
 build=${1:-build}
-heat_sizes=${2:-"318 630 1000 2000 3160"}
-cube_sizes=${3:-"37 58 80 126 171"}
+heat_sizes=${2:-"255 511 1023 2047 3071"}
+cube_sizes=${3:-"47 63 95 127 159"}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 echo "| problem | N | n | steps | Krylov its | wall s | s per step | us per step and unknown | peak MB | bytes per unknown | scd |"

@@ -11,10 +11,10 @@ namespace daekit {
 namespace {
 
 // Where `auto` switches to Krylov for a problem with its own preconditioner
-// (docs/benchmarks/scaling.md, "Crossover"): bdf's sparse LU against Krylov was 0.87 on the
-// brusselator at n = 2048 and 2.3 at 8192; 1.4 on heat2d at 1024 and 4096; 1.6 on
-// reaction3d at 1024 and 9.1 at 3456.
-constexpr Eigen::Index krylov_crossover_size = 3000;
+// (docs/benchmarks/scaling.md, "Crossover"; bdf, rtol 1e-6): the sparse LU's time over
+// Krylov's was 1.10 on the brusselator at n = 512 and 1.58 at 2048; 0.75 on heat2d at 256
+// and 1.25 at 1024; 0.82 on reaction3d at 432 and 2.4 at 1024.
+constexpr Eigen::Index krylov_crossover_size = 1000;
 // A dense n x n matrix of 20000 is 3.2 GB and its LU 5 10^12 flops: beyond it, without a
 // pattern, Krylov is the only way through.
 constexpr Eigen::Index dense_limit_size = 20000;
