@@ -311,9 +311,8 @@ SolveOutcome CvodeSolver::solve(ProblemView& problem, const SolveRequest& req, O
   CvodeOptions options;
   if (std::string why; !read_sundials_options(cvode_options(), problem, req, options, &why))
     return {Status::invalid_input, why, req.t0};
-  if (options.linear.krylov() && (req.wants_adjoint() || req.wants_sensitivities()))
-    return {Status::unsupported_problem,
-            "linear_solver=krylov with sensitivities or adjoints: not yet; use a direct linear solver", req.t0};
+  if (const std::string why = KrylovSupport::refusal(options.linear, req); !why.empty())
+    return {Status::unsupported_problem, why, req.t0};
   if (req.wants_adjoint()) return cvode_adjoint_solve(problem, req, sink, options);
   const std::string& solver_choice = options.linear.linear_solver;
   const bool sparse = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;

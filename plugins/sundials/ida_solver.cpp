@@ -544,9 +544,8 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
   IdaOptions options;
   if (std::string why; !read_sundials_options(ida_options(), problem, req, options, &why))
     return {Status::invalid_input, why, req.t0};
-  if (options.linear.krylov() && (req.wants_adjoint() || req.wants_sensitivities()))
-    return {Status::unsupported_problem,
-            "linear_solver=krylov with sensitivities or adjoints: not yet; use a direct linear solver", req.t0};
+  if (const std::string why = KrylovSupport::refusal(options.linear, req); !why.empty())
+    return {Status::unsupported_problem, why, req.t0};
   if (req.wants_adjoint()) return ida_adjoint_solve(problem, req, sink, options);
   const Eigen::Index n = problem.size();
   Model model(problem, req);

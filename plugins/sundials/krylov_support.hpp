@@ -18,6 +18,15 @@ namespace daekit::plugins::sundials {
 
 class KrylovSupport {
  public:
+  // Why these options cannot serve this request ("" when they can). Forward sensitivities
+  // with Krylov are CVODES' and IDAS' own (the staggered corrector solves s's systems with
+  // the same iterative solver and preconditioner); adjoints are not there yet.
+  static std::string refusal(const KrylovOptions& options, const SolveRequest& request) {
+    if (options.krylov() && request.wants_adjoint())
+      return "linear_solver=krylov with adjoints: not yet; use a direct linear solver";
+    return "";
+  }
+
   // mass: the problem's constant M (the identity for CVODE), or nullptr for IDA on a
   // residual-form problem. False with `why` when the preconditioner cannot be had.
   bool setup(ProblemView& problem, const SolveRequest& request, const KrylovOptions& options, const MassMatrix* mass,

@@ -87,6 +87,14 @@ TEST_CASE("an adjoint request a solver or problem cannot meet is refused before 
     CHECK(s.status == daekit::Status::unsupported_problem);
     CHECK_THAT(s.message, Catch::Contains("does not cross events"));
   }
+  // Adjoints with a Krylov linear solver: not there yet, refused with the reason.
+  for (const char* solver : {"cvode", "ida"}) {
+    o.solver_options = {{"linear_solver", "spgmr"}};
+    const auto k = daekit::solve(registry().problem("rober"), registry().solver(solver), o);
+    CHECK(k.status == daekit::Status::unsupported_problem);
+    CHECK_THAT(k.message, Catch::Contains("linear_solver=krylov with adjoints"));
+  }
+  o.solver_options.clear();
   // A term that throws fails the solve with its message.
   daekit::api::Functional throwing;
   throwing.terminal = [](const double*, double*, double*) -> double { throw std::runtime_error("no phi here"); };

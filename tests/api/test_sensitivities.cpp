@@ -572,3 +572,47 @@ TEST_CASE("a parameter the initial values depend on starts its sensitivity at dy
     CHECK(relative(s.sensitivity(last, 0, 1), e) < 1e-7);
   }
 }
+
+TEST_CASE("cvode's and ida's sensitivities with SUNDIALS' Krylov solvers match the closed forms and the LU's",
+          "[api][sensitivities][krylov]") {
+  const DecayExact x{1.5, 0.5, 1.0, 2.0};
+  for (const std::string solver : {"cvode", "ida"}) {
+    INFO(solver);
+    // y' = -k y + c: no pattern, so no preconditioner; J v by SUNDIALS' differences.
+    const auto decay = daekit::ProblemHandle::from(std::make_unique<Decay<true, true>>());
+    daekit::SolveOptions options;
+    options.rtol = 1e-10;
+    options.atol = 1e-12;
+    options.output = DK_OUTPUT_END;
+    options.sensitivities = {"k", "c", "y0"};
+    options.solver_options = {{"linear_solver", "spgmr"}};
+    daekit::Solution s = daekit::solve(decay, registry().solver(solver), options);
+    INFO(s.message);
+    REQUIRE(s.success());
+    CHECK(s.stats.linear_algebra == DK_LINEAR_ALGEBRA_KRYLOV);
+    const std::size_t last = s.size() - 1;
+    CHECK(relative(s.sensitivity(last, 0, 0), x.dk()) < 1e-6);
+    CHECK(relative(s.sensitivity(last, 0, 1), x.dc()) < 1e-6);
+    CHECK(relative(s.sensitivity(last, 0, 2), x.dy0()) < 1e-6);
+    // A large stiff grid with the problem's preconditioner: dy/dy0 of one cell against the LU's.
+    const auto grid = registry().problem("brusselator", {{"N", "16"}});
+    options = daekit::SolveOptions{};
+    options.rtol = 1e-8;
+    options.atol = 1e-8;
+    options.tend = 1.5;
+    options.output = DK_OUTPUT_END;
+    options.sensitivities = {"y0:u1_1"};
+    const daekit::Solution direct = daekit::solve(grid, registry().solver(solver), options);
+    options.solver_options = {{"linear_solver", "spgmr"}, {"preconditioner", "problem"}};
+    const daekit::Solution krylov = daekit::solve(grid, registry().solver(solver), options);
+    REQUIRE(direct.success());
+    REQUIRE(krylov.success());
+    CHECK(krylov.stats.nprec_solves > 0);
+    double worst = 0.0, scale = 0.0;
+    for (std::size_t i = 0; i < direct.n; ++i) {
+      worst = std::max(worst, std::abs(krylov.sensitivity(direct.size() - 1, i, 0) - direct.sensitivity(direct.size() - 1, i, 0)));
+      scale = std::max(scale, std::abs(direct.sensitivity(direct.size() - 1, i, 0)));
+    }
+    CHECK(worst <= 1e-5 * scale);
+  }
+}
