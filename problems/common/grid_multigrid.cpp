@@ -172,21 +172,26 @@ void GridMultigrid::residual(Level& level) const {
   dimensions_ == 3 ? residual_of<3>(level) : residual_of<2>(level);
 }
 
+GridMultigrid::Neighbourhood GridMultigrid::neighbourhood(int n, const std::array<double, 3>& weight) const {
+  const int dk = dimensions_ == 3 ? 1 : 0;
+  Neighbourhood hood;
+  for (int a = -dk; a <= dk; ++a)
+    for (int b = -1; b <= 1; ++b)
+      for (int e = -1; e <= 1; ++e, ++hood.count) {
+        const auto k = static_cast<std::size_t>(hood.count);
+        hood.offset[k] = (e + static_cast<std::ptrdiff_t>(n) * (b + static_cast<std::ptrdiff_t>(n) * a)) * dof_;
+        hood.weight[k] = weight[static_cast<std::size_t>(e + 1)] * weight[static_cast<std::size_t>(b + 1)] *
+                         (dk ? weight[static_cast<std::size_t>(a + 1)] : 1.0);
+      }
+  return hood;
+}
+
 // Full weighting onto the coarse points: per dimension 1/2 the point and 1/4 each
 // neighbour, the weights of the dimensions multiplied (2D: 1/4, 1/8, 1/16).
 void GridMultigrid::restrict_residual(const Level& fine, Level& coarse) const {
-  static constexpr double weight[3] = {0.25, 0.5, 0.25};
   const int n = fine.n, dk = dimensions_ == 3 ? 1 : 0;
-  // The 3^d neighbourhood: offsets from the centre's flat index, and weights.
-  std::array<std::ptrdiff_t, 27> offset{};
-  std::array<double, 27> w{};
-  int count = 0;
-  for (int a = -dk; a <= dk; ++a)
-    for (int b = -1; b <= 1; ++b)
-      for (int e = -1; e <= 1; ++e, ++count) {
-        offset[static_cast<std::size_t>(count)] = (e + static_cast<std::ptrdiff_t>(n) * (b + static_cast<std::ptrdiff_t>(n) * a)) * dof_;
-        w[static_cast<std::size_t>(count)] = weight[e + 1] * weight[b + 1] * (dk ? weight[a + 1] : 1.0);
-      }
+  const Neighbourhood hood = neighbourhood(n, {0.25, 0.5, 0.25});
+  const auto& [offset, w, count] = hood;
   for_each_point(coarse.n, [&](const Point& P) {
     const Point centre{2 * P[0] + offset_, 2 * P[1] + offset_, dk ? 2 * P[2] + offset_ : 0};
     const std::size_t at = index(coarse.n, P);
@@ -216,19 +221,10 @@ void GridMultigrid::restrict_residual(const Level& fine, Level& coarse) const {
 // (Bi/tri)linear, as the transpose of full weighting: each coarse point adds itself to
 // its fine point and half (a quarter, an eighth) to the fine points around it.
 void GridMultigrid::prolong_add(const Level& coarse, Level& fine) const {
-  static constexpr double weight[3] = {0.5, 1.0, 0.5};
   const int n = fine.n, dk = dimensions_ == 3 ? 1 : 0;
   const auto d = static_cast<std::size_t>(dof_);
-  std::array<std::ptrdiff_t, 27> offset{};
-  std::array<double, 27> w{};
-  int count = 0;
-  for (int a = -dk; a <= dk; ++a)
-    for (int b = -1; b <= 1; ++b)
-      for (int e = -1; e <= 1; ++e, ++count) {
-        offset[static_cast<std::size_t>(count)] =
-            (e + static_cast<std::ptrdiff_t>(n) * (b + static_cast<std::ptrdiff_t>(n) * a)) * dof_;
-        w[static_cast<std::size_t>(count)] = weight[e + 1] * weight[b + 1] * (dk ? weight[a + 1] : 1.0);
-      }
+  const Neighbourhood hood = neighbourhood(n, {0.5, 1.0, 0.5});
+  const auto& [offset, w, count] = hood;
   for_each_point(coarse.n, [&](const Point& P) {
     const Point centre{2 * P[0] + offset_, 2 * P[1] + offset_, dk ? 2 * P[2] + offset_ : 0};
     const double* x = coarse.x.data() + index(coarse.n, P);

@@ -53,6 +53,14 @@ class GridMultigrid {
   void smooth_sweep(Level& level, int colour) const;
   template <int Dimensions>
   void residual_of(Level& level) const;
+  // A point's 3^d neighbourhood on grid n (x-fastest order): offsets from its flat index,
+  // and the products of the dimensions' weights (weight[0] at -1, [1] at 0, [2] at +1).
+  struct Neighbourhood {
+    std::array<std::ptrdiff_t, 27> offset{};
+    std::array<double, 27> weight{};
+    int count = 0;
+  };
+  Neighbourhood neighbourhood(int n, const std::array<double, 3>& weight) const;
   void cycle(std::size_t l);
   void smooth(Level& level, int sweeps) const;
   void residual(Level& level) const;
