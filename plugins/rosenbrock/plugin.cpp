@@ -17,6 +17,7 @@ using Rodas4P = RosenbrockSolver<tab::rodas4p>;
 using Rodas4P2 = RosenbrockSolver<tab::rodas4p2>;
 using Rodas5 = RosenbrockSolver<tab::rodas5>;
 using Rodas5P = RosenbrockSolver<tab::rodas5p>;
+using Rok4a = RosenbrockSolver<tab::rok4a>;
 
 DAEKIT_EXPORT_SOLVER(Rosenbrock23, rosenbrock23, "0.1.0",
                      "Rosenbrock23 (Shampine & Reichelt, ode23s): L-stable order-2(3) W-method")
@@ -32,3 +33,6 @@ DAEKIT_EXPORT_SOLVER(Rodas4P2, rodas4p2, "0.1.0", "Rodas4P2 (Steinebach 2020): i
 DAEKIT_EXPORT_SOLVER(Rodas5, rodas5, "0.1.0", "Rodas5 (Di Marzo 1993): 8-stage order-5, stiffly accurate")
 DAEKIT_EXPORT_SOLVER(Rodas5P, rodas5p, "0.1.0",
                      "Rodas5P (Steinebach 2023): 8-stage order-5 Rosenbrock method, stiffly accurate, index-1/2 DAEs")
+DAEKIT_EXPORT_SOLVER(Rok4a, rok4a, "0.1.0",
+                     "ROK4a (Tranquilli & Sandu 2014): order-4 Rosenbrock-Krylov method, L-stable; J projected onto a "
+                     "Krylov space of f (linear_solver=arnoldi, its default for y' = f)")

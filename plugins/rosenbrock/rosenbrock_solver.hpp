@@ -20,20 +20,29 @@ struct RosenbrockOptions : ControllerLimits {
   std::string controller = "predictive";
   int max_jacobian_age = 1;
   int checkpoint_steps = 1;
-  KrylovOptions linear;  // linear_solver (auto, dense, sparse or krylov) and Krylov's options
+  KrylovOptions linear;  // linear_solver (auto, dense, sparse, krylov; arnoldi) and Krylov's options
+  int arnoldi_dim = ArnoldiJacobian::Dimensions{}.max;
 };
 
-// linear_solver's direct choices in this family (auto: sparse LUs where a pattern is declared).
-inline const std::vector<std::string>& rosenbrock_direct_solvers() {
-  static const std::vector<std::string> choices = {"auto", "dense", "sparse"};
-  return choices;
+// linear_solver's choices besides Krylov's in this family (auto: sparse LUs where a pattern
+// is declared); a Rosenbrock-Krylov method also has its own, arnoldi.
+inline const std::vector<std::string>& rosenbrock_direct_solvers(bool krylov_method) {
+  static const std::vector<std::string> direct = {"auto", "dense", "sparse"};
+  static const std::vector<std::string> with_arnoldi = {"auto", "dense", "sparse", "arnoldi"};
+  return krylov_method ? with_arnoldi : direct;
 }
 
 // A stage goes into the step's result as it is solved (a Newton correction is corrected by
 // the next iteration): the stages are solved ten times tighter than a Newton correction.
 constexpr double stage_tolerance_factor = 0.1;
+// A Rosenbrock-Krylov method's projection of J grows until the first stage's residual is
+// this fraction of eplifac (1e-4 of the error test at eplifac's default): outside the
+// space the stages are explicit, and a looser space costs steps. Measured on the
+// brusselator at rtol 1e-6 (docs/krylov.md): at N = 16, 2952 steps at 5e-3, 1410 at 1e-3,
+// 893 at 1e-4, 955 at 1e-5, 1672 at 1e-7; the direct LU's 366.
+constexpr double projection_tolerance_factor = 0.002;
 
-inline OptionTable<RosenbrockOptions> rosenbrock_options(bool w_method) {
+inline OptionTable<RosenbrockOptions> rosenbrock_options(const tableaus::RosenbrockTableau& tableau) {
   std::vector<std::pair<std::string, std::string>> controllers;
   for (const auto& name : controller_names()) controllers.emplace_back(name, name);
   OptionTable<RosenbrockOptions> t;
@@ -45,11 +54,29 @@ inline OptionTable<RosenbrockOptions> rosenbrock_options(bool w_method) {
       .integer("checkpoint_steps", &RosenbrockOptions::checkpoint_steps, at_least(1),
                "adjoint gradients: keep the state every this many steps and replay the others (1: keep every step)")
       .listed(iteration_matrix_options())
-      .listed(krylov_option_rows(rosenbrock_direct_solvers()));
-  if (w_method)
+      .listed(krylov_option_rows(
+          rosenbrock_direct_solvers(tableau.krylov_method),
+          tableau.krylov_method ? "arnoldi: J replaced by its Arnoldi projection onto a Krylov space of f, the "
+                                  "Rosenbrock-Krylov way and the default for y' = f without sensitivities"
+                                : ""));
+  if (tableau.krylov_method)
+    t.integer("arnoldi_dim", &RosenbrockOptions::arnoldi_dim, between(tableau.order, 1000),
+              "with linear_solver=arnoldi: the largest Krylov space (the projection grows until the first stage "
+              "meets its tolerance, from the method's order up to this)");
+  if (tableau.w_method)
     t.integer("max_jacobian_age", &RosenbrockOptions::max_jacobian_age, at_least(1),
               "keep a Jacobian for up to this many steps (a W-method keeps its order with an old one)");
   return t;
+}
+
+// Why linear_solver=arnoldi cannot take this request ("" when it can).
+inline std::string arnoldi_refusal(const ProblemView& problem, const SolveRequest& request) {
+  if (problem.mass_kind() != MassKind::identity)
+    return "linear_solver=arnoldi solves y' = f only, and this problem has a mass matrix: use linear_solver=krylov "
+           "or the direct LUs";
+  if (request.wants_sensitivities() || request.wants_adjoint())
+    return "sensitivities and adjoints with linear_solver=arnoldi are not available: use the direct LUs";
+  return "";
 }
 
 template <const tableaus::RosenbrockTableau& Tableau>
@@ -80,12 +107,19 @@ class RosenbrockSolver : public Solver {
   SolveOutcome solve(ProblemView& problem, const SolveRequest& request, OutputSink& sink) override {
     RosenbrockOptions o;
     if (std::string why; !options().read(request, o, &why) ||
-                         !read_krylov_options(problem, request, rosenbrock_direct_solvers(), o.linear, &why))
+                         !read_krylov_options(problem, request, rosenbrock_direct_solvers(Tableau.krylov_method),
+                                              o.linear, &why))
       return {Status::invalid_input, why, request.t0};
+    // A Rosenbrock-Krylov method is built for the projection: auto takes it where it can.
+    const bool asked_auto = request.extra.count("linear_solver") == 0 || request.extra.at("linear_solver") == "auto";
+    if (Tableau.krylov_method && asked_auto && arnoldi_refusal(problem, request).empty())
+      o.linear.linear_solver = "arnoldi";
     const ControllerLimits limits = o;
     const std::string& linear = o.linear.linear_solver;
     if (linear == "sparse" && !(problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN))
       return {Status::invalid_input, "linear_solver=sparse needs a problem with a Jacobian pattern", request.t0};
+    if (const std::string why = linear == "arnoldi" ? arnoldi_refusal(problem, request) : ""; !why.empty())
+      return {Status::unsupported_problem, why, request.t0};
     std::optional<NewtonKrylov> krylov;
     if (o.linear.krylov()) {
       if (request.wants_adjoint() || request.wants_sensitivities())
@@ -112,6 +146,9 @@ class RosenbrockSolver : public Solver {
         return true;
       });
     }
+    ArnoldiJacobian arnoldi;
+    JacobianProduct product;
+    const double stage_tolerance = stage_tolerance_factor * o.linear.settings.newton_fraction;
     return solve_one_step(
         problem, request, sink, Tableau.order, /*allow_sparse=*/linear != "dense",
         [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm& norm) {
@@ -120,7 +157,15 @@ class RosenbrockSolver : public Solver {
           if (krylov) {
             std::string why;  // resolved above: the preconditioner can be had
             krylov->setup(problem, request, o.linear, &mass, &why);
-            stepper->solve_stages_by_krylov(&*krylov, stage_tolerance_factor * o.linear.settings.newton_fraction);
+            stepper->solve_stages_by_krylov(&*krylov, stage_tolerance);
+          }
+          if (linear == "arnoldi") {
+            product.setup(problem, request, /*mass_form=*/true);
+            arnoldi.setup(problem.size(), {Tableau.order, o.arnoldi_dim});
+            problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_KRYLOV;
+            if (product.by_differences()) problem.stats().jacobian_used = DK_JACOBIAN_FINITE_DIFFERENCE;
+            stepper->project_jacobian(&arnoldi, &product,
+                                      projection_tolerance_factor * o.linear.settings.newton_fraction);
           }
           return stepper;
         },
@@ -129,7 +174,7 @@ class RosenbrockSolver : public Solver {
 
  private:
   static const OptionTable<RosenbrockOptions>& options() {
-    static const auto table = rosenbrock_options(Tableau.w_method);
+    static const auto table = rosenbrock_options(Tableau);
     return table;
   }
 };

@@ -225,7 +225,6 @@ class Cvode {
     if (model_.krylov) {
       CVodeGetNumLinIters(mem_, &c.linear_iterations);
       CVodeGetNumLinConvFails(mem_, &c.linear_convergence_failures);
-      if (!model_.krylov->exact_products()) CVodeGetNumJtimesEvals(mem_, &c.difference_products);
     }
     return c;
   }
@@ -238,7 +237,7 @@ class Cvode {
     k.make_solver(la_, y_, true, ctx_);
     check(CVodeSetLinearSolver(mem_, la_.solver, nullptr), "CVodeSetLinearSolver");
     check(CVodeSetEpsLin(mem_, k.eplifac()), "CVodeSetEpsLin");
-    if (k.exact_products()) check(CVodeSetJacTimes(mem_, nullptr, &OdeModel::jtimes), "CVodeSetJacTimes");
+    check(CVodeSetJacTimes(mem_, nullptr, &OdeModel::jtimes), "CVodeSetJacTimes");
     if (k.preconditioned())
       check(CVodeSetPreconditioner(mem_, &OdeModel::prec_setup, &OdeModel::prec_solve), "CVodeSetPreconditioner");
   }

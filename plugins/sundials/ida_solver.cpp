@@ -333,7 +333,6 @@ class Ida {
     if (model_.krylov) {
       IDAGetNumLinIters(mem_, &c.linear_iterations);
       IDAGetNumLinConvFails(mem_, &c.linear_convergence_failures);
-      if (!model_.krylov->exact_products()) IDAGetNumJtimesEvals(mem_, &c.difference_products);
     }
     return c;
   }
@@ -344,7 +343,7 @@ class Ida {
     k.make_solver(la_, yy_, false, ctx_);
     check(IDASetLinearSolver(mem_, la_.solver, nullptr), "IDASetLinearSolver");
     check(IDASetEpsLin(mem_, k.eplifac()), "IDASetEpsLin");
-    if (k.exact_products()) check(IDASetJacTimes(mem_, nullptr, &Model::jtimes), "IDASetJacTimes");
+    check(IDASetJacTimes(mem_, nullptr, &Model::jtimes), "IDASetJacTimes");
     if (k.preconditioned())
       check(IDASetPreconditioner(mem_, &Model::prec_setup, &Model::prec_solve), "IDASetPreconditioner");
   }

@@ -24,7 +24,8 @@ bool KrylovSupport::setup(ProblemView& problem, const SolveRequest& request, con
   if (kind == PreconditionerKind::automatic) return false;
   if (!preconditioner_.setup(problem, request, mass, kind, options.numbers(), why)) return false;
   const Eigen::Index n = problem.size();
-  for (Eigen::VectorXd* v : {&y_, &f_, &v_, &mv_}) v->resize(n);
+  for (Eigen::VectorXd* v : {&y_, &f_, &v_, &mv_, &product_y_, &product_yp_}) v->resize(n);
+  product_.setup(problem, request, mass != nullptr);
   Stats& stats = problem.stats();
   stats.linear_algebra = DK_LINEAR_ALGEBRA_KRYLOV;
   if (!exact_products() && !Preconditioner::forms_jacobian(kind))
@@ -71,7 +72,9 @@ int KrylovSupport::solve_ode(N_Vector r, N_Vector z, double delta) {
 }
 
 int KrylovSupport::jtimes_ode(double t, N_Vector y, N_Vector v, N_Vector jv) {
-  return to_sundials(problem_->jacobian_vector(t, view(y), view(v), edit(jv)));
+  product_y_ = view(y);
+  product_.at(t, product_y_, product_y_, 0.0);
+  return to_sundials(product_.apply(view(v), edit(jv)));
 }
 
 int KrylovSupport::setup_dae(double t, N_Vector y, N_Vector yp, N_Vector residual, double cj) {
@@ -96,9 +99,12 @@ int KrylovSupport::solve_dae(N_Vector r, N_Vector z, double cj, double delta) {
 
 int KrylovSupport::jtimes_dae(double t, N_Vector y, N_Vector yp, N_Vector v, N_Vector jv, double cj) {
   auto out = edit(jv);
-  if (!mass_) return to_sundials(problem_->residual_jacobian_vector(t, view(y), view(yp), cj, view(v), out));
+  product_y_ = view(y);
+  product_yp_ = view(yp);
+  product_.at(t, product_y_, product_yp_, cj);
+  if (!mass_) return to_sundials(product_.apply(view(v), out));
   // F = M y' - f: (dF/dy + cj dF/dy') v = cj M v - J v.
-  const Eval e = problem_->jacobian_vector(t, view(y), view(v), out);
+  const Eval e = product_.apply(view(v), out);
   if (e != Eval::ok) return to_sundials(e);
   v_ = view(v);
   mass_->apply(v_, mv_);

@@ -1,12 +1,14 @@
 // linear_solver=krylov (spgmr, spfgmr, spbcgs) in cvode and ida: SUNDIALS' own iterative
 // solvers inside CVODE's and IDA's Newton iterations, as their users run them (CVODE's and
 // IDA's linear tolerance eplifac, their preconditioner-reuse rules), with what the rest of
-// daekit offers: J v from the problem where it gives one (else SUNDIALS' difference
-// quotient), and the core's preconditioners (Jacobi, ILUT on the pattern, the problem's own)
+// daekit offers: J v from the problem where it gives one, else the core's difference
+// quotient (numerics/jacobian_product.hpp: SUNDIALS' own, one weighted unit along v,
+// ended CVODE with Robertson's y1 100 % wrong at rtol 1e-6), and the core's preconditioners (Jacobi, ILUT on the pattern, the problem's own)
 // behind CVODE's and IDA's preconditioner callbacks. docs/krylov.md compares the two paths.
 #pragma once
 
 #include <Eigen/Core>
+#include <daekit/numerics/jacobian_product.hpp>
 #include <daekit/numerics/mass_matrix.hpp>
 #include <daekit/numerics/newton_krylov.hpp>
 #include <daekit/numerics/preconditioner.hpp>
@@ -36,7 +38,7 @@ class KrylovSupport {
   // it (CVODE; IDA takes left only).
   void make_solver(LinearAlgebra& la, N_Vector y, bool right_allowed, SUNContext ctx) const;
   bool preconditioned() const { return preconditioner_.kind() != PreconditionerKind::none; }
-  // The problem's own J v (else the integrator's difference quotient).
+  // The problem's own J v (else the core's difference quotient).
   bool exact_products() const;
   double eplifac() const { return options_.settings.newton_fraction; }
 
@@ -56,6 +58,8 @@ class KrylovSupport {
   KrylovOptions options_;
   Preconditioner preconditioner_;
   Eigen::VectorXd y_, f_, v_, mv_;  // y_: the preconditioner's point, kept for its solves
+  JacobianProduct product_;
+  Eigen::VectorXd product_y_, product_yp_;  // the products' point
 };
 
 }  // namespace daekit::plugins::sundials

@@ -83,9 +83,9 @@ inline int error_weights(const Eigen::VectorXd& rtol, const Eigen::VectorXd& ato
 struct Counters {
   long steps = 0, error_test_failures = 0, convergence_failures = 0, jacobians = 0, difference_evaluations = 0,
        setups = 0, newton_iterations = 0;
-  // With a Krylov solver: its iterations and failures, and J v products by SUNDIALS'
-  // difference quotient (the problem's own are counted where it is called).
-  long linear_iterations = 0, linear_convergence_failures = 0, difference_products = 0;
+  // With a Krylov solver: its iterations and failures (J v products are counted where
+  // they are made, numerics/jacobian_product.hpp).
+  long linear_iterations = 0, linear_convergence_failures = 0;
   int order = 0;
   double h_last = 0.0;
 
@@ -96,7 +96,6 @@ struct Counters {
     jacobians += o.jacobians, difference_evaluations += o.difference_evaluations, setups += o.setups;
     newton_iterations += o.newton_iterations;
     linear_iterations += o.linear_iterations, linear_convergence_failures += o.linear_convergence_failures;
-    difference_products += o.difference_products;
     return *this;
   }
 };
@@ -112,7 +111,6 @@ inline void add_counters(Stats& s, const Counters& c, bool jacobians_counted, bo
   if (!krylov) s.nlu += c.setups;
   s.nlin_iters += c.linear_iterations;
   s.nlin_conv_fails += c.linear_convergence_failures;
-  s.njtv += c.difference_products;
   s.nsolve += c.newton_iterations;
   s.nnewton += c.newton_iterations;
   s.nnewton_fail += c.convergence_failures;

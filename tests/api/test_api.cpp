@@ -292,3 +292,41 @@ TEST_CASE("a solve ends at its next model evaluation once its interrupt flag is 
     CHECK(stopped.stats.steps <= 1);
   }
 }
+
+TEST_CASE("rok4a takes y' = f only: a problem with a mass matrix is refused before the run") {
+  // 2 y' = -y: a constant M counts as a possible DAE, which rok4a (not stiffly accurate,
+  // ODEs only) does not claim; linear_solver=arnoldi (y' = f only) could not take it either.
+  class MassDecay : public daekit::Problem {
+   public:
+    MassDecay() {
+      info_.name = "mass_decay";
+      info_.title = "2 y' = -y, in-process";
+      info_.n = 1;
+      info_.tend = 1.0;
+      info_.mass = daekit::MassKind::constant;
+      info_.differential = {1};
+    }
+    void initial_values(daekit::Vector y0, daekit::Vector) override { y0[0] = 1.0; }
+    daekit::Eval rhs(double, daekit::ConstVector y, daekit::Vector f) override {
+      f[0] = -y[0];
+      return daekit::Eval::ok;
+    }
+    daekit::Eval mass(double, daekit::ConstVector, daekit::MatrixView m) override {
+      m(0, 0) = 2.0;
+      return daekit::Eval::ok;
+    }
+  };
+  const auto problem = daekit::ProblemHandle::from(std::make_unique<MassDecay>());
+  daekit::SolveOptions options;
+  for (const char* linear : {"auto", "arnoldi", "dense"}) {
+    INFO(linear);
+    options.solver_options = {{"linear_solver", linear}};
+    CHECK_THROWS_WITH(daekit::solve(problem, registry().solver("rok4a"), options), Catch::Contains("ODEs only"));
+  }
+  // The same problem with a method that claims DAEs.
+  options.solver_options.clear();
+  options.rtol = options.atol = 1e-8;
+  const daekit::Solution solved = daekit::solve(problem, registry().solver("rodas4"), options);
+  REQUIRE(solved.success());
+  CHECK(solved.point(solved.size() - 1)[0] == Approx(std::exp(-0.5)).epsilon(1e-6));
+}

@@ -93,6 +93,16 @@ void set_init(RunSpec& spec, dk_init_policy init) {
   };
 }
 
+void ask_sensitivity(RunSpec& spec) {
+  auto previous = spec.tweak;
+  spec.tweak = [previous](dk_solve_options& o, std::vector<double>& y0) {
+    if (previous) previous(o, y0);
+    static const std::int32_t index[] = {0};
+    o.nsens = 1;
+    o.sens_index = index;
+  };
+}
+
 namespace {
 std::int32_t record_event(void* env, const dk_event* e, std::uint32_t action) {
   auto* out = static_cast<RunResult*>(env);

@@ -55,6 +55,8 @@ struct RunSpec {
 RunSpec spec_for(const std::string& problem, const std::string& solver, double rtol, double atol = -1.0);
 // Sets the initial-value policy, keeping any tweak already there.
 void set_init(RunSpec& spec, dk_init_policy init);
+// Asks for one forward sensitivity, dy/dp_0 (the first parameter), keeping any tweak already there.
+void ask_sensitivity(RunSpec& spec);
 
 // One fired root function (or a time event: index -1) as the solver reported it.
 struct FiredEvent {

@@ -135,4 +135,130 @@ class ProtheroRobinson : public Problem {
   }
 };
 
+// Twelve coupled nonlinear non-autonomous components, manufactured: y' = g(y) - g(y*(t)) +
+// y*'(t) with y*_i = cos(t + i) / (1 + i/10) and, cyclically in i,
+//   g(y)_i = -(1 + i/2) y_i + 0.3 y_(i+1) - 0.2 y_(i-1) + 0.25 y_(i-1) y_(i+1).
+// Its Jacobian is non-symmetric and no Krylov space of a few vectors is invariant under
+// it, so a method whose J is projected onto four Arnoldi vectors (Rosenbrock-Krylov) shows
+// the order it keeps with that projection; on SmoothOde's two components every Krylov space
+// is the whole space.
+class CoupledSmoothOde : public Problem {
+ public:
+  static constexpr int size = 12;
+  static std::vector<ParamDesc> parameters() { return {}; }
+  explicit CoupledSmoothOde(const Params&) {
+    info_.name = "coupled_smooth_ode";
+    info_.n = size;
+    info_.analytic_jacobian = true;
+    info_.analytic_dfdt = true;
+  }
+  static int next(int i) { return (i + 1) % size; }
+  static int previous(int i) { return (i + size - 1) % size; }
+  static Eigen::VectorXd exact(double t) {
+    Eigen::VectorXd y(size);
+    for (int i = 0; i < size; ++i) y[i] = std::cos(t + i) / (1.0 + 0.1 * i);
+    return y;
+  }
+  static Eigen::VectorXd exact_derivative(double t, int order) {  // d^order y* / dt^order, order 1 or 2
+    Eigen::VectorXd d(size);
+    for (int i = 0; i < size; ++i)
+      d[i] = (order == 1 ? -std::sin(t + i) : -std::cos(t + i)) / (1.0 + 0.1 * i);
+    return d;
+  }
+  static Eigen::VectorXd g(const Eigen::VectorXd& y) {
+    Eigen::VectorXd out(size);
+    for (int i = 0; i < size; ++i)
+      out[i] = -(1.0 + 0.5 * i) * y[i] + 0.3 * y[next(i)] - 0.2 * y[previous(i)] +
+               0.25 * y[previous(i)] * y[next(i)];
+    return out;
+  }
+  // (dg/dy)(y) v
+  static Eigen::VectorXd g_times(const Eigen::VectorXd& y, const Eigen::VectorXd& v) {
+    Eigen::VectorXd out(size);
+    for (int i = 0; i < size; ++i) {
+      const int p = previous(i), q = next(i);
+      out[i] = -(1.0 + 0.5 * i) * v[i] + (0.3 + 0.25 * y[p]) * v[q] + (-0.2 + 0.25 * y[q]) * v[p];
+    }
+    return out;
+  }
+  void initial_values(Vector y, Vector) override { y = exact(0.0); }
+  Eval rhs(double t, ConstVector y, Vector f) override {
+    f = g(y) - g(exact(t)) + exact_derivative(t, 1);
+    return Eval::ok;
+  }
+  Eval jacobian(double, ConstVector y, MatrixView j) override {
+    for (int i = 0; i < size; ++i) {
+      const int p = previous(i), q = next(i);
+      j(i, i) = -(1.0 + 0.5 * i);
+      j(i, q) = 0.3 + 0.25 * y[p];
+      j(i, p) = -0.2 + 0.25 * y[q];
+    }
+    return Eval::ok;
+  }
+  Eval jacobian_vector(double, ConstVector y, ConstVector v, Vector jv) override {
+    jv = g_times(y, v);
+    return Eval::ok;
+  }
+  Eval dfdt(double t, ConstVector, Vector df) override {
+    df = -g_times(exact(t), exact_derivative(t, 1)) + exact_derivative(t, 2);
+    return Eval::ok;
+  }
+};
+
+
+
+// An autonomous nonlinear system of twelve components with a closed form: y = sinh(z)
+// componentwise for the linear z' = L z, L = S diag(lambda) S^-1 with S unit upper
+// triangular (non-normal) and lambda_i = -(1 + 0.4 i); so y' = sqrt(1 + y^2) .* L asinh(y).
+// Its Jacobian is non-symmetric and state-dependent, and its autonomy lets a method whose
+// J is projected onto the Krylov space of f(y_n) alone show the order it keeps.
+class TransformedLinearOde : public Problem {
+ public:
+  static constexpr int size = 12;
+  static std::vector<ParamDesc> parameters() { return {}; }
+  explicit TransformedLinearOde(const Params&) {
+    info_.name = "transformed_linear_ode";
+    info_.n = size;
+    info_.analytic_jacobian = true;
+    info_.autonomous = true;
+  }
+  static Eigen::MatrixXd eigenvectors() {
+    Eigen::MatrixXd s = Eigen::MatrixXd::Identity(size, size);
+    for (int i = 0; i + 1 < size; ++i) s(i, i + 1) = 0.6;
+    for (int i = 0; i + 2 < size; ++i) s(i, i + 2) = -0.3;
+    return s;
+  }
+  static double eigenvalue(int i) { return -(1.0 + 0.4 * i); }
+  static const Eigen::MatrixXd& matrix() {
+    static const Eigen::MatrixXd l = [] {
+      const Eigen::MatrixXd s = eigenvectors();
+      Eigen::VectorXd lambda(size);
+      for (int i = 0; i < size; ++i) lambda[i] = eigenvalue(i);
+      return Eigen::MatrixXd(s * lambda.asDiagonal() * s.inverse());
+    }();
+    return l;
+  }
+  static Eigen::VectorXd exact(double t) {
+    const Eigen::MatrixXd s = eigenvectors();
+    Eigen::VectorXd z0(size), decay(size);
+    for (int i = 0; i < size; ++i) z0[i] = std::cos(1.0 + i), decay[i] = std::exp(eigenvalue(i) * t);
+    const Eigen::VectorXd z = s * decay.asDiagonal() * s.inverse() * z0;
+    return z.array().sinh().matrix();
+  }
+  void initial_values(Vector y, Vector) override { y = exact(0.0); }
+  Eval rhs(double, ConstVector y, Vector f) override {
+    const Eigen::VectorXd z = y.array().asinh().matrix();
+    f = ((1.0 + y.array().square()).sqrt() * (matrix() * z).array()).matrix();
+    return Eval::ok;
+  }
+  Eval jacobian(double, ConstVector y, MatrixView j) override {
+    // d/dy_k of c_i (L z)_i, c = sqrt(1 + y^2), z = asinh(y), dz_k/dy_k = 1 / c_k.
+    const Eigen::ArrayXd c = (1.0 + y.array().square()).sqrt();
+    const Eigen::VectorXd lz = matrix() * Eigen::VectorXd(y.array().asinh().matrix());
+    for (int i = 0; i < size; ++i)
+      for (int k = 0; k < size; ++k) j(i, k) = c[i] * matrix()(i, k) / c[k] + (i == k ? y[i] / c[i] * lz[i] : 0.0);
+    return Eval::ok;
+  }
+};
+
 }  // namespace daekit::test

@@ -178,7 +178,7 @@ ImplicitSystem::Correction ImplicitSystem::correction(double t, const Eigen::Vec
   }
   // W x = b as (M - J/cj) x = b/cj: the linear residual then has y's units, and the error
   // weights measure it as they measure x (IDA scales its system so, too).
-  newton_krylov_.linearise_at(t, y, yp, mass_form_ ? f_ : b, 1.0 / cj, cj);
+  newton_krylov_.linearise_at(t, y, yp, 1.0 / cj, cj);
   Correction c;
   c.outcome = newton_krylov_.solve(weights, b, x, tol);
   if (c.outcome == KrylovSolver::Outcome::model_failed) c.model = newton_krylov_.model_failure();

@@ -1,9 +1,7 @@
 #include "daekit/numerics/newton_krylov.hpp"
 
 #include <cmath>
-#include <limits>
 
-#include "daekit/numerics/finite_difference.hpp"
 #include "daekit/sdk/option_table.hpp"
 #include "daekit/problem_view.hpp"
 
@@ -135,9 +133,8 @@ bool NewtonKrylov::setup(ProblemView& problem, const SolveRequest& request, cons
   if (!problem.has_jacobian_vector() && !problem.has_residual_jacobian_vector() &&
       !Preconditioner::forms_jacobian(kind))
     problem.stats().jacobian_used = DK_JACOBIAN_FINITE_DIFFERENCE;
-  rtol_ = request.rtol;
-  atol_ = request.atol;
-  for (Eigen::VectorXd* v : {&v_, &mv_, &jv_, &y_work_, &yp_work_, &f_work_, &b_rows_, &r_rows_}) v->resize(n);
+  product_.setup(problem, request, mass != nullptr);
+  for (Eigen::VectorXd* v : {&v_, &mv_, &jv_, &b_rows_, &r_rows_}) v->resize(n);
   row_scale_.setOnes(n);
   algebraic_rows_.clear();
   if (mass) {
@@ -149,14 +146,10 @@ bool NewtonKrylov::setup(ProblemView& problem, const SolveRequest& request, cons
   return true;
 }
 
-void NewtonKrylov::linearise_at(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp,
-                                const Eigen::VectorXd& value, double gamma, double cj) {
-  t_ = t;
-  y_ = &y;
-  yp_ = &yp;
-  value_ = &value;
+void NewtonKrylov::linearise_at(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double gamma,
+                                double cj) {
+  product_.at(t, y, yp, cj);
   gamma_ = gamma;
-  cj_ = cj;
   for (const Eigen::Index i : algebraic_rows_) row_scale_[i] = 1.0 / gamma;
 }
 
@@ -186,7 +179,7 @@ KrylovSolver::Outcome NewtonKrylov::solve(const Eigen::VectorXd& weights, const 
 }
 
 Eval NewtonKrylov::apply(ConstRef v, Ref out) {
-  const Eval e = jacobian_times(v, jv_);
+  const Eval e = product_.apply(v, jv_);
   if (e != Eval::ok) return e;
   if (!mass_) {  // residual form: gamma (dF/dy + cj dF/dy') v
     out = gamma_ * row_scale_.cwiseProduct(jv_);
@@ -195,30 +188,6 @@ Eval NewtonKrylov::apply(ConstRef v, Ref out) {
   v_ = v;
   mass_->apply(v_, mv_);
   out = row_scale_.cwiseProduct(mv_ - gamma_ * jv_);
-  return Eval::ok;
-}
-
-Eval NewtonKrylov::jacobian_times(ConstRef v, Ref out) {
-  if (mass_ && problem_->has_jacobian_vector()) return problem_->jacobian_vector(t_, *y_, v, out);
-  if (!mass_ && problem_->has_residual_jacobian_vector())
-    return problem_->residual_jacobian_vector(t_, *y_, *yp_, cj_, v, out);
-  // One forward difference along v.
-  ++problem_->stats().njtv;
-  const double sigma = directional_increment(*y_, v, rtol_, atol_, std::sqrt(std::numeric_limits<double>::epsilon()));
-  if (sigma == 0.0) {
-    out.setZero();
-    return Eval::ok;
-  }
-  y_work_ = *y_ + sigma * v;
-  Eval e;
-  if (mass_) {
-    e = problem_->rhs(t_, y_work_, f_work_, true);
-  } else {
-    yp_work_ = *yp_ + (cj_ * sigma) * v;
-    e = problem_->residual(t_, y_work_, yp_work_, f_work_, true);
-  }
-  if (e != Eval::ok) return e;
-  out = (f_work_ - *value_) / sigma;
   return Eval::ok;
 }
 

@@ -55,14 +55,16 @@ Eval RosenbrockStepper::time_derivative(double t, const Eigen::VectorXd& y) {
 StepAttempt RosenbrockStepper::prepare_matrix(double t, double h, const Eigen::VectorXd& y) {
   const bool fresh = !have_jac_;
   if (fresh) {
-    Eval e = krylov_ ? Eval::ok : matrix_.evaluate_jacobian(t, y, f0_);
+    Eval e = krylov_ || arnoldi_ ? Eval::ok : matrix_.evaluate_jacobian(t, y, f0_);
     if (e == Eval::ok) e = time_derivative(t, y);
     if (e != Eval::ok) return failure(e);
+    if (arnoldi_) arnoldi_->restart();
     have_jac_ = true;
     jacobian_age_ = 0;
   } else if (jacobian_age_ > 0) {
     ++problem_.stats().njac_reused;
   }
+  if (arnoldi_) return prepare_projection(t, h, y);
   if (krylov_) {
     norm_.weights(y, weights_);
     const Eval e = krylov_->prepare_preconditioner(t, y, f0_, h * tab_.gamma, fresh);
@@ -79,14 +81,42 @@ StepAttempt RosenbrockStepper::prepare_matrix(double t, double h, const Eigen::V
   return {};
 }
 
+StepAttempt RosenbrockStepper::prepare_projection(double t, double h, const Eigen::VectorXd& y) {
+  norm_.weights(y, weights_);
+  product_->at(t, y, y, 0.0);
+  const auto outcome = arnoldi_->prepare([this](ArnoldiJacobian::ConstRef v,
+                                                ArnoldiJacobian::Ref out) { return product_->apply(v, out); },
+                                         f0_, problem_.autonomous() ? nullptr : &ft_, weights_, h * tab_.gamma,
+                                         krylov_tolerance_);
+  Stats& stats = problem_.stats();
+  stats.nlin_iters += arnoldi_->added();
+  switch (outcome) {
+    case ArnoldiJacobian::Outcome::model_failed: return failure(arnoldi_->model_failure());
+    case ArnoldiJacobian::Outcome::singular: {
+      StepAttempt a;
+      a.kind = StepAttempt::Kind::singular;
+      a.message = "the projected iteration matrix I/(h*gamma) - H is singular";
+      return a;
+    }
+    case ArnoldiJacobian::Outcome::limited: ++stats.nlin_conv_fails; return {};
+    case ArnoldiJacobian::Outcome::converged: return {};
+  }
+  return {};
+}
+
 StepAttempt RosenbrockStepper::solve_stage(int i, double t, double h, const Eigen::VectorXd& y) {
   Eigen::VectorXd& k = k_[static_cast<std::size_t>(i)];
+  if (arnoldi_) {
+    arnoldi_->solve(rhs_, k);
+    ++problem_.stats().nsolve;
+    return {};
+  }
   if (!krylov_) {
     matrix_.solve(rhs_, k);
     return {};
   }
   const double gamma = h * tab_.gamma;
-  krylov_->linearise_at(t, y, y, f0_, gamma, 1.0 / gamma);
+  krylov_->linearise_at(t, y, y, gamma, 1.0 / gamma);
   const auto outcome = krylov_->solve(weights_, rhs_, k, krylov_tolerance_);
   if (outcome == KrylovSolver::Outcome::model_failed) return failure(krylov_->model_failure());
   // A stage goes into y_new as it is: one short of its tolerance fails the step, which is

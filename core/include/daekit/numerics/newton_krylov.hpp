@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "daekit/numerics/jacobian_product.hpp"
 #include "daekit/numerics/krylov_solver.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/numerics/preconditioner.hpp"
@@ -60,10 +61,8 @@ class NewtonKrylov {
   bool setup(ProblemView& problem, const SolveRequest& request, const KrylovOptions& options, const MassMatrix* mass,
              std::string* why);
 
-  // The point of the products that follow: (t, y, y') with f(t, y) (mass form) or
-  // F(t, y, y') (residual form) already evaluated there, and the matrix's gamma (and cj).
-  void linearise_at(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const Eigen::VectorXd& value,
-                    double gamma, double cj);
+  // The point of the products that follow, (t, y, y'), and the matrix's gamma (and cj).
+  void linearise_at(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double gamma, double cj);
   // A new preconditioner for gamma at (t, y) (f0 = f(t, y)); fresh: with new Jacobian data.
   Eval prepare_preconditioner(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0, double gamma,
                               bool fresh);
@@ -78,17 +77,14 @@ class NewtonKrylov {
 
  private:
   Eval apply(ConstRef v, Ref out);
-  Eval jacobian_times(ConstRef v, Ref out);  // J v (mass form) or (dF/dy + cj dF/dy') v
 
   ProblemView* problem_ = nullptr;
   const MassMatrix* mass_ = nullptr;  // nullptr: residual form
   KrylovSolver krylov_;
   Preconditioner preconditioner_;
-  Eigen::VectorXd rtol_, atol_;
-  // The linearisation point (caller's vectors, valid for the solve that follows).
-  double t_ = 0.0, gamma_ = 0.0, cj_ = 0.0;
-  const Eigen::VectorXd *y_ = nullptr, *yp_ = nullptr, *value_ = nullptr;
-  Eigen::VectorXd v_, mv_, jv_, y_work_, yp_work_, f_work_, b_rows_, r_rows_;
+  JacobianProduct product_;  // J v at the linearisation point
+  double gamma_ = 0.0;
+  Eigen::VectorXd v_, mv_, jv_, b_rows_, r_rows_;
   // Algebraic equations (zero rows of M; for the residual form, the rows of the components
   // the problem declares algebraic) have gamma J alone in A: their rows are scaled by
   // 1/gamma, so that the linear residual measures a correction of the size it causes

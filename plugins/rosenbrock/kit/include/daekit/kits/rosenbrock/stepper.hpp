@@ -7,9 +7,11 @@
 #include <array>
 #include <vector>
 
+#include "daekit/numerics/arnoldi_jacobian.hpp"
 #include "daekit/numerics/driver.hpp"
 #include "daekit/numerics/error_norm.hpp"
 #include "daekit/numerics/iteration_matrix.hpp"
+#include "daekit/numerics/jacobian_product.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/numerics/newton_krylov.hpp"
 #include "daekit/problem_view.hpp"
@@ -54,6 +56,15 @@ class RosenbrockStepper {
     krylov_ = krylov;
     krylov_tolerance_ = tolerance;
   }
+  // Stages with J replaced by its Arnoldi projection onto K_m(J, f(t_n, y_n))
+  // (linear_solver=arnoldi, what a Rosenbrock-Krylov method is built for: its tableau's
+  // krylov_method), grown until the first stage meets `tolerance` in the error norm
+  // (numerics/arnoldi_jacobian.hpp). For y' = f only (M the identity). Neither is owned.
+  void project_jacobian(ArnoldiJacobian* arnoldi, JacobianProduct* product, double tolerance) {
+    arnoldi_ = arnoldi;
+    product_ = product;
+    krylov_tolerance_ = tolerance;
+  }
   // Sensitivities integrated beside y on the same steps (the stepper does not own them).
   void integrate_sensitivities(RosenbrockSensitivities* sensitivities) { sensitivities_ = sensitivities; }
   // After the restart at an event (restart() done): s continues from s+; "" or why not.
@@ -75,7 +86,9 @@ class RosenbrockStepper {
   // The Jacobian's part of an attempt: J (or the preconditioner) at (t, y) when due, and W
   // for this h factorised (or the preconditioner set up for it).
   StepAttempt prepare_matrix(double t, double h, const Eigen::VectorXd& y);
-  // Stage i's k from rhs_: a back-solve, or a Krylov solve of (M - h gamma J) k = h gamma rhs.
+  StepAttempt prepare_projection(double t, double h, const Eigen::VectorXd& y);
+  // Stage i's k from rhs_: a back-solve, a Krylov solve of (M - h gamma J) k = h gamma rhs,
+  // or the projected system's solve.
   StepAttempt solve_stage(int i, double t, double h, const Eigen::VectorXd& y);
   void hermite(double theta, Eigen::VectorXd& out);
   // y' from f where M is diagonal (identity included); false for a non-diagonal M.
@@ -97,8 +110,10 @@ class RosenbrockStepper {
   std::array<Eigen::VectorXd, 3> dense_;
   RosenbrockSensitivities* sensitivities_ = nullptr;
   NewtonKrylov* krylov_ = nullptr;
+  ArnoldiJacobian* arnoldi_ = nullptr;
+  JacobianProduct* product_ = nullptr;  // J v for the Arnoldi projection
   double krylov_tolerance_ = 0.0;
-  Eigen::VectorXd weights_;  // the Krylov path's error weights at y
+  Eigen::VectorXd weights_;  // the matrix-free paths' error weights at y
   std::string sensitivities_failed_;  // why s0 could not be had: the first step says so
 };
 

@@ -22,7 +22,7 @@ struct RosenbrockTableau {
   int order;           // of y_new
   int embedded_order;  // of the solution the error estimate compares with
   int dense_order;     // order of the continuous extension (0: none, cubic Hermite is used)
-  int dae_order;       // order on index-1 DAEs in mass-matrix form, as measured (tests/rosenbrock)
+  int dae_order;       // order on index-1 DAEs in mass-matrix form, as measured (tests/rosenbrock); 0: ODEs only
   bool w_method;       // order holds with any approximation of the Jacobian
   double gamma;
   double a[max_rosenbrock_stages][max_rosenbrock_stages];
@@ -35,6 +35,9 @@ struct RosenbrockTableau {
   double H[3][max_rosenbrock_stages];
   // Highest DAE index the method solves, as measured (tests/conformance exercises each claim).
   int max_dae_index = 2;
+  // A Rosenbrock-Krylov method (a K-method): its order also holds with J replaced by its
+  // Arnoldi projection onto K_m(J, f(y_n)), m >= order (linear_solver=arnoldi).
+  bool krylov_method = false;
 };
 
 }  // namespace daekit::tableaus
