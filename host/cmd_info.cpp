@@ -18,8 +18,10 @@ namespace {
 std::string krylov_support(const dk_solver_info& s) {
   for (std::size_t i = 0; i < s.noptions; ++i) {
     const std::string key = s.options[i].key, type = s.options[i].type;
-    if (key == "linear_solver" && type.find("|krylov") != std::string::npos)
-      return "yes (--solver-opt linear_solver=krylov, preconditioner=...: docs/krylov.md)";
+    if (key != "linear_solver" || type.find("|krylov") == std::string::npos) continue;
+    const bool arnoldi = type.find("|arnoldi") != std::string::npos;  // a Rosenbrock-Krylov method's own
+    return std::string("yes (--solver-opt linear_solver=krylov, preconditioner=...") +
+           (arnoldi ? "; linear_solver=arnoldi: J projected onto a Krylov space of f" : "") + ": docs/krylov.md)";
   }
   return "no";
 }
