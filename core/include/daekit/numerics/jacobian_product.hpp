@@ -6,14 +6,14 @@
 // Why central: one step size serves every component of v, whose entries differ by orders
 // of magnitude in the tolerances' units; forward differences (error O(sqrt eps)) left
 // either the truncation or the round-off too large somewhere. On Robertson's problem at
-// rtol 1e-6 (tend 1e11; scd against the test set's reference, LU runs 3.0 to 3.3):
+// rtol 1e-6 (tend 1e11; scd against the test set's reference, their LU runs 2.5 to 3.1):
 //   - the columns' increment rule (floor atol/rtol) moved y2 ~ 1e-13 by 1e-12: bdf,
 //     rodas4 and rok4a ended with y1 100 % wrong (scd 0.0, -1.4, -1.3), as CVODE with
 //     its own difference quotient (one weighted unit along v) does (0.01);
 //   - a floor of atol moved y2 by 1e-16 but y1 ~ 1 by 1e-12, below the constraint row's
 //     round-off in the DAE form: bdf stalled at h = 1e-13;
 //   - central differences at eps^(1/3) with the atol floor: bdf 2.4, rodas4 3.1, rok4a
-//     2.1, and the DAE and residual forms 3.0 and 2.5; at rtol 1e-10 rodas4 7.1 (LU 7.6).
+//     2.3, and the DAE and residual forms 3.0 and 2.5; at rtol 1e-10 rodas4 7.1 (LU 7.6).
 // The Rosenbrock family needs it most: a stage goes into y as it is solved, with the J it
 // was solved with, and its error estimate does not see a wrong J in the stiff components
 // (ros34pw2, a W-method, lost 1.5 to 3 digits against its LU with forward differences).
