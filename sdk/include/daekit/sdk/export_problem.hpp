@@ -3,9 +3,10 @@
 //   class Pendulum : public daekit::Problem { ... };
 //   DAEKIT_EXPORT_PROBLEM(Pendulum, pendulum, "1.0.0", "Index-3 pendulum")
 //
-// The class needs a constructor taking `const daekit::Params&` and a static
-// `std::vector<daekit::ParamDesc> parameters()`. Every trampoline catches
-// exceptions, so none escapes into the host or a solver.
+// The class needs a constructor taking `const daekit::Params&`; a static
+// `std::vector<daekit::ParamDesc> parameters()` declares its parameters (without one it
+// has none). Every trampoline catches exceptions, so none escapes into the host or a
+// solver.
 #pragma once
 
 #include <algorithm>
@@ -786,7 +787,8 @@ std::int32_t make_problem(const dk_host* host, const dk_keyval* params, std::siz
       [&] {
         std::map<std::string, std::string> given;
         for (std::size_t i = 0; i < nparams; ++i) given[params[i].key] = params[i].value;
-        std::vector<ParamDesc> descs = Class::parameters();
+        std::vector<ParamDesc> descs;
+        if constexpr (requires { Class::parameters(); }) descs = Class::parameters();
         Params p(descs, given, /*defer_unknown=*/true);
         p.set_host(host);
         const MassOverrides overrides = MassOverrides::of<Class>();

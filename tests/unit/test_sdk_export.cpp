@@ -1,0 +1,51 @@
+// The SDK's export path (DAEKIT_EXPORT_PROBLEM's factory) on what the docs show authors:
+// a problem class without parameters() has none.
+#include <catch2/catch.hpp>
+#include <daekit/sdk/autodiff.hpp>
+#include <daekit/sdk/export_problem.hpp>
+#include <string>
+
+namespace {
+
+// docs/authoring/problem.md's AutoDiffProblem example (its class; no parameters())
+// (optional for DAEKIT_EXPORT_PROBLEM since the docs showed it without one).
+class DocsBrusselator : public daekit::AutoDiffProblem<DocsBrusselator> {
+ public:
+  explicit DocsBrusselator(const daekit::Params&) {
+    info_.name = "my_brusselator";
+    info_.n = 2;
+    differentiate_automatically();  // sets analytic_jacobian
+  }
+  template <class T>
+  daekit::Eval rhs_of(double, const T* y, T* f) {
+    f[0] = 1.0 + y[0] * y[0] * y[1] - 4.0 * y[0];
+    f[1] = 3.0 * y[0] - y[0] * y[0] * y[1];
+    return daekit::Eval::ok;
+  }
+  void initial_values(daekit::Vector y, daekit::Vector) override { y << 1.5, 3.0; }
+};
+
+}  // namespace
+
+TEST_CASE("a problem without parameters() exports through the SDK with no parameters", "[sdk]") {
+  dk_problem handle{};
+  char err[256] = {};
+  REQUIRE(daekit::sdk::make_problem<DocsBrusselator>(nullptr, nullptr, 0, &handle, err, sizeof err) == 0);
+  const dk_problem_info* info = handle.vtbl->info(handle.self);
+  CHECK(info->n == 2);
+  CHECK(std::string(info->name) == "my_brusselator");
+  // The exact Jacobian at (1.5, 3): [[2 y0 y1 - 4, y0^2], [3 - 2 y0 y1, -y0^2]].
+  const double y[2] = {1.5, 3.0};
+  double j[4] = {};
+  REQUIRE(handle.vtbl->jacobian(handle.self, 0.0, y, j, 2) == DK_EVAL_OK);
+  CHECK(j[0] == Approx(5.0));
+  CHECK(j[1] == Approx(-6.0));
+  CHECK(j[2] == Approx(2.25));
+  CHECK(j[3] == Approx(-2.25));
+  // A parameter given to it is refused by name, as for any problem without that parameter.
+  dk_problem other{};
+  const dk_keyval given[] = {{"k", "1"}};
+  CHECK(daekit::sdk::make_problem<DocsBrusselator>(nullptr, given, 1, &other, err, sizeof err) != 0);
+  CHECK(std::string(err).find('k') != std::string::npos);
+  handle.vtbl->destroy(handle.self);
+}
