@@ -28,13 +28,9 @@ bool KrylovSupport::setup(ProblemView& problem, const SolveRequest& request, con
   product_.setup(problem, request, mass != nullptr);
   Stats& stats = problem.stats();
   stats.linear_algebra = DK_LINEAR_ALGEBRA_KRYLOV;
-  if (!exact_products() && !Preconditioner::forms_jacobian(kind))
+  if (product_.by_differences() && !Preconditioner::forms_jacobian(kind))
     stats.jacobian_used = DK_JACOBIAN_FINITE_DIFFERENCE;
   return true;
-}
-
-bool KrylovSupport::exact_products() const {
-  return mass_ ? problem_->has_jacobian_vector() : problem_->has_residual_jacobian_vector();
 }
 
 void KrylovSupport::make_solver(LinearAlgebra& la, N_Vector y, bool right_allowed, SUNContext ctx) const {

@@ -38,8 +38,6 @@ class KrylovSupport {
   // it (CVODE; IDA takes left only).
   void make_solver(LinearAlgebra& la, N_Vector y, bool right_allowed, SUNContext ctx) const;
   bool preconditioned() const { return preconditioner_.kind() != PreconditionerKind::none; }
-  // The problem's own J v (else the core's difference quotient).
-  bool exact_products() const;
   double eplifac() const { return options_.settings.newton_fraction; }
 
   // CVODE's system I - gamma J.

@@ -107,7 +107,6 @@ void ArnoldiJacobian::start(const Eigen::VectorXd& f0, const Eigen::VectorXd* f_
 
 bool ArnoldiJacobian::extend(Product product) {
   const int j = p_;
-  h_.col(j).setZero();
   model_failure_ = product(basis_[static_cast<std::size_t>(j)], work_);
   if (model_failure_ != Eval::ok) return false;
   orthogonalise_and_add(work_, j);

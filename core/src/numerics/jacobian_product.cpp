@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 
-#include "daekit/numerics/finite_difference.hpp"
 #include "daekit/problem_view.hpp"
 
 namespace daekit {

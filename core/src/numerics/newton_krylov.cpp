@@ -130,10 +130,9 @@ bool NewtonKrylov::setup(ProblemView& problem, const SolveRequest& request, cons
   if (!preconditioner_.setup(problem, request, mass, kind, options.numbers(), why)) return false;
   krylov_.setup(n, options.settings);
   problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_KRYLOV;
-  if (!problem.has_jacobian_vector() && !problem.has_residual_jacobian_vector() &&
-      !Preconditioner::forms_jacobian(kind))
-    problem.stats().jacobian_used = DK_JACOBIAN_FINITE_DIFFERENCE;
   product_.setup(problem, request, mass != nullptr);
+  if (product_.by_differences() && !Preconditioner::forms_jacobian(kind))
+    problem.stats().jacobian_used = DK_JACOBIAN_FINITE_DIFFERENCE;
   for (Eigen::VectorXd* v : {&v_, &mv_, &jv_, &b_rows_, &r_rows_}) v->resize(n);
   row_scale_.setOnes(n);
   algebraic_rows_.clear();

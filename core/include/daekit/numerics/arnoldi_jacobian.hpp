@@ -62,7 +62,6 @@ class ArnoldiJacobian {
   // u from (I / (h gamma) - A) u = r, with the h gamma of the last prepare().
   void solve(const Eigen::VectorXd& r, Eigen::VectorXd& u);
 
-  int dimension() const { return p_; }
   int added() const { return added_; }  // vectors the last prepare() added
   Eval model_failure() const { return model_failure_; }
 
