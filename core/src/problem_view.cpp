@@ -129,38 +129,49 @@ bool ProblemView::has_parameter_derivative() const {
   return residual_only() ? p_.vtbl->residual_dfdp != nullptr : p_.vtbl->dfdp != nullptr;
 }
 
-// df/dp or dF/dp through `call(out)`, which writes n x np values dense or the pattern's
-// values (CSC, n x np), spread here into a dense matrix.
+// df/dp or dF/dp through `call(values)`, which writes n x np values dense or the pattern's
+// values (CSC, n x np); the columns asked for are copied or spread from them.
 template <class Call>
-Eval ProblemView::parameter_derivative(const char* what, double t, Eigen::MatrixXd& out, Call call) {
-  const auto cols = static_cast<Eigen::Index>(np());
-  out.setZero(size(), cols);
+Eval ProblemView::parameter_derivative(const char* what, double t, const std::vector<std::int32_t>& columns,
+                                       Eigen::MatrixXd& out, Call call) {
+  out.setZero(size(), static_cast<Eigen::Index>(columns.size()));
   const dk_sparsity& pattern = info_->dfdp_pattern;
   if (pattern.nnz == 0) {
-    const dk_eval code = guarded([&] { return call(out.data()); });
-    return finish(code, what, t, out.data(), out.size(), Layout::parameters);
+    dense_dfdp_.setZero(size(), static_cast<Eigen::Index>(np()));
+    const Eval e = finish(guarded([&] { return call(dense_dfdp_.data()); }), what, t, dense_dfdp_.data(),
+                          dense_dfdp_.size(), Layout::parameters);
+    if (e != Eval::ok) return e;
+    for (std::size_t k = 0; k < columns.size(); ++k)
+      if (columns[k] >= 0) out.col(static_cast<Eigen::Index>(k)) = dense_dfdp_.col(columns[k]);
+    return Eval::ok;
   }
   pattern_values_.resize(pattern.nnz);
-  const dk_eval code = guarded([&] { return call(pattern_values_.data()); });
-  if (code == DK_EVAL_OK)
-    for (Eigen::Index j = 0; j < cols; ++j)
-      for (auto k = pattern.col_ptr[j]; k < pattern.col_ptr[j + 1]; ++k)
-        out(pattern.row_idx[k], j) = pattern_values_[static_cast<std::size_t>(k)];
-  return finish(code, what, t, out.data(), out.size(), Layout::parameters);
+  const Eval e = finish(guarded([&] { return call(pattern_values_.data()); }), what, t, pattern_values_.data(),
+                        static_cast<Eigen::Index>(pattern.nnz), Layout::parameter_pattern);
+  if (e != Eval::ok) return e;
+  for (std::size_t k = 0; k < columns.size(); ++k) {
+    if (columns[k] < 0) continue;
+    for (auto v = pattern.col_ptr[columns[k]]; v < pattern.col_ptr[columns[k] + 1]; ++v)
+      out(pattern.row_idx[v], static_cast<Eigen::Index>(k)) = pattern_values_[static_cast<std::size_t>(v)];
+  }
+  return Eval::ok;
 }
 
-Eval ProblemView::dfdp(double t, ConstRef y, Eigen::MatrixXd& out) {
+Eval ProblemView::dfdp(double t, ConstRef y, const std::vector<std::int32_t>& columns, Eigen::MatrixXd& out) {
   if (!has_1_3_table() || !p_.vtbl->dfdp || np() == 0) {
-    out.setZero(size(), static_cast<Eigen::Index>(np()));
+    out.setZero(size(), static_cast<Eigen::Index>(columns.size()));
     return finish(DK_EVAL_NOT_PROVIDED, "df/dp", t, nullptr, 0);
   }
-  return parameter_derivative("df/dp", t, out, [&](double* values) { return p_.vtbl->dfdp(p_.self, t, y.data(), values); });
+  return parameter_derivative("df/dp", t, columns, out,
+                              [&](double* values) { return p_.vtbl->dfdp(p_.self, t, y.data(), values); });
 }
 
 Eval ProblemView::dfdp_transpose_times(double t, ConstRef y, ConstRef v, Ref out) {
   const dk_sparsity& pattern = info_->dfdp_pattern;
   if (pattern.nnz == 0 || !has_1_3_table() || !p_.vtbl->dfdp) {
-    const Eval e = dfdp(t, y, dense_dfdp_);
+    // No column copied: the model's dense n x np values (dense_dfdp_) are the product's.
+    Eigen::MatrixXd none;
+    const Eval e = dfdp(t, y, {}, none);
     if (e == Eval::ok) out.noalias() = dense_dfdp_.transpose() * v;
     return e;
   }
@@ -177,17 +188,18 @@ Eval ProblemView::dfdp_transpose_times(double t, ConstRef y, ConstRef v, Ref out
   return Eval::ok;
 }
 
-Eval ProblemView::residual_dfdp(double t, ConstRef y, ConstRef yp, Eigen::MatrixXd& out) {
+Eval ProblemView::residual_dfdp(double t, ConstRef y, ConstRef yp, const std::vector<std::int32_t>& columns,
+                                Eigen::MatrixXd& out) {
   if (!residual_only()) {
-    const Eval e = dfdp(t, y, out);
+    const Eval e = dfdp(t, y, columns, out);
     out = -out;
     return e;
   }
   if (!has_1_3_table() || !p_.vtbl->residual_dfdp || np() == 0) {
-    out.setZero(size(), static_cast<Eigen::Index>(np()));
+    out.setZero(size(), static_cast<Eigen::Index>(columns.size()));
     return finish(DK_EVAL_NOT_PROVIDED, "dF/dp", t, nullptr, 0);
   }
-  return parameter_derivative("dF/dp", t, out, [&](double* values) {
+  return parameter_derivative("dF/dp", t, columns, out, [&](double* values) {
     return p_.vtbl->residual_dfdp(p_.self, t, y.data(), yp.data(), values);
   });
 }

@@ -122,10 +122,9 @@ class RosenbrockSolver : public Solver {
       return {Status::unsupported_problem, why, request.t0};
     std::optional<NewtonKrylov> krylov;
     if (o.linear.krylov()) {
-      if (request.wants_adjoint() || request.wants_sensitivities())
+      if (request.wants_adjoint())
         return {Status::unsupported_problem,
-                "sensitivities and adjoints with linear_solver=krylov are not available yet: use the direct LUs",
-                request.t0};
+                "linear_solver=krylov with adjoints: not yet; use the direct LUs", request.t0};
       if (std::string why; Preconditioner::resolve(o.linear.preconditioner, problem, &why) ==
                            PreconditionerKind::automatic)
         return {Status::invalid_input, why, request.t0};

@@ -261,7 +261,8 @@ namespace {
 void check_against_differences(const std::string& problem, const std::vector<std::pair<std::string, double>>& constants,
                                double tend, double digits,
                                const std::vector<std::string>& solvers = {"cvode", "ida", "bdf", "radau5", "radauiia",
-                                                                          "rodas5p"}) {
+                                                                          "rodas5p"},
+                               const daekit::SolveOptions& base = {}) {
   std::vector<std::vector<double>> reference;  // reference[k][i] = d y_i / d k
   for (const auto& [name, value] : constants) {
     const double h = value * 1e-4;
@@ -273,7 +274,7 @@ void check_against_differences(const std::string& problem, const std::vector<std
   for (const auto& c : constants) names.push_back(c.first);
   for (const std::string& solver : solvers) {
     INFO(problem << ", " << solver);
-    daekit::SolveOptions options;
+    daekit::SolveOptions options = base;
     options.rtol = 1e-10;
     options.atol = 1e-16;
     options.tend = tend;
@@ -614,5 +615,44 @@ TEST_CASE("cvode's and ida's sensitivities with SUNDIALS' Krylov solvers match t
       scale = std::max(scale, std::abs(direct.sensitivity(direct.size() - 1, i, 0)));
     }
     CHECK(worst <= 1e-5 * scale);
+  }
+}
+
+TEST_CASE("sensitivities with linear_solver=krylov in bdf/ndf and the Rosenbrock family match differences and LUs",
+          "[api][sensitivities][krylov]") {
+  // Unpreconditioned, J v and (df/dy) S by differences of f: Robertson's stiff kinetics.
+  daekit::SolveOptions unpreconditioned;
+  unpreconditioned.solver_options = {{"linear_solver", "krylov"}, {"preconditioner", "none"}};
+  check_against_differences("rober", {{"k1", 0.04}, {"k2", 3e7}, {"k3", 1e4}}, 4e5, 6.0,
+                            {"bdf", "ndf", "rodas5p", "ros34pw2"}, unpreconditioned);
+  // A stiff grid with the problem's own preconditioner: dy/da of one cell's source and
+  // dy/dy0 of one cell against the same family's LU.
+  const auto grid = registry().problem("brusselator", {{"N", "16"}, {"per_cell", "true"}});
+  for (const std::string solver : {"bdf", "ndf", "rodas5p", "ros34pw2"}) {
+    INFO(solver);
+    daekit::SolveOptions options;
+    options.rtol = 1e-8;
+    options.atol = 1e-8;
+    options.tend = 1.5;
+    options.output = DK_OUTPUT_END;
+    options.sensitivities = {"a3_5", "y0:u1_1"};
+    const daekit::Solution direct = daekit::solve(grid, registry().solver(solver), options);
+    options.solver_options = {{"linear_solver", "krylov"}, {"preconditioner", "problem"}};
+    const daekit::Solution krylov = daekit::solve(grid, registry().solver(solver), options);
+    REQUIRE(direct.success());
+    INFO(krylov.message);
+    REQUIRE(krylov.success());
+    CHECK(krylov.stats.linear_algebra == DK_LINEAR_ALGEBRA_KRYLOV);
+    CHECK(krylov.stats.nprec_solves > 0);
+    const std::size_t last = direct.size() - 1;
+    for (std::size_t k = 0; k < 2; ++k) {
+      double worst = 0.0, scale = 0.0;
+      for (std::size_t i = 0; i < direct.n; ++i) {
+        worst = std::max(worst, std::abs(krylov.sensitivity(last, i, k) - direct.sensitivity(last, i, k)));
+        scale = std::max(scale, std::abs(direct.sensitivity(last, i, k)));
+      }
+      INFO("column " << k << ": largest difference " << worst << " of " << scale);
+      CHECK(worst <= 1e-5 * scale);
+    }
   }
 }

@@ -44,3 +44,23 @@ TEST_CASE("the sparse LU options are checked like every option", "[cli][scale]")
   CHECK(run_command(daekit_cmd("run --problem heat2d --solver radau5 --solver-opt sparse_ordering=scotch"), &out) == 2);
   CHECK_THAT(out, Catch::Contains("metis"));
 }
+
+TEST_CASE("sensitivities to a few of a model's many parameters need no n x np array", "[cli][scale][sensitivities]") {
+  if (daekit::test::sanitized_build()) {
+    WARN("not run: the sanitizer's shadow memory does not fit an address-space limit");
+    return;
+  }
+  // n = 32 768 and np = 16 384 (one source term per cell): df/dp dense would take 4.3 GB.
+  for (const char* solver : {"bdf", "rodas5p", "cvode", "ida"}) {
+    INFO(solver);
+    std::string out;
+    const int code = run_command("ulimit -v 2000000 && " +
+                                     daekit_cmd(std::string("run --problem brusselator --param N=128 --param per_cell=true "
+                                                            "--rtol 1e-5 --tend 0.05 --sensitivities a3_5,y0:u1_1 "
+                                                            "--solver-opt linear_solver=krylov --solver ") +
+                                                solver),
+                                 &out);
+    CHECK(code == 0);
+    CHECK_THAT(out, Catch::Contains("status     success"));
+  }
+}

@@ -186,16 +186,6 @@ TEST_CASE("Krylov options that cannot serve the problem are refused before the r
   r = test::run(spec);
   CHECK(r.status() == Status::invalid_input);
   CHECK(std::string_view(r.result.message).find("krylov_dim") != std::string::npos);
-  // Sensitivities are not there yet with the core's Krylov path: refused, not computed with
-  // the wrong matrix (cvode and ida compute them: tests/api/test_sensitivities.cpp).
-  for (const char* solver : {"bdf", "rodas5p"}) {
-    INFO(solver);
-    spec = test::spec_for("rober", solver, 1e-6);
-    spec.solver_options = {{"linear_solver", "krylov"}};
-    test::ask_sensitivity(spec);
-    r = test::run(spec);
-    CHECK(r.status() == Status::unsupported_problem);
-  }
   // linear_solver=sparse without a pattern.
   spec = test::spec_for("rober", "rodas5p", 1e-6);
   spec.solver_options = {{"linear_solver", "sparse"}};
@@ -326,7 +316,7 @@ TEST_CASE("reaction3d: every Krylov family on the 3D grid reaches the manufactur
   }
 }
 
-TEST_CASE("linear_solver=auto takes Krylov for a problem built for it, from the crossover size",
+TEST_CASE("linear_solver=auto takes Krylov for a problem built for it, from the crossover size, with sensitivities too",
           "[conformance][krylov]") {
   for (const char* solver : {"bdf", "rodas5p", "cvode", "ida"}) {
     INFO(solver);
@@ -339,7 +329,7 @@ TEST_CASE("linear_solver=auto takes Krylov for a problem built for it, from the 
     CHECK(s.stats().linear_algebra != DK_LINEAR_ALGEBRA_KRYLOV);  // n = 512
     CHECK(l.stats().linear_algebra == DK_LINEAR_ALGEBRA_KRYLOV);
     CHECK(l.stats().nprec_solves > 0);  // with the problem's own preconditioner
-    // Sensitivities keep the direct LU, which they need.
+    // Forward sensitivities take the same path (their columns solved by the same method).
     test::RunSpec sens = large;
     sens.tweak = [](dk_solve_options& o, std::vector<double>&) {
       static const std::int32_t index[] = {-1};  // d y / d y0_1
@@ -347,11 +337,10 @@ TEST_CASE("linear_solver=auto takes Krylov for a problem built for it, from the 
       o.nsens = 1;
       o.sens_index = index;
     };
-    if (std::string_view(solver) == "rodas5p" || std::string_view(solver) == "bdf") {
-      const auto r = test::run(sens);
-      INFO(r.message());
-      REQUIRE(r.status() == Status::success);
-      CHECK(r.stats().linear_algebra != DK_LINEAR_ALGEBRA_KRYLOV);
-    }
+    const auto r = test::run(sens);
+    INFO(r.message());
+    REQUIRE(r.status() == Status::success);
+    CHECK(r.stats().linear_algebra == DK_LINEAR_ALGEBRA_KRYLOV);
+    CHECK(r.stats().nsolve_sens > 0);
   }
 }

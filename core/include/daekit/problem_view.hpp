@@ -96,11 +96,15 @@ class ProblemView {
   // the mass-matrix form (M must not depend on p), dF/dp for the residual form. The SDK
   // always gives one (exact, or central differences in p); a raw C problem may not.
   bool has_parameter_derivative() const;
-  // dF/dp at (t, y, y') as a dense n x np matrix, F = M y' - f for the mass-matrix form
-  // (so -df/dp); yp is not read for that form.
-  Eval residual_dfdp(double t, ConstRef y, ConstRef yp, Eigen::MatrixXd& out);
-  // df/dp (n x np, dense) of a mass-matrix problem.
-  Eval dfdp(double t, ConstRef y, Eigen::MatrixXd& out);
+  // The columns `columns` of dF/dp at (t, y, y') as a dense n x columns.size() matrix (an
+  // entry < 0: a zero column, for an initial value), F = M y' - f for the mass-matrix form
+  // (so -df/dp); yp is not read for that form. Where df/dp has a pattern only the asked
+  // columns are spread: a model with many parameters and few asked for costs its nonzeros
+  // plus n per column, never n x np.
+  Eval residual_dfdp(double t, ConstRef y, ConstRef yp, const std::vector<std::int32_t>& columns,
+                     Eigen::MatrixXd& out);
+  // The same of df/dp, for a mass-matrix problem.
+  Eval dfdp(double t, ConstRef y, const std::vector<std::int32_t>& columns, Eigen::MatrixXd& out);
   // (df/dp)^T v (np values) at (t, y), from the pattern's values where df/dp has one: no
   // n x np array, for adjoints with many parameters.
   Eval dfdp_transpose_times(double t, ConstRef y, ConstRef v, Ref out);
@@ -187,7 +191,8 @@ class ProblemView {
               Layout layout = Layout::vector);
   std::string entry(Eigen::Index k, Layout layout) const;
   template <class Call>
-  Eval parameter_derivative(const char* what, double t, Eigen::MatrixXd& out, Call call);
+  Eval parameter_derivative(const char* what, double t, const std::vector<std::int32_t>& columns,
+                            Eigen::MatrixXd& out, Call call);
 
   dk_problem p_;
   const dk_problem_info* info_;
@@ -196,7 +201,7 @@ class ProblemView {
   bool escaped_ = false;
   std::int64_t failed_ = 0;
   std::vector<double> pattern_values_;  // df/dp in its pattern, before it is spread
-  Eigen::MatrixXd dense_dfdp_;          // dfdp_transpose_times' df/dp without a pattern
+  Eigen::MatrixXd dense_dfdp_;          // df/dp without a pattern, n x np as the model writes it
 };
 
 }  // namespace daekit

@@ -88,7 +88,7 @@ std::vector<OptionDesc> krylov_option_rows(const std::vector<std::string>& direc
 }
 
 bool krylov_by_default(const ProblemView& problem, const SolveRequest& request) {
-  if (request.wants_sensitivities() || request.wants_adjoint()) return false;
+  if (request.wants_adjoint()) return false;
   const auto n = problem.size();
   const bool exact_products =
       problem.residual_only() ? problem.has_residual_jacobian_vector() : problem.has_jacobian_vector();

@@ -262,13 +262,11 @@ Eval SensitivityEquations::jacobian_product(double t, ProblemView::ConstRef y, P
 }
 
 Eval SensitivityEquations::parameter_columns(double t, ProblemView::ConstRef y, Eigen::MatrixXd& out) {
-  out.setZero(problem_.size(), columns());
-  if (!any_parameter_) return Eval::ok;
-  const Eval e = problem_.dfdp(t, y, dfdp_);
-  if (e != Eval::ok) return e;
-  for (Eigen::Index k = 0; k < columns(); ++k)
-    if (index_[static_cast<std::size_t>(k)] >= 0) out.col(k) = dfdp_.col(index_[static_cast<std::size_t>(k)]);
-  return Eval::ok;
+  if (!any_parameter_) {
+    out.setZero(problem_.size(), columns());
+    return Eval::ok;
+  }
+  return problem_.dfdp(t, y, index_, out);
 }
 
 Eval SensitivityEquations::rhs(double t, ProblemView::ConstRef y, ProblemView::ConstRef f, const Eigen::MatrixXd& s,
@@ -294,8 +292,9 @@ Eval SensitivityEquations::rhs_column(double t, ProblemView::ConstRef y, Problem
   Eval e = jacobian_product(t, y, f, s, out);
   const std::int32_t q = index_[static_cast<std::size_t>(k)];
   if (e != Eval::ok || q < 0) return e;
-  e = problem_.dfdp(t, y, dfdp_);
-  if (e == Eval::ok) out += dfdp_.col(q);
+  single_column_[0] = q;
+  e = problem_.dfdp(t, y, single_column_, dfdp_);
+  if (e == Eval::ok) out += dfdp_.col(0);
   return e;
 }
 
@@ -353,13 +352,11 @@ Eval SensitivityEquations::time_derivative(double t, ProblemView::ConstRef y, co
 
 Eval SensitivityEquations::residual_parameter_columns(double t, ProblemView::ConstRef y, ProblemView::ConstRef yp,
                                                       Eigen::MatrixXd& out) {
-  out.setZero(problem_.size(), columns());
-  if (!any_parameter_) return Eval::ok;
-  const Eval e = problem_.residual_dfdp(t, y, yp, dfdp_);
-  if (e != Eval::ok) return e;
-  for (Eigen::Index k = 0; k < columns(); ++k)
-    if (index_[static_cast<std::size_t>(k)] >= 0) out.col(k) = dfdp_.col(index_[static_cast<std::size_t>(k)]);
-  return Eval::ok;
+  if (!any_parameter_) {
+    out.setZero(problem_.size(), columns());
+    return Eval::ok;
+  }
+  return problem_.residual_dfdp(t, y, yp, index_, out);
 }
 
 Eval SensitivityEquations::residual(double t, ProblemView::ConstRef y, ProblemView::ConstRef yp,

@@ -66,7 +66,7 @@ void BdfSensitivities::predict(const double* beta, const double* gamma, int orde
 
 StepAttempt BdfSensitivities::correct(ImplicitSystem& system, double t, const Eigen::VectorXd& y,
                                       const Eigen::VectorXd& yp, double cj, const ErrorNorm& newton_norm, double h,
-                                      double tolerance) {
+                                      double tolerance, double linear_tolerance) {
   s_ = s_pred_;
   sp_ = sp_pred_;
   e_.setZero();
@@ -86,10 +86,23 @@ StepAttempt BdfSensitivities::correct(ImplicitSystem& system, double t, const Ei
     double largest = 0.0;
     for (Eigen::Index k = 0; k < columns(); ++k) {
       r_ = residual_.col(k);
-      system.solve(r_, delta_);
+      if (system.krylov()) {
+        // Each column to its own norm (column_norm's weights), with the operator at y's
+        // converged iterate and the present cj: no step-length correction.
+        column_weights(newton_norm, k);
+        const auto c = system.correction(t, y, yp, cj, r_, delta_, column_weights_, linear_tolerance);
+        if (c.model != Eval::ok)
+          return StepAttempt::failed(c.model == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
+                                     problem_.last_message(), 0.25);
+        if (c.outcome == KrylovSolver::Outcome::failed)
+          return StepAttempt::failed(StepAttempt::Kind::convergence,
+                                     "the Krylov method made no progress on the sensitivities' corrector", 0.25);
+      } else {
+        system.solve(r_, delta_);
+        // The matrix was factorised for another cj: DASSL's correction of the step length.
+        if (cj_matrix != cj) delta_ *= 2.0 / (1.0 + cj / cj_matrix);
+      }
       ++problem_.stats().nsolve_sens;
-      // The matrix was factorised for another cj: DASSL's correction of the step length.
-      if (cj_matrix != cj) delta_ *= 2.0 / (1.0 + cj / cj_matrix);
       s_.col(k) -= delta_;
       sp_.col(k) -= cj * delta_;
       e_.col(k) -= delta_;
@@ -114,6 +127,13 @@ double BdfSensitivities::correction_norm(const ErrorNorm& norm, double h) {
   double largest = 0.0;
   for (Eigen::Index k = 0; k < columns(); ++k) largest = std::max(largest, column_norm(norm, k, e_.col(k), h));
   return largest;
+}
+
+void BdfSensitivities::column_weights(const ErrorNorm& norm, Eigen::Index k) {
+  const double pbar = equations_.scales()[static_cast<std::size_t>(k)];
+  magnitude_ = pbar * s_n_.col(k);
+  norm.weights(magnitude_, column_weights_);
+  column_weights_ *= pbar;
 }
 
 double BdfSensitivities::column_norm(const ErrorNorm& norm, Eigen::Index k, ProblemView::ConstRef v, double h) {

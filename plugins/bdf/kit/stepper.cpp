@@ -148,7 +148,8 @@ StepAttempt BdfStepper::attempt(double t, double h, const Eigen::VectorXd&) {
 
   StepAttempt a = newton(t_new_);
   if (a.kind == StepAttempt::Kind::ok && sensitivities_) {
-    a = sensitivities_->correct(system_, t_new_, y_, yp_, cj_, newton_norm_, h, dassl_newton_tolerance);
+    a = sensitivities_->correct(system_, t_new_, y_, yp_, cj_, newton_norm_, h, dassl_newton_tolerance,
+                                settings_.linear.settings.newton_fraction * dassl_newton_tolerance);
     if (a.kind == StepAttempt::Kind::convergence) {
       // As for y: an old matrix may be the reason, so the same step again with a new one.
       need_new_jacobian_ = true;
@@ -407,9 +408,6 @@ SolveOutcome solve_bdf(ProblemView& problem, const SolveRequest& request, Output
   if (settings.linear.krylov()) {
     if (const std::string why = system.setup_krylov(request, settings.linear); !why.empty())
       return {Status::invalid_input, why, request.t0};
-    if (request.wants_sensitivities())
-      return {Status::unsupported_problem,
-              "sensitivities with linear_solver=krylov are not available yet: use the direct LUs", request.t0};
   }
   Eigen::VectorXd y = request.y0, yp = request.yp0;
   InitialisationOutcome init;

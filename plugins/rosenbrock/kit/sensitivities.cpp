@@ -20,8 +20,8 @@ RosenbrockSensitivities::RosenbrockSensitivities(ProblemView& problem, const Sol
 
 std::string RosenbrockSensitivities::refused() const { return equations_.refused_for_ode_family(std::string(tab_.name)); }
 
-Eval RosenbrockSensitivities::step(const RosenbrockStage& stage, const ErrorNorm& norm, const Eigen::VectorXd& y_new,
-                                   double* error) {
+StepAttempt RosenbrockSensitivities::step(const RosenbrockStage& stage, const ErrorNorm& norm,
+                                          const Eigen::VectorXd& y_new, double* error) {
   if (tab_.dense_rows == 0) y_end_ = y_new, mass_ = stage.mass;  // for the Hermite slopes at accept()
   const double t = stage.t, h = stage.h;
   const Eigen::VectorXd& y = *stage.y;
@@ -64,12 +64,14 @@ Eval RosenbrockSensitivities::step(const RosenbrockStage& stage, const ErrorNorm
         stage.mass->apply(u_, work_);
         column_ += work_;
       }
-      stage.matrix->solve(column_, work_);
+      if (StepAttempt a = solve_column(stage, norm, c); a.kind != StepAttempt::Kind::ok) return a;
       ks_[i].col(c) = work_;
       ++problem_.stats().nsolve_sens;
     }
   }
-  if (e != Eval::ok) return e;
+  if (e != Eval::ok)
+    return StepAttempt::failed(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
+                               problem_.last_message());
   s_new_ = s_n_;
   err_.setZero();
   for (int i = 0; i < tab_.stages; ++i) {
@@ -85,7 +87,33 @@ Eval RosenbrockSensitivities::step(const RosenbrockStage& stage, const ErrorNorm
       magnitude_new_ = pbar * s_new_.col(c);
       *error = std::max(*error, norm.rms(work_, magnitude_old_, magnitude_new_, h));
     }
-  return Eval::ok;
+  return {};
+}
+
+StepAttempt RosenbrockSensitivities::solve_column(const RosenbrockStage& stage, const ErrorNorm& norm,
+                                                  Eigen::Index c) {
+  if (!stage.krylov) {
+    stage.matrix->solve(column_, work_);
+    return {};
+  }
+  // The column's own weights, as its error test weighs it: y's tolerances on pbar s.
+  const double pbar = equations_.scales()[static_cast<std::size_t>(c)];
+  magnitude_old_ = pbar * s_n_.col(c);
+  norm.weights(magnitude_old_, column_weights_);
+  column_weights_ *= pbar;
+  const double gamma = stage.h * tab_.gamma;
+  stage.krylov->linearise_at(stage.t, *stage.y, *stage.y, gamma, 1.0 / gamma);
+  const auto outcome = stage.krylov->solve(column_weights_, column_, work_, stage.krylov_tolerance);
+  if (outcome == KrylovSolver::Outcome::model_failed) {
+    const Eval e = stage.krylov->model_failure();
+    return StepAttempt::failed(e == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
+                               problem_.last_message());
+  }
+  // As y's stages: a column short of its tolerance fails the step, retried smaller.
+  if (outcome != KrylovSolver::Outcome::converged)
+    return StepAttempt::failed(StepAttempt::Kind::recoverable,
+                               "the Krylov method did not converge on a sensitivity stage", 0.5);
+  return {};
 }
 
 void RosenbrockSensitivities::accept(double t_start, double h) {

@@ -175,9 +175,12 @@ StepAttempt RosenbrockStepper::attempt(double t, double h, const Eigen::VectorXd
   StepAttempt a;
   a.error = norm_.rms(err_, y, y_new_, h);
   if (sensitivities_) {
-    const RosenbrockStage stage{t, h, &y, &k_, &matrix_, &mass_, jacobian_age_ == 0};
+    // Krylov's products are at this step's y whatever the preconditioner's age: J is current.
+    const RosenbrockStage stage{
+        t, h, &y, &k_, &matrix_, &mass_, krylov_ || jacobian_age_ == 0, krylov_, krylov_tolerance_};
     double sensitivity_error = 0.0;
-    if (Eval e = sensitivities_->step(stage, norm_, y_new_, &sensitivity_error); e != Eval::ok) return failure(e);
+    const StepAttempt columns = sensitivities_->step(stage, norm_, y_new_, &sensitivity_error);
+    if (columns.kind != StepAttempt::Kind::ok) return columns;
     if (sensitivity_error > 1.0 && a.error <= 1.0) ++problem_.stats().nsens_error_fails;
     a.error = std::max(a.error, sensitivity_error);
   }

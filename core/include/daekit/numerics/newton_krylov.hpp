@@ -48,7 +48,7 @@ bool read_krylov_options(const ProblemView& problem, const SolveRequest& request
 // What `auto` picks Krylov for: a problem with its own preconditioner and exact J v from
 // the size where the direct LU stops being faster (docs/benchmarks/scaling.md,
 // "Crossover"), or one that declares no Jacobian pattern and is too large for a dense
-// matrix; never with sensitivities or adjoints, which the Krylov path does not take yet.
+// matrix; never with adjoints, which the Krylov path does not take yet.
 bool krylov_by_default(const ProblemView& problem, const SolveRequest& request);
 
 class NewtonKrylov {

@@ -123,6 +123,7 @@ class SensitivityEquations {
   };
   KeptJacobian kept_[slots];
   Eigen::MatrixXd dfdp_, dfdq_;
+  std::vector<std::int32_t> single_column_ = {0};  // rhs_column's parameter, without an allocation
   Eigen::VectorXd plus_, minus_, y_moved_, yp_moved_;
   Eigen::MatrixXd up_, down_;
 };

@@ -34,9 +34,10 @@ class BdfSensitivities {
   void restart_history(double h);
   // s_pred and s'_pred from the beta-scaled differences of this attempt.
   void predict(const double* beta, const double* gamma, int order);
-  // The corrector at y's converged (t, y, y'): kind ok, or why it failed.
+  // The corrector at y's converged (t, y, y'): kind ok, or why it failed. With a Krylov
+  // system each column's linear solve is held to `linear_tolerance` in that column's norm.
   StepAttempt correct(ImplicitSystem& system, double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double cj,
-                      const ErrorNorm& newton_norm, double h, double tolerance);
+                      const ErrorNorm& newton_norm, double h, double tolerance, double linear_tolerance);
   // The largest weighted norm of the columns' corrections (their local error, up to the
   // error constant y's uses).
   double correction_norm(const ErrorNorm& norm, double h);
@@ -53,10 +54,12 @@ class BdfSensitivities {
   Eigen::MatrixXd s_n_, sp_start_;               // at the last accepted point / the (re)start
   Eigen::MatrixXd s_, sp_, s_pred_, sp_pred_, e_, residual_;
   Eigen::VectorXd r_, delta_, weighted_;
-  Eigen::VectorXd magnitude_;
+  Eigen::VectorXd magnitude_, column_weights_;
   // The norm of column k's v, pbar_k v weighed as CVODES and IDAS weigh s: y's tolerances
   // applied to pbar_k s_k at the last accepted point, not to y.
   double column_norm(const ErrorNorm& norm, Eigen::Index k, ProblemView::ConstRef v, double h);
+  // The weights of that norm (without index scaling), for a Krylov solve of column k.
+  void column_weights(const ErrorNorm& norm, Eigen::Index k);
   // s'(t) from M s' = J s + f_q at (t, y) and s_n_; false when the model fails there.
   bool slopes(ImplicitSystem& system, double t, const Eigen::VectorXd& y);
 };

@@ -17,6 +17,8 @@
 #include "daekit/numerics/error_norm.hpp"
 #include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
+#include "daekit/numerics/newton_krylov.hpp"
+#include "daekit/numerics/driver.hpp"
 #include "daekit/numerics/sensitivity_equations.hpp"
 #include "daekit/kits/rosenbrock/tableau.hpp"
 
@@ -30,6 +32,10 @@ struct RosenbrockStage {
   IterationMatrix* matrix = nullptr;  // M/(h gamma) - J, factorised
   const MassMatrix* mass = nullptr;
   bool jacobian_current = true;  // J is from this step's start (else a W-method's older one)
+  // linear_solver=krylov: the stages' operator instead of `matrix`, each column's solve
+  // held to `krylov_tolerance` in that column's error norm.
+  NewtonKrylov* krylov = nullptr;
+  double krylov_tolerance = 0.0;
 };
 
 class RosenbrockSensitivities {
@@ -48,9 +54,9 @@ class RosenbrockSensitivities {
     stepped_ = hermite_ = false;  // s and perhaps the equations changed: nothing of the last end is reused
     return equations_.restarted(t, y, s, s_n_);
   }
-  // s's stages on y's: ok, or the model's failure. *error: their estimate (0 unless they
-  // join the error test).
-  Eval step(const RosenbrockStage& stage, const ErrorNorm& norm, const Eigen::VectorXd& y_new, double* error);
+  // s's stages on y's: ok, or the model's failure or the Krylov method's. *error: their
+  // estimate (0 unless they join the error test).
+  StepAttempt step(const RosenbrockStage& stage, const ErrorNorm& norm, const Eigen::VectorXd& y_new, double* error);
   // The step [t_start, t_start + h] computed last is accepted.
   void accept(double t_start, double h);
   // s at t on the last accepted step (s0 before one).
@@ -66,7 +72,9 @@ class RosenbrockSensitivities {
   Eigen::MatrixXd s_n_, s_old_, s_new_, g_, gt_, hk_, sum_, err_;
   std::array<Eigen::MatrixXd, tableaus::max_rosenbrock_stages> ks_;
   std::array<Eigen::MatrixXd, 3> dense_;
-  Eigen::VectorXd u_, column_, work_;
+  Eigen::VectorXd u_, column_, work_, column_weights_;
+  // Stage i's column c from column_ into work_: the LU's back-solve or a Krylov solve.
+  StepAttempt solve_column(const RosenbrockStage& stage, const ErrorNorm& norm, Eigen::Index c);
   Eigen::VectorXd magnitude_old_, magnitude_new_;  // pbar s at the step's ends: the error's weights, as CVODES
   // Cubic Hermite output for a method without a continuous extension (y's is the same).
   bool hermite_slopes(double t_end);
