@@ -23,6 +23,10 @@ install(TARGETS daekit_umfpack LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 if(TARGET daekit_amg)
   install(TARGETS daekit_amg LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()
+# The petsc plugin opens its engine two folders above itself (plugins/petsc/plugin.cpp).
+if(TARGET daekit_petsc_ts)
+  install(TARGETS daekit_petsc_ts LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 
 set_target_properties(daekit PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 install(TARGETS daekit RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

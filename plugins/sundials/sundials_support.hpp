@@ -1,7 +1,6 @@
-// What the IDA and CVODE adapters share: SUNDIALS objects with owners, the
-// capture of SUNDIALS' own error messages, and the one-step integration loop
-// that gives both the same output, stop-time and step-limit behaviour as the
-// core driver. No SUNDIALS type leaves this plugin.
+// What the IDA and CVODE adapters share: SUNDIALS objects with owners and the
+// capture of SUNDIALS' own error messages; their integration loop is the core's
+// (numerics/one_step_loop.hpp). No SUNDIALS type leaves this plugin.
 #pragma once
 
 #include <nvector/nvector_serial.h>
@@ -12,9 +11,8 @@
 #include <Eigen/Core>
 #include <cmath>
 #include <cstdlib>
-#include <daekit/numerics/constraint_guard.hpp>
 #include <daekit/numerics/driver.hpp>
-#include <daekit/numerics/step_end.hpp>
+#include <daekit/numerics/one_step_loop.hpp>
 #include <daekit/output_sink.hpp>
 #include <daekit/problem_view.hpp>
 #include <daekit/solve_request.hpp>
@@ -136,153 +134,5 @@ inline std::string last_message(const ErrorCapture& errors, const ProblemView& p
 
 // A model evaluation's result as SUNDIALS wants it: 0 ok, > 0 recoverable, < 0 fatal.
 inline int to_sundials(Eval e) { return e == Eval::ok ? 0 : e == Eval::recoverable ? 1 : -1; }
-
-// The one-step loop over a SUNDIALS integrator. A Backend provides
-//   int step(double tout, double* t);   // one internal step (one-step mode), flag as SUNDIALS returns it
-//   bool interpolate(double t, Eigen::VectorXd& out);  // on the last step
-//   Eigen::Map<Eigen::VectorXd> state();
-//   void set_stop_time(double t);
-//   int restart(double t);               // at a breakpoint: reinitialise from the current state
-//   long steps();                        // attempted steps: accepted and failed (--max-steps counts these)
-//   double last_step(); double current_step();  // last taken / next to try
-//   int tstop_return() const;            // the flag meaning "stopped at the stop time"
-//   Status status_of(int flag) const;  std::string flag_name(int flag) const;
-//   std::string message() const;         // SUNDIALS' or the model's last message
-//   std::string model_failures() const;  // "" or the model's failed evaluations (ProblemView)
-//   RestartOutcome reset(double t, bool reinit);  // after an event changed state(): consistent, reinitialised
-//   void carry_sensitivities(const MatrixXd& s);  // optional: s+ at that event, where reset starts s
-//   int dense_degree() const;            // a bound on the degree of interpolate's polynomial
-//   void copy_derivative(Eigen::VectorXd& out);  // y' at the last step's end (empty: none kept)
-//   int roll_back(double t, y, yp, double h);  // reinitialise at an earlier point, next step <= h
-// Sign constraints are the core's ConstraintGuard's, as in every family, not SUNDIALS'
-// (IDASetConstraints / CVodeSetConstraints project small violations onto the bound and
-// so add mass each step: Robertson at rtol = atol = 0.1 ended at y3 = 1.84): a step that
-// leaves a constraint is rolled back (the integrator restarted at its start, the next
-// step shorter), a small violation the budget covers is projected (a restart there).
-// After each step the core's StepEnd does what every family does (numerics/step_end.hpp):
-// root functions searched on the step's interpolant (CVodeGetDky / IDAGetDky) with the
-// same sampling as the core's families, so SUNDIALS' own root finder, which looks at step
-// ends only and stops at flat roots, is not used; time events are stop times; output.
-// The points at t0 were emitted by the caller.
-template <class Backend>
-SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink, long step_budget,
-                           EventMonitor& events) {
-  SolveOutcome out;
-  const double dir = req.direction();
-  double t = req.t0;
-  std::size_t next_tstop = 0;
-  Eigen::VectorXd y_end = b.state();
-  StepEnd step_end(events.problem(), req, sink, events);
-  auto stop_after = [&](double from) {
-    while (next_tstop < req.tstops.size() && dir * (req.tstops[next_tstop] - from) <= 0.0) ++next_tstop;
-    const double breakpoint = next_tstop < req.tstops.size() ? req.tstops[next_tstop] : req.tend;
-    return dir * (events.next_time_event() - breakpoint) < 0.0 ? events.next_time_event() : breakpoint;
-  };
-  auto ended = [&](Status status, std::string message) {
-    out.status = status;
-    out.message = std::move(message);
-    out.t_reached = t;
-    return out;
-  };
-  if (!step_end.begin(t, y_end, &out, false)) return out;
-  double stop = stop_after(t);
-  b.set_stop_time(stop);
-  const long first_steps = b.steps();
-  ConstraintGuard constraints(events.problem(), req);
-  // The last accepted point, to roll back to: kept only where constraints are watched.
-  Eigen::VectorXd y_start, yp_start;
-  if (constraints.active()) {
-    if (constraints.active()) {
-      y_start = y_end;
-      b.copy_derivative(yp_start);
-    }
-  }
-  int constraint_rejections = 0;
-  constexpr int max_constraint_rejections = 50;
-  while (dir * (req.tend - t) > 0.0) {
-    if (b.steps() - first_steps >= step_budget) {
-      std::ostringstream m;
-      m << "reached the maximum of " << req.max_steps << " steps " << detail::where(t, b.last_step())
-        << " before tend=" << req.tend;
-      // Steps that crawl because the model fails beyond some t are the model's doing.
-      if (const std::string model = b.model_failures(); !model.empty())
-        m << "; " << model;
-      else
-        m << "; raise --max-steps or loosen the tolerances";
-      return ended(Status::too_many_steps, m.str());
-    }
-    const double t_previous = t;
-    const int flag = b.step(req.tend, &t);
-    if (flag < 0) return ended(b.status_of(flag), b.flag_name(flag) + " " + detail::where(t, b.current_step()) + ": " + b.message());
-    if (t == t_previous) continue;
-    y_end = b.state();
-    bool projected = false;
-    if (constraints.active()) {
-      double shrink = 1.0;
-      std::string why;
-      const auto verdict = constraints.check(y_start, y_end, &shrink, &why, false);
-      if (verdict == ConstraintGuard::Verdict::violated) {
-        ++events.problem().stats().nconstraint_fails;
-        const double h = t - t_previous;
-        if (++constraint_rejections > max_constraint_rejections)
-          return ended(Status::error_test_failures, detail::where(t_previous, h) + ": " + why + " (" +
-                                                        std::to_string(constraint_rejections) + " times in a row)");
-        t = t_previous;
-        const int r = b.roll_back(t, y_start, yp_start, shrink * h);
-        if (r < 0) return ended(b.status_of(r), b.flag_name(r) + " restarting at t=" + std::to_string(t) + ": " + b.message());
-        b.set_stop_time(stop);
-        continue;
-      }
-      constraint_rejections = 0;
-      projected = verdict == ConstraintGuard::Verdict::projected;
-    }
-    const bool at_time_event = flag == b.tstop_return() && t == events.next_time_event();
-    auto y_at = [&](double ts, Eigen::VectorXd& v) { return b.interpolate(ts, v); };
-    StepEnd::Step step{t_previous, t, &y_end, y_at, b.dense_degree(), at_time_event};
-    bool reinit = false;
-    const StepEnd::Next next = step_end.after(step, &t, &reinit, &out);
-    if (next == StepEnd::Next::finish) return out;
-    if (next == StepEnd::Next::restart) {
-      b.state() = y_end;
-      if (const Eigen::MatrixXd* s = step_end.sensitivities_after_event()) {
-        if constexpr (requires { b.carry_sensitivities(*s); })
-          b.carry_sensitivities(*s);
-        else
-          return ended(Status::internal_error, "this solver cannot restart its sensitivities after an event");
-      }
-      const RestartOutcome r = b.reset(t, reinit);
-      if (r.status != Status::success) return ended(r.status, "after the event at t=" + std::to_string(t) + ": " + r.message);
-      if (!step_end.resume(t, y_end, &out)) return out;
-    }
-    if (constraints.active()) {
-      y_start = y_end;
-      b.copy_derivative(yp_start);
-    }
-    if (next != StepEnd::Next::go_on) {
-      stop = stop_after(t);
-      b.set_stop_time(stop);
-      // A step event that changed nothing at a breakpoint still restarts there (below).
-      if (next == StepEnd::Next::restart || at_time_event) continue;
-    }
-    const bool at_breakpoint = flag == b.tstop_return() && t != req.tend;
-    if (projected && !at_breakpoint) {
-      // The projected state becomes the integrator's: a restart there.
-      b.state() = y_end;
-      const int r = b.restart(t);
-      if (r < 0) return ended(b.status_of(r), b.flag_name(r) + " restarting at t=" + std::to_string(t) + ": " + b.message());
-      b.set_stop_time(stop);
-      continue;
-    }
-    if (projected) b.state() = y_end;  // the breakpoint's restart below takes it
-    if (at_breakpoint) {
-      // A breakpoint: restart the multistep history there, as the test set's drivers do.
-      stop = stop_after(t);
-      const int r = b.restart(t);
-      if (r < 0) return ended(b.status_of(r), b.flag_name(r) + " restarting at t=" + std::to_string(t) + ": " + b.message());
-      b.set_stop_time(stop);
-    }
-  }
-  return step_end.success(t, y_end);
-}
 
 }  // namespace daekit::plugins::sundials

@@ -16,41 +16,17 @@
 #include <vector>
 
 #include "amg_module.hpp"
+#include "daekit/numerics/mpi_singleton.hpp"
 
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/lsan_interface.h>
-#endif
 
 namespace {
 
-// Open MPI keeps what MPI_Init allocates to the end and unloads its components at
-// MPI_Finalize, after which LeakSanitizer cannot even name their frames: its start and
-// finish are not ours to check, so the sanitizer build does not count them as leaks.
-// (Everything the module itself allocates is still checked.)
-struct NotOurLeaks {
-#if defined(__SANITIZE_ADDRESS__)
-  NotOurLeaks() { __lsan_disable(); }
-  ~NotOurLeaks() { __lsan_enable(); }
-#endif
-};
+using namespace daekit;
 
 bool start_mpi(char* why, int why_len) {
   static int started = [] {
-    int initialised = 0, finalised = 0;
-    MPI_Initialized(&initialised);
-    MPI_Finalized(&finalised);
-    if (finalised) return 0;
-    [[maybe_unused]] const NotOurLeaks quiet;
-    if (!initialised) {
-      int provided = 0;
-      if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) return 0;
-      std::atexit([] {
-        int done = 0;
-        MPI_Finalized(&done);
-        [[maybe_unused]] const NotOurLeaks quiet_too;
-        if (!done) MPI_Finalize();
-      });
-    }
+    if (!mpi::start_singleton()) return 0;
+    [[maybe_unused]] const mpi::NotOurLeaks quiet;
     return HYPRE_Init() == 0 ? 1 : 0;
   }();
   if (!started) std::snprintf(why, static_cast<std::size_t>(why_len), "%s", "MPI (under hypre) could not start");

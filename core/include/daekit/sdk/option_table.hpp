@@ -77,6 +77,15 @@ class OptionTable {
                });
   }
 
+  // Free text, passed on as given (an engine's own option syntax).
+  OptionTable& text(const std::string& key, std::string Settings::*field, std::string help) {
+    return add(key, "string", [field](const Settings& s) { return s.*field; }, std::move(help),
+               [key, field](const SolveRequest& r, Settings& s, std::string*) {
+                 if (const auto it = r.extra.find(key); it != r.extra.end()) s.*field = it->second;
+                 return true;
+               });
+  }
+
   // One of named values; the field may be any type (an enum, a string), each name bound to a value.
   template <class T>
   OptionTable& choice(const std::string& key, T Settings::*field, std::vector<std::pair<std::string, T>> values,

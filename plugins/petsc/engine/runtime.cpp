@@ -1,0 +1,45 @@
+#include "runtime.hpp"
+
+#include <daekit/numerics/mpi_singleton.hpp>
+
+namespace daekit::plugins::petsc {
+namespace {
+
+std::string last_error;  // PETSc's message for the last error, kept by the handler below
+
+PetscErrorCode keep_message(MPI_Comm, int, const char*, const char*, PetscErrorCode code, PetscErrorType type,
+                            const char* message, void*) {
+  if (type == PETSC_ERROR_INITIAL && message && *message) last_error = message;
+  return code;
+}
+
+}  // namespace
+
+bool start_petsc(std::string* why) {
+  static const bool started = [] {
+    if (!mpi::start_singleton()) return false;
+    [[maybe_unused]] const mpi::NotOurLeaks quiet;
+    // The host reports crashes of a plugin run; PETSc's own handler would print over it.
+    if (PetscOptionsSetValue(nullptr, "-no_signal_handler", nullptr) != 0) return false;
+    if (PetscInitializeNoArguments() != 0) return false;
+    PetscPushErrorHandler(&keep_message, nullptr);
+    std::atexit([] {  // registered after MPI's: runs before it
+      [[maybe_unused]] const mpi::NotOurLeaks quiet_too;
+      PetscFinalize();
+    });
+    return true;
+  }();
+  if (!started) *why = "PETSc (or the MPI it runs on) could not start";
+  return started;
+}
+
+std::string error_text(PetscErrorCode code) {
+  const char* text = nullptr;
+  PetscErrorMessage(code, &text, nullptr);
+  std::string out = text ? text : "PETSc error " + std::to_string(static_cast<int>(code));
+  if (!last_error.empty()) out += ": " + last_error;
+  last_error.clear();
+  return out;
+}
+
+}  // namespace daekit::plugins::petsc

@@ -1,0 +1,130 @@
+// The petsc solver (PETSc's TS) through the loaded plugin: each TS type against closed
+// forms and the test set's references, TSInterpolate's output and events, the sparse path,
+// and the inputs it refuses.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "harness.hpp"
+
+using namespace daekit;
+
+namespace {
+
+test::RunSpec petsc(const std::string& problem, double rtol, std::map<std::string, std::string> options = {}) {
+  test::RunSpec spec = test::spec_for(problem, "petsc", rtol);
+  spec.solver_options = std::move(options);
+  return spec;
+}
+
+// The largest error at the output points against Prothero-Robinson's closed form
+// y = sin t + cos 2t (problems/prothero_robinson).
+double prothero_robinson_error(const test::RunResult& r) {
+  double worst = 0.0;
+  for (std::size_t k = 0; k < r.t.size(); ++k)
+    worst = std::max(worst, std::abs(r.y[k * r.n] - (std::sin(r.t[k]) + std::cos(2.0 * r.t[k]))));
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("every TS type follows Prothero-Robinson's closed form, more closely at tighter tolerances",
+          "[petsc][closedform]") {
+  for (const std::map<std::string, std::string>& options :
+       {std::map<std::string, std::string>{{"ts", "rosw"}},
+        {{"ts", "arkimex"}}, {{"ts", "arkimex"}, {"arkimex_type", "5"}}, {{"ts", "bdf"}, {"bdf_order", "3"}},
+        {{"ts", "theta"}}}) {
+    INFO(options.at("ts") << " " << (options.size() > 1 ? options.begin()->second : ""));
+    double previous = 0.0;
+    for (const double rtol : {1e-4, 1e-6, 1e-8}) {
+      test::RunSpec spec = petsc("prothero_robinson", rtol, options);
+      spec.output = DK_OUTPUT_SAVEAT;
+      for (int k = 1; k <= 20; ++k) spec.saveat.push_back(0.49 * k);  // between the steps: TSInterpolate
+      const auto r = test::run(spec);
+      INFO("rtol " << rtol << ": " << r.message());
+      REQUIRE(r.status() == Status::success);
+      REQUIRE(r.t.size() == 20);
+      const double error = prothero_robinson_error(r);
+      CHECK(error < 1e3 * rtol);
+      if (previous > 0.0) CHECK(error < previous);
+      previous = error;
+    }
+  }
+}
+
+TEST_CASE("the test set's stiff problems against their references, dense and sparse", "[petsc][testset]") {
+  // Measured (rtol 1e-6 unless said): hires 2.97 (rosw), chemakzo 4.72 (index 1), rober 2.59
+  // to t = 1e11; floors a digit below.
+  struct Case {
+    const char* problem;
+    std::map<std::string, std::string> options;
+    double rtol, floor;
+  };
+  for (const Case& c : {Case{"hires", {}, 1e-6, 2.0}, Case{"chemakzo", {}, 1e-6, 3.7},
+                        Case{"rober", {}, 1e-6, 1.6}, Case{"hires", {{"rosw_type", "sandu3"}}, 1e-7, 2.5},
+                        Case{"pollu", {{"ts", "arkimex"}}, 1e-6, 3.0}, Case{"orego", {{"ts", "bdf"}, {"bdf_order", "4"}}, 1e-6, 2.0}}) {
+    INFO(c.problem << " " << (c.options.empty() ? "" : c.options.begin()->second));
+    const auto r = test::run(petsc(c.problem, c.rtol, c.options));
+    INFO(r.message());
+    REQUIRE(r.status() == Status::success);
+    CHECK(r.accuracy(c.rtol, -1.0).scd >= c.floor);
+    CHECK(r.stats().accepted > 0);
+    CHECK(r.stats().nlu > 0);
+  }
+  // The brusselator's pattern: PETSc's AIJ with its own sparse LU, the same answer as dense.
+  test::RunSpec sparse = petsc("brusselator", 1e-6), dense = sparse;
+  sparse.params = dense.params = {{"N", "8"}};
+  sparse.tweak = dense.tweak = [](dk_solve_options& o, std::vector<double>&) { o.tend = 1.0; };
+  dense.tweak = [](dk_solve_options& o, std::vector<double>&) {
+    o.tend = 1.0;
+    o.jacobian = DK_JACOBIAN_FINITE_DIFFERENCE;
+  };
+  const auto s = test::run(sparse), d = test::run(dense);
+  REQUIRE(s.status() == Status::success);
+  REQUIRE(d.status() == Status::success);
+  CHECK(s.stats().linear_algebra == DK_LINEAR_ALGEBRA_SPARSE);
+  CHECK(((s.y_end() - d.y_end()).cwiseAbs().array() / (1e-6 + 1e-6 * d.y_end().cwiseAbs().array())).maxCoeff() < 10.0);
+}
+
+TEST_CASE("events and output between steps come from TSInterpolate", "[petsc][events]") {
+  // The bouncing ball: every bounce located (20 to tend), the flight's closed form kept.
+  const auto ball = test::run(petsc("bouncing_ball", 1e-6));
+  INFO(ball.message());
+  REQUIRE(ball.status() == Status::success);
+  CHECK(ball.events.size() == 20);
+  CHECK(ball.accuracy(1e-6, -1.0).scd >= 7.0);
+  // A TS type without dense output answers at tend, and fails by name where output between
+  // its steps is asked for (never a guess).
+  test::RunSpec end_only = petsc("chemakzo", 1e-6, {{"rosw_type", "rodas3"}});
+  const auto at_end = test::run(end_only);
+  REQUIRE(at_end.status() == Status::success);
+  CHECK(at_end.accuracy(1e-6, -1.0).scd >= 3.7);
+  end_only.output = DK_OUTPUT_SAVEAT;
+  end_only.saveat = {1.234};
+  const auto between = test::run(end_only);
+  CHECK(between.status() == Status::unsupported_problem);
+  CHECK_THAT(between.message(), Catch::Contains("no dense output"));
+  // A method with an explicit stage on an index-1 DAE: a singular matrix, by name.
+  const auto explicit_stage = test::run(petsc("chemakzo", 1e-5, {{"rosw_type", "ark3"}}));
+  CHECK(explicit_stage.status() == Status::singular_matrix);
+  CHECK_THAT(explicit_stage.message(), Catch::Contains("Zero pivot"));
+}
+
+TEST_CASE("petsc refuses what it cannot do, before the run, by name", "[petsc][badinput]") {
+  // An option PETSc does not read is not silently ignored.
+  auto r = test::run(petsc("hires", 1e-6, {{"petsc_options", "-ts_adapt_type dsp -no_such_option 3"}}));
+  CHECK(r.status() == Status::invalid_input);
+  CHECK_THAT(r.message(), Catch::Contains("-no_such_option"));
+  r = test::run(petsc("hires", 1e-6, {{"petsc_options", "-ts_adapt_type dsp"}}));
+  CHECK(r.status() == Status::success);
+  r = test::run(petsc("hires", 1e-6, {{"petsc_options", "-ts_adapt_type no_such_adapt"}}));
+  CHECK(r.status() == Status::invalid_input);
+  r = test::run(petsc("hires", 1e-6, {{"ts", "euler"}}));
+  CHECK(r.status() == Status::invalid_input);
+  // Backwards in time.
+  test::RunSpec back = petsc("hires", 1e-6);
+  back.tweak = [](dk_solve_options& o, std::vector<double>&) { o.tend = -1.0; };
+  CHECK(test::run(back).status() == Status::unsupported_problem);
+  // Index 2 and the residual form are refused by the host from the solver's capabilities.
+  CHECK(test::run(petsc("pendulum_dae", 1e-6)).status() == Status::unsupported_problem);
+  CHECK(test::run(petsc("rober_residual", 1e-6)).status() == Status::unsupported_problem);
+}
