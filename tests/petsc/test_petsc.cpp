@@ -3,6 +3,9 @@
 // and the inputs it refuses.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <random>
+#include <string>
+#include <vector>
 
 #include "harness.hpp"
 
@@ -83,6 +86,14 @@ TEST_CASE("the test set's stiff problems against their references, dense and spa
   REQUIRE(d.status() == Status::success);
   CHECK(s.stats().linear_algebra == DK_LINEAR_ALGEBRA_SPARSE);
   CHECK(((s.y_end() - d.y_end()).cwiseAbs().array() / (1e-6 + 1e-6 * d.y_end().cwiseAbs().array())).maxCoeff() < 10.0);
+  // PETSc's GMRES with its ILU on the same AIJ matrix: the same answer.
+  test::RunSpec krylov = sparse;
+  krylov.solver_options = {{"ksp", "gmres"}, {"pc", "ilu"}};
+  const auto k = test::run(krylov);
+  REQUIRE(k.status() == Status::success);
+  CHECK(k.stats().linear_algebra == DK_LINEAR_ALGEBRA_KRYLOV);
+  CHECK(k.stats().nlin_iters > 0);
+  CHECK(((k.y_end() - s.y_end()).cwiseAbs().array() / (1e-6 + 1e-6 * s.y_end().cwiseAbs().array())).maxCoeff() < 10.0);
 }
 
 TEST_CASE("events and output between steps come from TSInterpolate", "[petsc][events]") {
@@ -120,6 +131,13 @@ TEST_CASE("petsc refuses what it cannot do, before the run, by name", "[petsc][b
   CHECK(r.status() == Status::invalid_input);
   r = test::run(petsc("hires", 1e-6, {{"ts", "euler"}}));
   CHECK(r.status() == Status::invalid_input);
+  // What daekit sets itself (tolerances, stop times, the method) is not a petsc_option.
+  for (const char* owned : {"-ts_rtol 1e-3", "-ts_exact_final_time stepover", "-ts_type beuler", "-pc_type none"}) {
+    INFO(owned);
+    r = test::run(petsc("hires", 1e-6, {{"petsc_options", owned}}));
+    CHECK(r.status() == Status::invalid_input);
+    CHECK_THAT(r.message(), Catch::Contains("daekit's to set"));
+  }
   // Backwards in time.
   test::RunSpec back = petsc("hires", 1e-6);
   back.tweak = [](dk_solve_options& o, std::vector<double>&) { o.tend = -1.0; };
@@ -127,4 +145,36 @@ TEST_CASE("petsc refuses what it cannot do, before the run, by name", "[petsc][b
   // Index 2 and the residual form are refused by the host from the solver's capabilities.
   CHECK(test::run(petsc("pendulum_dae", 1e-6)).status() == Status::unsupported_problem);
   CHECK(test::run(petsc("rober_residual", 1e-6)).status() == Status::unsupported_problem);
+}
+
+TEST_CASE("seeded fuzz: petsc_options never crash a run or pass unread", "[petsc][fuzz]") {
+  // Option names PETSc reads, daekit's own, and made-up ones; values of every kind.
+  const std::vector<std::string> names = {"-ts_adapt_type", "-ts_adapt_safety", "-snes_max_it", "-snes_lag_jacobian",
+                                          "-ksp_rtol", "-ts_adapt_clip", "-ts_rtol", "-ts_type", "-no_such",
+                                          "-ts_adapt_dt_min", "-snes_linesearch_type", "-pc_factor_mat_ordering_type",
+                                          "-ts_monitor", "-help", "", "--", "-"};
+  const std::vector<std::string> values = {"", "dsp", "basic", "none", "3", "-1", "0", "1e300", "nan", "0.5,2",
+                                           "bt", "nd", "\"", "'", "%s%n", "x y", "-ts_type"};
+  std::mt19937 random(20261206);
+  const int cases = test::fuzz_cases(60);
+  for (int k = 0; k < cases; ++k) {
+    std::string text;
+    const int count = static_cast<int>(random() % 4);
+    for (int i = 0; i < count; ++i)
+      text += names[random() % names.size()] + " " + values[random() % values.size()] + " ";
+    INFO("case " << k << ": petsc_options=" << text);
+    test::RunSpec spec = petsc("hires", 1e-5, {{"petsc_options", text}});
+    spec.tweak = [](dk_solve_options& o, std::vector<double>&) {
+      o.tend = 5.0;
+      o.max_steps = 20000;
+    };
+    const auto r = test::run(spec);
+    // Either a run (which may fail as PETSc's settings make it: by name) or a refusal.
+    const bool understood = r.status() == Status::success || r.status() == Status::invalid_input ||
+                            r.status() == Status::too_many_steps || r.status() == Status::convergence_failures ||
+                            r.status() == Status::error_test_failures || r.status() == Status::internal_error;
+    CHECK(understood);
+    if (r.status() != Status::success) CHECK_FALSE(r.message().empty());
+    if (text.find("-no_such ") != std::string::npos && r.status() == Status::success) FAIL("an unread option passed");
+  }
 }

@@ -1,5 +1,7 @@
 #include "runtime.hpp"
 
+#include <cstdarg>
+#include <cstdio>
 #include <daekit/numerics/mpi_singleton.hpp>
 
 namespace daekit::plugins::petsc {
@@ -13,6 +15,13 @@ PetscErrorCode keep_message(MPI_Comm, int, const char*, const char*, PetscErrorC
   return code;
 }
 
+// Whatever PETSc prints (a -ts_monitor, -help asked for in petsc_options) goes to stderr:
+// stdout carries the host's results (--report json), which it must not break.
+PetscErrorCode to_stderr(FILE*, const char format[], va_list arguments) {
+  std::vfprintf(stderr, format, arguments);
+  return 0;
+}
+
 }  // namespace
 
 bool start_petsc(std::string* why) {
@@ -22,6 +31,7 @@ bool start_petsc(std::string* why) {
     // The host reports crashes of a plugin run; PETSc's own handler would print over it.
     if (PetscOptionsSetValue(nullptr, "-no_signal_handler", nullptr) != 0) return false;
     if (PetscInitializeNoArguments() != 0) return false;
+    PetscVFPrintf = &to_stderr;
     PetscPushErrorHandler(&keep_message, nullptr);
     std::atexit([] {  // registered after MPI's: runs before it
       [[maybe_unused]] const mpi::NotOurLeaks quiet_too;
