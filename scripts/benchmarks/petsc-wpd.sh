@@ -12,4 +12,4 @@ for p in hires chemakzo orego pollu vdpol rober; do problems+=(--problem "$p"); 
 "$build/bin/daekit" wpd "${problems[@]}" --solvers rodas5p,radau5,bdf \
   --setup petsc-rosw=petsc:ts=rosw --setup petsc-arkimex=petsc:ts=arkimex \
   --setup petsc-bdf4=petsc:ts=bdf,bdf_order=4 \
-  --tols 1e-4:1e-9:1 --runs "$runs" --out "$out"
+  --tols 1e-4:1e-9:1 --runs "$runs" --timeout-per-run 60 --out "$out"
