@@ -15,6 +15,7 @@
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
+#include <daekit/process_role.hpp>
 
 namespace daekit::host {
 
@@ -64,6 +65,9 @@ ChildProcess::ChildProcess(const std::function<std::string()>& work, double time
     // The child dies with the parent (SIGINT, SIGTERM or a crash of the parent).
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() == 1) ::_exit(1);
+    // Told to what runs here (daekit/process_role.hpp): not the process a launcher started,
+    // whatever the environment says.
+    ::setenv(child_process_variable, "1", 1);
     ::close(fds[0]);
     int code = 0;
     try {

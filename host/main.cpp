@@ -106,6 +106,18 @@ int main(int argc, char** argv) {
     // hear from it; the command announces its own --silence-limit once it has read it.
     if (launch) farm::announce_coordinator(*launch, farm::default_silence_limit_s);
   }
+  // One problem in one process: under a launcher of several processes each would solve it
+  // again. Refused (rank 0 says why) until problems can be distributed (issue #43).
+  if (command == "run" || command == "fit" || command == "check") {
+    if (const farm::LaunchShape shape = farm::launch_shape(); shape.size > 1) {
+      if (shape.rank == 0)
+        std::cerr << "daekit " << command << ": started as " << shape.size
+                  << " processes by an MPI launcher, each would solve the same problem again; run it as one "
+                     "process (without mpirun or srun), or spread many runs with daekit wpd or daekit ensemble "
+                     "(docs/scale.md)\n";
+      return 2;
+    }
+  }
   struct StopWorkers {
     farm::Transport* t;
     ~StopWorkers() {

@@ -39,7 +39,20 @@ std::filesystem::path module_path() {
   return std::filesystem::path(where.dli_fname).parent_path() / "libdaekit_mpi.so";
 }
 
+int number_from(std::initializer_list<const char*> names, int fallback) {
+  for (const char* name : names)
+    if (const char* v = std::getenv(name)) return std::atoi(v);
+  return fallback;
+}
+
 }  // namespace
+
+LaunchShape launch_shape() {
+  LaunchShape shape;
+  shape.size = number_from({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"}, 1);
+  shape.rank = number_from({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}, 0);
+  return shape;
+}
 
 // The module is never closed: the MPI library's own exit handlers may still run.
 struct Transport::Module {

@@ -20,6 +20,14 @@ struct Message {
   std::string bytes;
 };
 
+// How many processes a launcher (mpirun, srun, hydra) started together with this one, and
+// this one's rank among them, from the launcher's environment (size 1, rank 0 without one).
+struct LaunchShape {
+  int size = 1;
+  int rank = 0;
+};
+LaunchShape launch_shape();
+
 class Transport {
  public:
   // The launch this process belongs to, or null when no MPI launcher started it (a

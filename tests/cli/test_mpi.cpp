@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -181,4 +182,39 @@ TEST_CASE("mpirun of a daekit that cannot join the ranks is refused, not run K t
                         " ensemble --problem vdpol --solver radau5 --param-grid eps=1e-6,1e-5 --out /tmp/never",
                     &log) == 2);
   CHECK_THAT(log, Catch::Contains("srun --mpi=pmix"));
+}
+
+TEST_CASE("mpirun -n 2 daekit run is refused, not solved twice", "[cli][mpi]") {
+  if (!mpi_available()) return;
+  // One problem in one process (a distributed problem is issue #43's next part): each rank
+  // would solve it again. Rank 0 says why; no result is printed by any rank.
+  for (const char* solver : {"petsc", "rodas5p"}) {
+    INFO(solver);
+    std::string log;
+    CHECK(run_command(mpirun(2) + " run --problem hires --solver " + solver, &log) != 0);
+    CHECK_THAT(log, Catch::Contains("started as 2 processes by an MPI launcher"));
+    CHECK_THAT(log, !Catch::Contains("status     success"));
+  }
+  // One rank is a plain process; MPI for PETSc then starts in the launched process itself
+  // (--in-process), and the solve's child process says so rather than claim the rank.
+  std::string log;
+  CHECK(run_command(mpirun(1) + " run --problem hires --solver petsc --in-process", &log) == 0);
+  CHECK_THAT(log, Catch::Contains("status     success"));
+  CHECK(run_command(mpirun(1) + " run --problem hires --solver petsc", &log) != 0);
+  CHECK_THAT(log, Catch::Contains("add --in-process"));
+  // A wpd worker runs each point in a forked child, which cannot use the rank's MPI: a
+  // petsc point fails by name there (it crashed in Open MPI before), the others run.
+  const fs::path out = fresh_dir("mpi_wpd_petsc");
+  CHECK(run_command(mpirun(2) + " wpd -p hires --solvers petsc,rodas5p --tols 1e-4 --out " + out.string(), &log) ==
+        1);  // wpd's exit code when points failed
+  std::ifstream results(out / "results.csv");
+  const std::string csv((std::istreambuf_iterator<char>(results)), std::istreambuf_iterator<char>());
+  CHECK_THAT(csv, Catch::Contains("does not survive fork"));
+  CHECK_THAT(csv, Catch::Contains("rodas5p") && Catch::Contains("success"));
+  fs::remove_all(out);
+  // srun without an MPI plugin, seen from the environment alone.
+  CHECK(run_command("SLURM_STEP_NUM_TASKS=2 SLURM_PROCID=0 " + daekit::test::daekit_binary() +
+                        " run --problem hires --solver rodas5p",
+                    &log) == 2);
+  CHECK_THAT(log, Catch::Contains("started as 2 processes"));
 }

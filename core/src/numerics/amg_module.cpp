@@ -24,12 +24,15 @@ namespace {
 using namespace daekit;
 
 bool start_mpi(char* why, int why_len) {
+  static const char* mpi_failure = nullptr;
   static int started = [] {
-    if (!mpi::start_singleton()) return 0;
+    if (!mpi::start_singleton(&mpi_failure)) return 0;
     [[maybe_unused]] const mpi::NotOurLeaks quiet;
     return HYPRE_Init() == 0 ? 1 : 0;
   }();
-  if (!started) std::snprintf(why, static_cast<std::size_t>(why_len), "%s", "MPI (under hypre) could not start");
+  if (!started)
+    std::snprintf(why, static_cast<std::size_t>(why_len), "MPI (under hypre) could not start%s%s",
+                  mpi_failure ? ": " : "", mpi_failure ? mpi_failure : "");
   return started != 0;
 }
 

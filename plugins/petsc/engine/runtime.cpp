@@ -25,11 +25,16 @@ PetscErrorCode to_stderr(FILE*, const char format[], va_list arguments) {
 }  // namespace
 
 bool start_petsc(std::string* why) {
+  static const char* mpi_failure = nullptr;
   static const bool started = [] {
-    if (!mpi::start_singleton()) return false;
+    if (!mpi::start_singleton(&mpi_failure)) return false;
     [[maybe_unused]] const mpi::NotOurLeaks quiet;
     // The host reports crashes of a plugin run; PETSc's own handler would print over it.
     if (PetscOptionsSetValue(nullptr, "-no_signal_handler", nullptr) != 0) return false;
+    // PETSc's world is this process alone: a rank of an MPI job (a wpd worker running
+    // in-process) solves its own problem, and PetscInitialize's collectives on
+    // MPI_COMM_WORLD would wait for the other ranks.
+    PETSC_COMM_WORLD = MPI_COMM_SELF;
     if (PetscInitializeNoArguments() != 0) return false;
     PetscVFPrintf = &to_stderr;
     PetscPushErrorHandler(&keep_message, nullptr);
@@ -39,7 +44,8 @@ bool start_petsc(std::string* why) {
     });
     return true;
   }();
-  if (!started) *why = "PETSc (or the MPI it runs on) could not start";
+  if (!started)
+    *why = mpi_failure ? std::string("PETSc's MPI could not start: ") + mpi_failure : "PETSc could not start";
   return started;
 }
 

@@ -8,6 +8,8 @@
 
 #include <cstdlib>
 
+#include "daekit/process_role.hpp"
+
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>
 #endif
@@ -25,26 +27,43 @@ struct NotOurLeaks {
 #endif
 };
 
-// False when MPI cannot be started (or was finished already). Call once, then start the
-// library on it; an atexit handler the library registers afterwards runs before MPI's.
-inline bool start_singleton() {
+// Whether a launcher's environment (mpirun, srun, hydra) is set for this process.
+inline bool launcher_environment() {
+  return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMIX_RANK") || std::getenv("PMI_RANK");
+}
+
+// False (with why) when MPI cannot be started or was finished already. Call once, then
+// start the library on it; an atexit handler the library registers afterwards runs before
+// MPI's.
+inline bool start_singleton(const char** why) {
   int initialised = 0, finalised = 0;
   MPI_Initialized(&initialised);
   MPI_Finalized(&finalised);
-  if (finalised) return false;
+  if (finalised) return *why = "MPI was finished already in this process", false;
+  // A child the host forked from an MPI rank (a wpd or ensemble worker's point) inherits
+  // the rank's MPI state, which does not survive fork: using it crashed in Open MPI's
+  // shared-memory transport.
+  if (initialised && is_child_process())
+    return *why = "a solve in a child process of an MPI rank cannot use MPI (it does not survive fork)", false;
   if (initialised) return true;
-  // No launcher started this process (none set its rank): one process on MPI_COMM_SELF
-  // needs neither Open MPI's daemon nor a network transport. Measured here, MPI_Init took
-  // 0.46 s as a plain singleton and 0.05-0.09 s so (a run's whole cost on small problems).
-  // The user's own settings of these stay (no overwrite).
-  if (!std::getenv("OMPI_COMM_WORLD_SIZE") && !std::getenv("PMIX_RANK") && !std::getenv("PMI_RANK")) {
+  // A launcher started this process's parent (the host runs each solve in a child process):
+  // MPI_Init here would claim the launched rank from a child that leaves without
+  // MPI_Finalize, and the launcher would abort the job.
+  if (launcher_environment() && is_child_process())
+    return *why = "under an MPI launcher this solve must run in the launched process: add --in-process", false;
+  // Started by no launcher, one process on MPI_COMM_SELF needs neither Open MPI's daemon
+  // nor a network transport. Measured here, MPI_Init took 0.46 s as a plain singleton and
+  // 0.05-0.09 s so (a run's whole cost on small problems). The user's own settings of
+  // these stay (no overwrite).
+  if (!launcher_environment()) {
     setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
     setenv("OMPI_MCA_btl", "self", 0);
     setenv("OMPI_MCA_pml", "ob1", 0);
   }
   [[maybe_unused]] const NotOurLeaks quiet;
   int provided = 0;
-  if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) return false;
+  if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+    return *why = "MPI_Init failed", false;
   std::atexit([] {
     int done = 0;
     MPI_Finalized(&done);
