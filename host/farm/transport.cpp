@@ -10,19 +10,13 @@
 #include <thread>
 
 #include <daekit/api/discovery.hpp>
+#include <daekit/process_role.hpp>
 
 #include "../cli.hpp"
 #include "mpi_module.hpp"
 
 namespace daekit::host::farm {
 namespace {
-
-bool launched_by_mpi() {
-  // Open MPI's mpirun, MPICH's hydra and Slurm's PMI2, PMIx (srun --mpi=pmix, prterun).
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK"})
-    if (std::getenv(name)) return true;
-  return false;
-}
 
 // The tasks of the job step srun started this process in (0 outside one).
 int slurm_tasks() {

@@ -10,16 +10,19 @@
 #include <daekit/sdk/solver.hpp>
 #include <daekit/solve_request.hpp>
 
+#include "options.hpp"
+
 extern "C" {
 
-#define DAEKIT_PETSC_ENGINE_VERSION 1
+#define DAEKIT_PETSC_ENGINE_VERSION 2
 #define DAEKIT_PETSC_ENGINE_FILE "libdaekit_petsc_ts.so"
 #define DAEKIT_PETSC_ENGINE_ENTRY "daekit_petsc_engine"
 
 struct daekit_petsc_engine_table {
   int version;
+  // The options as the plugin read and checked them.
   daekit::SolveOutcome (*solve)(daekit::ProblemView& problem, const daekit::SolveRequest& request,
-                                daekit::OutputSink& sink);
+                                daekit::OutputSink& sink, const daekit::plugins::PetscTsOptions& options);
 };
 
 typedef const daekit_petsc_engine_table* (*daekit_petsc_engine_entry)();

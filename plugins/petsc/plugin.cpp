@@ -68,7 +68,7 @@ class PetscSolver : public Solver {
     std::string why;
     const daekit_petsc_engine_table* engine = open_engine(&why);
     if (!engine) return {Status::internal_error, why, request.t0};
-    return engine->solve(problem, request, sink);
+    return engine->solve(problem, request, sink, options);
   }
 };
 

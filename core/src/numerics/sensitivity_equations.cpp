@@ -287,6 +287,14 @@ Eval SensitivityEquations::rhs(double t, ProblemView::ConstRef y, ProblemView::C
   return e;
 }
 
+void SensitivityEquations::column_weights(const ErrorNorm& norm, Eigen::Index k, ProblemView::ConstRef s_k,
+                                          Eigen::VectorXd& magnitude, Eigen::VectorXd& out) const {
+  const double pbar = scales_[static_cast<std::size_t>(k)];
+  magnitude = pbar * s_k;
+  norm.weights(magnitude, out);
+  out *= pbar;
+}
+
 Eval SensitivityEquations::rhs_column(double t, ProblemView::ConstRef y, ProblemView::ConstRef f, Eigen::Index k,
                                       ProblemView::ConstRef s, ProblemView::Ref out) {
   Eval e = jacobian_product(t, y, f, s, out);

@@ -89,7 +89,7 @@ StepAttempt BdfSensitivities::correct(ImplicitSystem& system, double t, const Ei
       if (system.krylov()) {
         // Each column to its own norm (column_norm's weights), with the operator at y's
         // converged iterate and the present cj: no step-length correction.
-        column_weights(newton_norm, k);
+        equations_.column_weights(newton_norm, k, s_n_.col(k), magnitude_, column_weights_);
         const auto c = system.correction(t, y, yp, cj, r_, delta_, column_weights_, linear_tolerance);
         if (c.model != Eval::ok)
           return StepAttempt::failed(c.model == Eval::fatal ? StepAttempt::Kind::fatal : StepAttempt::Kind::recoverable,
@@ -127,13 +127,6 @@ double BdfSensitivities::correction_norm(const ErrorNorm& norm, double h) {
   double largest = 0.0;
   for (Eigen::Index k = 0; k < columns(); ++k) largest = std::max(largest, column_norm(norm, k, e_.col(k), h));
   return largest;
-}
-
-void BdfSensitivities::column_weights(const ErrorNorm& norm, Eigen::Index k) {
-  const double pbar = equations_.scales()[static_cast<std::size_t>(k)];
-  magnitude_ = pbar * s_n_.col(k);
-  norm.weights(magnitude_, column_weights_);
-  column_weights_ *= pbar;
 }
 
 double BdfSensitivities::column_norm(const ErrorNorm& norm, Eigen::Index k, ProblemView::ConstRef v, double h) {

@@ -7,7 +7,6 @@
 #include <daekit/numerics/one_step_loop.hpp>
 
 #include "../engine_table.hpp"
-#include "../options.hpp"
 #include "runtime.hpp"
 #include "ts_integrator.hpp"
 #include "ts_model.hpp"
@@ -42,9 +41,7 @@ std::string dense_output_refusal(const ProblemView& problem, const SolveRequest&
          " need: use another rosw_type (ra34pw2) or output at tend";
 }
 
-SolveOutcome solve(ProblemView& problem, const SolveRequest& req, OutputSink& sink) {
-  PetscTsOptions options;
-  if (std::string why; !petsc_ts_options().read(req, options, &why)) return {Status::invalid_input, why, req.t0};
+SolveOutcome solve(ProblemView& problem, const SolveRequest& req, OutputSink& sink, const PetscTsOptions& options) {
   if (req.direction() < 0.0)
     return {Status::unsupported_problem, "petsc integrates forward in time only (TS's final time)", req.t0};
   if (const std::string why = dense_output_refusal(problem, req, options); !why.empty())

@@ -97,10 +97,7 @@ StepAttempt RosenbrockSensitivities::solve_column(const RosenbrockStage& stage, 
     return {};
   }
   // The column's own weights, as its error test weighs it: y's tolerances on pbar s.
-  const double pbar = equations_.scales()[static_cast<std::size_t>(c)];
-  magnitude_old_ = pbar * s_n_.col(c);
-  norm.weights(magnitude_old_, column_weights_);
-  column_weights_ *= pbar;
+  equations_.column_weights(norm, c, s_n_.col(c), magnitude_old_, column_weights_);
   const double gamma = stage.h * tab_.gamma;
   stage.krylov->linearise_at(stage.t, *stage.y, *stage.y, gamma, 1.0 / gamma);
   const auto outcome = stage.krylov->solve(column_weights_, column_, work_, stage.krylov_tolerance);

@@ -27,11 +27,6 @@ struct NotOurLeaks {
 #endif
 };
 
-// Whether a launcher's environment (mpirun, srun, hydra) is set for this process.
-inline bool launcher_environment() {
-  return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMIX_RANK") || std::getenv("PMI_RANK");
-}
-
 // False (with why) when MPI cannot be started or was finished already. Call once, then
 // start the library on it; an atexit handler the library registers afterwards runs before
 // MPI's.
@@ -49,13 +44,13 @@ inline bool start_singleton(const char** why) {
   // A launcher started this process's parent (the host runs each solve in a child process):
   // MPI_Init here would claim the launched rank from a child that leaves without
   // MPI_Finalize, and the launcher would abort the job.
-  if (launcher_environment() && is_child_process())
+  if (launched_by_mpi() && is_child_process())
     return *why = "under an MPI launcher this solve must run in the launched process: add --in-process", false;
   // Started by no launcher, one process on MPI_COMM_SELF needs neither Open MPI's daemon
   // nor a network transport. Measured here, MPI_Init took 0.46 s as a plain singleton and
   // 0.05-0.09 s so (a run's whole cost on small problems). The user's own settings of
   // these stay (no overwrite).
-  if (!launcher_environment()) {
+  if (!launched_by_mpi()) {
     setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
     setenv("OMPI_MCA_btl", "self", 0);
     setenv("OMPI_MCA_pml", "ob1", 0);

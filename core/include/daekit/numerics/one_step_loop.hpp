@@ -29,7 +29,7 @@ namespace daekit {
 //   double last_step(); double current_step();  // last taken / next to try
 //   int tstop_return() const;            // the flag meaning "stopped at the stop time"
 //   Status status_of(int flag) const;  std::string flag_name(int flag) const;
-//   std::string message() const;         // SUNDIALS' or the model's last message
+//   std::string message() const;         // the integrator's or the model's last message
 //   std::string model_failures() const;  // "" or the model's failed evaluations (ProblemView)
 //   RestartOutcome reset(double t, bool reinit);  // after an event changed state(): consistent, reinitialised
 //   void carry_sensitivities(const MatrixXd& s);  // optional: s+ at that event, where reset starts s
@@ -74,10 +74,8 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
   // The last accepted point, to roll back to: kept only where constraints are watched.
   Eigen::VectorXd y_start, yp_start;
   if (constraints.active()) {
-    if (constraints.active()) {
-      y_start = y_end;
-      b.copy_derivative(yp_start);
-    }
+    y_start = y_end;
+    b.copy_derivative(yp_start);
   }
   int constraint_rejections = 0;
   constexpr int max_constraint_rejections = 50;

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "daekit/numerics/error_norm.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/problem_view.hpp"
 #include "daekit/solve_request.hpp"
@@ -60,6 +61,11 @@ class SensitivityEquations {
   // scale, else its nominal value's size, else 1; 1 for an initial value. Column k's error
   // pbar_k e_k is weighed with y's tolerances applied to pbar_k s_k (CVODES' weights).
   const std::vector<double>& scales() const { return scales_; }
+  // Those weights as a vector, for a Krylov solve of column k held in that column's norm:
+  // `norm`'s weights (without index scaling) at pbar_k s_k, times pbar_k. `magnitude` is
+  // work space.
+  void column_weights(const ErrorNorm& norm, Eigen::Index k, ProblemView::ConstRef s_k, Eigen::VectorXd& magnitude,
+                      Eigen::VectorXd& out) const;
   // The right-hand sides (df/dy) S + df/dq at (t, y) of a mass-matrix problem, f = f(t, y).
   // An exact Jacobian is kept per `slot` while (t, y) stays (a method with stages gives
   // each stage its slot, 0 .. slots - 1).

@@ -58,8 +58,6 @@ class BdfSensitivities {
   // The norm of column k's v, pbar_k v weighed as CVODES and IDAS weigh s: y's tolerances
   // applied to pbar_k s_k at the last accepted point, not to y.
   double column_norm(const ErrorNorm& norm, Eigen::Index k, ProblemView::ConstRef v, double h);
-  // The weights of that norm (without index scaling), for a Krylov solve of column k.
-  void column_weights(const ErrorNorm& norm, Eigen::Index k);
   // s'(t) from M s' = J s + f_q at (t, y) and s_n_; false when the model fails there.
   bool slopes(ImplicitSystem& system, double t, const Eigen::VectorXd& y);
 };
