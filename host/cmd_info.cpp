@@ -65,6 +65,9 @@ void print_solver(const loader::Plugin& plugin) {
             << "\n"
             << "adjoint     "
             << ((s.flags & DK_SOLVER_ADJOINT) ? "yes (the gradient of a functional, dG/dp, by adjoints)" : "no")
+            << "\n"
+            << "distributed "
+            << ((s.flags & DK_SOLVER_DISTRIBUTED) ? "yes (one problem spread over MPI ranks: mpirun -n R daekit run)" : "no")
             << "\n";
   std::cout << "options (--solver-opt key=value):\n";
   if (s.noptions == 0) std::cout << "  (none)\n";

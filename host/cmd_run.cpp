@@ -1,3 +1,4 @@
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <daekit/daekit.hpp>
 
 #include "child_process.hpp"
+#include "farm/transport.hpp"
 #include "plugin_output.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
@@ -23,6 +25,11 @@
 
 namespace daekit::host {
 namespace {
+
+// Whether the problem spread its rows over the ranks it was created on (ABI 1.3 part E).
+bool distributed(const dk_problem_info& info) {
+  return DK_HAS_FIELD(&info, dk_problem_info, distribution) && info.distribution != nullptr;
+}
 
 std::vector<double> parse_times(const std::string& list) {
   std::vector<double> out;
@@ -51,7 +58,7 @@ struct RunRequest {
   std::string problem_name, solver_name, saveat, output_file, report = "text";
   std::vector<std::string> params, solver_opts, variable_names;
   double timeout = 0;
-  bool every_step = false, in_process = false;
+  bool every_step = false, in_process = false, isolate = false;
   api::RunSettings settings;
 };
 
@@ -99,6 +106,7 @@ std::optional<RunRequest> parse_run_request(int argc, char** argv) {
   loader::show_plugin_notes(vm.count("verbose") > 0);
   r.every_step = vm.count("every-step") > 0;
   r.in_process = vm.count("in-process") > 0;
+  r.isolate = vm.count("isolate") > 0;
   if (r.report != "text" && r.report != "json") throw UsageError("--report must be text or json");
   return r;
 }
@@ -211,6 +219,11 @@ int solve_and_report(const RunRequest& request) {
   }
   const SolverHandle solver(solver_plugin);
   const dk_problem_info& info = problem.info();
+  if (const int size = loader::default_host()->mpi_size; size > 1 && !distributed(info))
+    throw UsageError("problem '" + request.problem_name + "' has no distributed form, and on the " +
+                     std::to_string(size) + " ranks of this MPI launch each would solve it again; run it as one "
+                     "process (without mpirun or srun), or spread many runs with daekit wpd or daekit ensemble "
+                     "(docs/scale.md)");
 
   SolveOptions settings;
   static_cast<api::RunSettings&>(settings) = request.settings;
@@ -253,12 +266,34 @@ int report_lost_run(const RunRequest& request, const ChildOutcome& end) {
   return 1;
 }
 
+// One problem spread over the ranks of an MPI launch (main.cpp started MPI): every rank
+// solves its rows in its own process, where MPI lives (a forked child cannot use it); rank 0
+// alone reports and writes, the others are silent (they would repeat it R times).
+int run_on_ranks(RunRequest request, farm::Transport& ranks) {
+  if (request.isolate || request.timeout > 0)
+    throw UsageError("a run over the ranks of an MPI launch runs in the launched processes: --isolate and "
+                     "--timeout do not apply (the launcher's own time limit does)");
+  if (ranks.rank() != 0) {
+    request.output_file.clear();
+    const int nowhere = ::open("/dev/null", O_WRONLY);
+    if (nowhere >= 0) {
+      std::fflush(nullptr);
+      ::dup2(nowhere, STDOUT_FILENO);
+      ::dup2(nowhere, STDERR_FILENO);
+      ::close(nowhere);
+    }
+  }
+  loader::set_problem_ranks(ranks.world_handle(), ranks.rank(), ranks.size());
+  return solve_and_report(request);
+}
+
 }  // namespace
 
 int command_run(int argc, char** argv) {
   const std::optional<RunRequest> parsed = parse_run_request(argc, argv);
   if (!parsed) return 0;
   const RunRequest& request = *parsed;
+  if (farm::Transport* ranks = farm::current_launch()) return run_on_ranks(request, *ranks);
   return run_isolated("run", request.report == "json", request.in_process, request.timeout,
                       [&] { return solve_and_report(request); },
                       [&](const ChildOutcome& end) { return report_lost_run(request, end); });

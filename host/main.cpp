@@ -106,9 +106,21 @@ int main(int argc, char** argv) {
     // hear from it; the command announces its own --silence-limit once it has read it.
     if (launch) farm::announce_coordinator(*launch, farm::default_silence_limit_s);
   }
+  // `daekit run` under a launcher of several processes solves one problem spread over the
+  // ranks (a problem with a distributed form, a solver that takes it: cmd_run.cpp says
+  // which), every rank in its own process, rank 0 reporting.
+  std::unique_ptr<farm::Transport> ranks;
+  if (command == "run" && farm::launch_shape().size > 1) {
+    const int code = daekit::host::exit_code_of(command.c_str(), [&] {
+      ranks = farm::Transport::from_environment(&argc, &argv);
+      return 0;
+    });
+    if (code != 0) return code;
+    farm::current_launch() = ranks.get();
+  }
   // One problem in one process: under a launcher of several processes each would solve it
-  // again. Refused (rank 0 says why) until problems can be distributed (issue #43).
-  if (command == "run" || command == "fit" || command == "check") {
+  // again. Refused (rank 0 says why).
+  if (command == "fit" || command == "check") {
     if (const farm::LaunchShape shape = farm::launch_shape(); shape.size > 1) {
       if (shape.rank == 0)
         std::cerr << "daekit " << command << ": started as " << shape.size
@@ -137,5 +149,6 @@ int main(int argc, char** argv) {
     return 2;
   });
   if (launch) launch->set_exit_code(code);
+  if (ranks) ranks->set_exit_code(code);
   return code;
 }

@@ -104,6 +104,34 @@ Eval ProblemView::rhs(double t, ConstRef y, Ref f, bool for_jacobian) {
   return finish(guarded([&] { return p_.vtbl->rhs(p_.self, t, y.data(), f.data()); }), "right-hand side", t, f.data(), size());
 }
 
+// A local vector's entries are not components (a rank sees a block of rows and its ghosts):
+// failures name positions in it.
+Eval ProblemView::rhs_local(double t, const double* y_local, double* f, bool for_jacobian) {
+  ++stats_.nfev;
+  if (for_jacobian) ++stats_.nfev_jac;
+  const auto owned = static_cast<Eigen::Index>(distribution()->n_local);
+  return finish(guarded([&] { return p_.vtbl->rhs_local(p_.self, t, y_local, f); }), "local right-hand side", t, f,
+                owned, Layout::flat);
+}
+
+Eval ProblemView::jacobian_local(double t, const double* y_local, double* values) {
+  if (!has_jacobian_local()) return finish(DK_EVAL_NOT_PROVIDED, "local Jacobian", t, nullptr, 0);
+  const auto nnz = static_cast<Eigen::Index>(distribution()->jac_nnz);
+  return finish(guarded([&] { return p_.vtbl->jacobian_local(p_.self, t, y_local, values); }), "local Jacobian", t,
+                values, nnz, Layout::flat);
+}
+
+Eval ProblemView::mass_diagonal_local(double* d) {
+  ++stats_.nmass;
+  const auto owned = static_cast<Eigen::Index>(distribution()->n_local);
+  if (!p_.vtbl->mass_diagonal_local) {  // M = I
+    Eigen::Map<Eigen::VectorXd>(d, owned).setOnes();
+    return Eval::ok;
+  }
+  return finish(guarded([&] { return p_.vtbl->mass_diagonal_local(p_.self, d); }), "local mass diagonal", info_->t0, d,
+                owned, Layout::flat);
+}
+
 Eval ProblemView::jacobian(double t, ConstRef y, Eigen::MatrixXd& dfdy) {
   if (!p_.vtbl->jacobian) return finish(DK_EVAL_NOT_PROVIDED, "Jacobian", t, nullptr, 0);
   dfdy.resize(size(), size());

@@ -415,6 +415,13 @@ bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& pro
                          std::string(mass_kind_name(static_cast<MassKind>(solver.max_mass_kind))) + "', but" +
                          what + " has a " +
                          std::string(mass_kind_name(static_cast<MassKind>(problem.mass_kind))) + " mass matrix");
+  // A problem spread over ranks exists only in pieces here: a solver that does not take
+  // the pieces would evaluate rows this rank does not own.
+  if (DK_HAS_FIELD(&problem, dk_problem_info, distribution) && problem.distribution &&
+      problem.distribution->n_local < problem.n && !(solver.flags & DK_SOLVER_DISTRIBUTED))
+    return fail(why, who + "solves problems whole in one process, but" + what + " is spread over MPI ranks (" +
+                         std::to_string(problem.distribution->n_local) + " of its " + std::to_string(problem.n) +
+                         " rows here); use a solver whose `daekit info` says `distributed: yes` (petsc)");
   const int index = max_dae_index(problem);
   if (index > solver.max_dae_index) {
     std::ostringstream m;

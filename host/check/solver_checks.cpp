@@ -71,7 +71,7 @@ Report check_solver(const loader::Plugin& plugin, const loader::Registry& regist
       solver->solve(problem, run.options(), sink, result);
       const Status status = static_cast<Status>(result.status);
       const dk_stats& st = result.stats;
-      const std::string impossible = impossible_result(result, points, run.options());
+      const std::string impossible = impossible_result(result, points, run.options(), problem.info());
       ok = is_success(status) && impossible.empty();
       if (!impossible.empty())
         detail << "an impossible result: it " << impossible << " (rtol " << fmt(rtol) << ")";

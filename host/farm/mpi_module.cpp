@@ -118,7 +118,10 @@ void finalize(double seconds) {
   MPI_Finalize();
 }
 
-const daekit_mpi_table table{init, rank, size, processor_name, send, progress, in_flight, probe, receive, finalize};
+long long world_handle() { return static_cast<long long>(MPI_Comm_c2f(MPI_COMM_WORLD)); }
+
+const daekit_mpi_table table{init,  rank,    size,     processor_name, send, progress, in_flight,
+                             probe, receive, finalize, world_handle};
 
 }  // namespace
 

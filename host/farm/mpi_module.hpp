@@ -30,6 +30,9 @@ struct daekit_mpi_table {
   int (*receive)(int source, int tag, char* data, long long len);
   // Waits up to `seconds` for sends in flight (a dead peer never takes them), then MPI_Finalize.
   void (*finalize)(double seconds);
+  // MPI_COMM_WORLD as MPI_Comm_c2f's integer: the communicator a distributed problem is
+  // created on (dk_host::mpi_comm_f), which crosses the plugin boundary without MPI's header.
+  long long (*world_handle)(void);
 };
 
 typedef const struct daekit_mpi_table* (*daekit_mpi_entry)(void);

@@ -58,7 +58,7 @@ std::unique_ptr<Transport> Transport::from_environment(int* argc, char*** argv) 
   if (!launched_by_mpi()) {
     if (slurm_tasks() > 1)
       throw UsageError("srun started " + std::to_string(slurm_tasks()) +
-                       " tasks without an MPI plugin: each would run the whole sweep; use srun --mpi=pmix "
+                       " tasks without an MPI plugin: each would run the whole command; use srun --mpi=pmix "
                        "(see docs/scale.md)");
     return nullptr;
   }
@@ -109,6 +109,11 @@ Transport::~Transport() {
     std::_Exit(code);
   }).detach();
   module_->table->finalize(5.0);
+}
+
+long long Transport::world_handle() const {
+  std::lock_guard lock(mutex_);
+  return module_->table->world_handle();
 }
 
 void Transport::forget(int rank) {

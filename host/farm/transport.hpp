@@ -46,6 +46,8 @@ class Transport {
   int rank() const { return rank_; }
   int size() const { return size_; }
   const std::string& host() const { return host_; }
+  // MPI_COMM_WORLD as a Fortran handle (MPI_Comm_c2f), for a problem spread over the ranks.
+  long long world_handle() const;
   // Does not block (the bytes are copied); false when MPI refused the send.
   bool send(int dest, int tag, const std::string& bytes);
   // A waiting message from any rank, or nothing. Also moves pending sends on.

@@ -52,8 +52,10 @@ inline const OptionTable<PetscTsOptions>& petsc_ts_options() {
                 "theta with ts=theta (0.5 .. 1: A-stable; the endpoint form, adaptive)")
           .choice("ksp", &PetscTsOptions::ksp, same({"preonly", "gmres", "fgmres", "bcgs"}),
                   "KSP for the linear systems: preonly (with pc=lu: a direct solve) or a Krylov method")
-          .choice("pc", &PetscTsOptions::pc, same({"lu", "ilu", "jacobi", "none"}),
-                  "PC: lu (PETSc's own LU, dense or sparse in the problem's pattern), ilu, jacobi, none")
+          .choice("pc", &PetscTsOptions::pc, same({"lu", "ilu", "jacobi", "bjacobi", "asm", "hypre", "none"}),
+                  "PC: lu (PETSc's own LU, dense or sparse in the problem's pattern; MUMPS over MPI ranks), ilu "
+                  "(one process), jacobi, bjacobi and asm (ILU(0) in each rank's block: block Jacobi, additive "
+                  "Schwarz), hypre (BoomerAMG), none")
           .text("petsc_options", &PetscTsOptions::extra,
                 "further PETSc options for this solve, as on PETSc's command line (e.g. \"-ts_adapt_type dsp\"); "
                 "an option PETSc does not use is an error");

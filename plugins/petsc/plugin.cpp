@@ -58,6 +58,7 @@ class PetscSolver : public Solver {
     d.capabilities.keep_dense = true;
     d.capabilities.step_notification = true;
     d.capabilities.mass_storage = true;
+    d.capabilities.distributed = true;  // engine/distributed_run.cpp
     d.options = petsc_ts_options().describe();
     return d;
   }

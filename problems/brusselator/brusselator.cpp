@@ -11,6 +11,8 @@
 // diffusion solved by multigrid V-cycles (problems/common/grid_multigrid.hpp), then the reaction's
 // 2 x 2 block at each point exactly (an operator splitting: P = (I - gamma D)(I - gamma R));
 // with matrix_free=true it declares no Jacobian at all (no pattern: memory ~ n).
+// Over MPI ranks (mpirun -n R daekit run --solver petsc) each rank owns whole grid lines
+// and reads the neighbouring line on either side, across the periodic edge too.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -54,6 +56,7 @@ class Brusselator2D : public daekit::Problem {
     in.analytic_jacobian = N_ <= 64 && !matrix_free;  // dense Jacobian only where it is affordable
     in.tstops = {source_on};
     if (params.flag("per_cell")) declare_cell_parameters();
+    if (const daekit::Params::Ranks ranks = params.ranks(); ranks.size > 1) distribute(ranks);
     // u<i>_<j>, v<i>_<j> for grid point (i, j), 1-based.
     for (int k = 0; k < N_ * N_; ++k)
       for (const char* stem : {"u", "v"}) {
@@ -74,6 +77,73 @@ class Brusselator2D : public daekit::Problem {
       in.jac_row_idx.insert(in.jac_row_idx.end(), rows.begin(), rows.end());
       in.jac_col_ptr.push_back(static_cast<int>(in.jac_row_idx.size()));
     }
+  }
+
+  // Over MPI ranks: each owns whole grid lines j0 .. j1 - 1 and reads the line below and
+  // the line above, across the periodic edge where the block touches it. A local vector is
+  // the owned points' (u, v), then the ghost lines' in ascending order.
+  void distribute(const daekit::Params::Ranks& ranks) {
+    const auto [first_line, lines] = daekit::owned_share(static_cast<std::size_t>(N_), ranks, "brusselator", "grid lines");
+    j0_ = static_cast<int>(first_line);
+    j1_ = j0_ + static_cast<int>(lines);
+    for (int j : {(j0_ + N_ - 1) % N_, j1_ % N_})
+      if ((j < j0_ || j >= j1_) && std::find(ghost_lines_.begin(), ghost_lines_.end(), j) == ghost_lines_.end())
+        ghost_lines_.push_back(j);
+    std::sort(ghost_lines_.begin(), ghost_lines_.end());
+    auto& d = info_.distribution;
+    info_.distributed = true;
+    d.n_local = 2 * lines * static_cast<std::size_t>(N_);
+    d.first_row = 2 * first_line * static_cast<std::size_t>(N_);
+    for (int j : ghost_lines_)
+      for (int r = 2 * N_ * j; r < 2 * N_ * (j + 1); ++r) d.ghost_rows.push_back(r);
+    // df/dy's owned rows: the point's own (u, v), and the same species at the 4 neighbours.
+    d.jac_row_ptr.push_back(0);
+    for (int k = j0_ * N_; k < j1_ * N_; ++k)
+      for (int species = 0; species < 2; ++species) {
+        std::vector<std::pair<int, int>> row{{2 * local_point(k), species * 2}, {2 * local_point(k) + 1, species * 2 + 1}};
+        for (int nb : neighbours(k)) row.emplace_back(2 * local_point(nb) + species, diffusion_entry);
+        std::sort(row.begin(), row.end());
+        for (const auto& [column, kind] : row) {
+          d.jac_col_idx.push_back(column);
+          local_kind_.push_back(static_cast<std::uint8_t>(kind));
+        }
+        d.jac_row_ptr.push_back(static_cast<std::int32_t>(d.jac_col_idx.size()));
+      }
+  }
+
+  // Where grid point k's (u, v) pair sits in a local vector, counted in points.
+  int local_point(int k) const {
+    const int j = k / N_, i = k % N_;
+    if (j >= j0_ && j < j1_) return k - j0_ * N_;
+    const int owned = N_ * (j1_ - j0_);
+    return owned + N_ * static_cast<int>(std::find(ghost_lines_.begin(), ghost_lines_.end(), j) - ghost_lines_.begin()) + i;
+  }
+
+  daekit::Eval rhs_local(double t, daekit::ConstVector y, daekit::Vector f) override {
+    for (int k = j0_ * N_; k < j1_ * N_; ++k) {
+      const int at = 2 * local_point(k);
+      const double u = y[at], v = y[at + 1];
+      double lap_u = -4.0 * u, lap_v = -4.0 * v;
+      for (int nb : neighbours(k)) lap_u += y[2 * local_point(nb)], lap_v += y[2 * local_point(nb) + 1];
+      f[at] = (per_cell_ ? p(k) : 1.0) + u * u * v - 4.4 * u + diffusion_ * lap_u + source(k, t);
+      f[at + 1] = 3.4 * u - u * u * v + diffusion_ * lap_v;
+    }
+    return daekit::Eval::ok;
+  }
+
+  daekit::Eval jacobian_local(double, daekit::ConstVector y, daekit::Vector values) override {
+    Eigen::Index e = 0;
+    for (int k = j0_ * N_; k < j1_ * N_; ++k) {
+      const int at = 2 * local_point(k);
+      const double u = y[at], v = y[at + 1];
+      // d(f_u, f_v)/d(u, v) at the point, the diffusion's -4 on the diagonal, row-major
+      const double block[4] = {2.0 * u * v - 4.4 - 4.0 * diffusion_, u * u, 3.4 - 2.0 * u * v, -u * u - 4.0 * diffusion_};
+      for (int entry = 0; entry < 12; ++entry, ++e) {  // two rows of six
+        const std::uint8_t kind = local_kind_[static_cast<std::size_t>(e)];
+        values[e] = kind == diffusion_entry ? diffusion_ : block[kind];
+      }
+    }
+    return daekit::Eval::ok;
   }
 
   void initial_values(daekit::Vector y, daekit::Vector) override {
@@ -201,6 +271,13 @@ class Brusselator2D : public daekit::Problem {
 
   int N_;
   double alpha_, dx_ = 0.0, diffusion_ = 0.0;
+  // Over MPI ranks: the owned grid lines, the ghost lines (ascending), and what each entry
+  // of the local Jacobian's pattern is: the point's 2 x 2 block (0 .. 3, row-major) or a
+  // neighbour's diffusion.
+  static constexpr int diffusion_entry = 4;
+  int j0_ = 0, j1_ = 0;
+  std::vector<int> ghost_lines_;
+  std::vector<std::uint8_t> local_kind_;
   bool per_cell_ = false;
   int mg_cycles_ = 1;
   // The preconditioner's data, made at its first setup.

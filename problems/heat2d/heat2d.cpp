@@ -8,10 +8,14 @@
 // since sin(pi x_i) is an eigenvector of the discrete second difference with
 // eigenvalue -mu: the reference at any tend, with no discretisation error to argue about.
 //
+// Over MPI ranks (mpirun -n R daekit run --solver petsc) each rank owns whole grid lines
+// and reads the line on either side: the 5-point stencil's ghosts.
+//
 // For Krylov solvers: J v (f is linear: f(v)), and a preconditioner for M - gamma J. Its
 // boundary rows are gamma u = r, solved exactly first; their values then move to the
 // interior rows' right-hand side, which leaves (I - gamma L_h) on the interior grid with
 // zero Dirichlet values: multigrid V-cycles (problems/common/grid_multigrid.hpp).
+#include <algorithm>
 #include <cmath>
 #include <daekit/sdk/export_problem.hpp>
 #include <memory>
@@ -68,6 +72,7 @@ class Heat2D : public daekit::Problem {
         in.component_names.push_back(std::move(name));
       }
     if (!matrix_free) declare_pattern();
+    if (const daekit::Params::Ranks ranks = params.ranks(); ranks.size > 1) distribute(ranks);
     in.reference.resize(in.n);
     exact(tend, in.reference.data());
     in.reference_t = tend;
@@ -91,6 +96,68 @@ class Heat2D : public daekit::Problem {
         }
         in.jac_col_ptr.push_back(static_cast<int>(in.jac_row_idx.size()));
       }
+  }
+
+  // Over MPI ranks: each owns whole grid lines j0 .. j0 + lines - 1 (an even share) and
+  // reads the line on either side of its block, its ghosts. A local vector is the owned
+  // block, then the line below (if any), then the line above (if any).
+  void distribute(const daekit::Params::Ranks& ranks) {
+    const auto [first_line, lines] = daekit::owned_share(static_cast<std::size_t>(side_), ranks, "heat2d", "grid lines");
+    j0_ = static_cast<int>(first_line);
+    j1_ = j0_ + static_cast<int>(lines);
+    auto& d = info_.distribution;
+    info_.distributed = true;
+    d.n_local = lines * static_cast<std::size_t>(side_);
+    d.first_row = first_line * static_cast<std::size_t>(side_);
+    for (int j : {j0_ - 1, j1_}) {
+      if (j < 0 || j >= side_) continue;
+      for (int i = 0; i < side_; ++i) d.ghost_rows.push_back(at(i, j));
+    }
+    d.jac_row_ptr.push_back(0);
+    for (int j = j0_; j < j1_; ++j)
+      for (int i = 0; i < side_; ++i) {
+        for (const auto& [column, value] : local_row(i, j)) {
+          d.jac_col_idx.push_back(column);
+          local_jacobian_.push_back(value);  // constant: the equation is linear
+        }
+        d.jac_row_ptr.push_back(static_cast<std::int32_t>(d.jac_col_idx.size()));
+      }
+  }
+
+  // Where grid point (i, j) of the owned lines or their ghost lines sits in a local vector.
+  int local_at(int i, int j) const {
+    if (j >= j0_ && j < j1_) return i + side_ * (j - j0_);
+    const int owned = side_ * (j1_ - j0_);
+    if (j == j0_ - 1) return owned + i;
+    return owned + (j0_ > 0 ? side_ : 0) + i;  // j == j1_
+  }
+
+  // Row (i, j) of df/dy over local columns, ascending: (column, value) pairs.
+  std::vector<std::pair<std::int32_t, double>> local_row(int i, int j) const {
+    std::vector<std::pair<std::int32_t, double>> row;
+    if (!interior(i, j)) return {{local_at(i, j), -1.0}};
+    const double c = 1.0 / (h_ * h_);
+    row.emplace_back(local_at(i, j), -4.0 * c);
+    for (const auto& [a, b] : {std::pair{i - 1, j}, {i + 1, j}, {i, j - 1}, {i, j + 1}}) row.emplace_back(local_at(a, b), c);
+    std::sort(row.begin(), row.end());
+    return row;
+  }
+
+  daekit::Eval rhs_local(double, daekit::ConstVector u, daekit::Vector f) override {
+    const double c = 1.0 / (h_ * h_);
+    for (int j = j0_; j < j1_; ++j)
+      for (int i = 0; i < side_; ++i) {
+        const int k = local_at(i, j);
+        f[k] = !interior(i, j) ? -u[k]
+                               : c * (u[local_at(i - 1, j)] + u[local_at(i + 1, j)] + u[local_at(i, j - 1)] +
+                                      u[local_at(i, j + 1)] - 4.0 * u[k]);
+      }
+    return daekit::Eval::ok;
+  }
+
+  daekit::Eval jacobian_local(double, daekit::ConstVector, daekit::Vector values) override {
+    values = Eigen::Map<const Eigen::VectorXd>(local_jacobian_.data(), values.size());
+    return daekit::Eval::ok;
   }
 
   void initial_values(daekit::Vector y, daekit::Vector) override { exact(0.0, y.data()); }
@@ -190,10 +257,12 @@ class Heat2D : public daekit::Problem {
   }
 
   int N_, mg_cycles_, side_;
+  int j0_ = 0, j1_ = 0;  // the grid lines this rank owns, when distributed
   double h_, mu_;
   double gamma_ = 0.0;
   std::unique_ptr<daekit_problems::GridMultigrid> multigrid_;
   std::vector<double> interior_rhs_, interior_x_;
+  std::vector<double> local_jacobian_;  // df/dy's owned rows in the distribution's pattern
 };
 
 }  // namespace

@@ -11,7 +11,9 @@
 //
 // For Krylov solvers: exact J v, and a preconditioner P = (I - gamma D L_h)(I - gamma R),
 // the diffusion by multigrid V-cycles on the grid (problems/common/grid_multigrid.hpp),
-// the reaction's 2 x 2 block at each point exactly.
+// the reaction's 2 x 2 block at each point exactly. Over MPI ranks (mpirun -n R daekit run
+// --solver petsc) each rank owns whole planes and reads the plane on either side.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <daekit/sdk/export_problem.hpp>
@@ -66,11 +68,81 @@ class Reaction3D : public daekit::Problem {
     in.n = 2 * points_;
     in.tend = tend;
     if (!params.flag("matrix_free")) declare_pattern();
+    if (const daekit::Params::Ranks ranks = params.ranks(); ranks.size > 1) distribute(ranks);
     in.reference.resize(in.n);
     exact(tend, in.reference.data());
     in.reference_t = tend;
     in.reference_source = "manufactured solution of the semi-discrete system: u = exp(-t) phi, v = exp(-2t) phi";
     in.reference_at_any_time = true;
+  }
+
+  // Over MPI ranks: each owns whole planes l0 .. l1 - 1 of the grid and reads the plane
+  // below and the plane above its block, its ghosts. A local vector is the owned points'
+  // (u, v), then the plane below (if any), then the plane above (if any).
+  void distribute(const daekit::Params::Ranks& ranks) {
+    const auto [first_plane, planes] = daekit::owned_share(static_cast<std::size_t>(N_), ranks, "reaction3d", "planes");
+    l0_ = static_cast<int>(first_plane);
+    l1_ = l0_ + static_cast<int>(planes);
+    const std::size_t plane = static_cast<std::size_t>(N_) * N_;
+    auto& d = info_.distribution;
+    info_.distributed = true;
+    d.n_local = 2 * planes * plane;
+    d.first_row = 2 * first_plane * plane;
+    for (int l : {l0_ - 1, l1_}) {
+      if (l < 0 || l >= N_) continue;
+      for (std::size_t r = 2 * plane * static_cast<std::size_t>(l); r < 2 * plane * static_cast<std::size_t>(l + 1); ++r)
+        d.ghost_rows.push_back(static_cast<std::int64_t>(r));
+    }
+    // df/dy's owned rows: the point's own (u, v), the same species at its neighbours.
+    d.jac_row_ptr.push_back(0);
+    for (int l = l0_; l < l1_; ++l)
+      for (int j = 0; j < N_; ++j)
+        for (int i = 0; i < N_; ++i)
+          for (int species = 0; species < 2; ++species) {
+            const int at = 2 * local_point(i, j, l);
+            std::vector<std::pair<int, int>> row{{at, 2 * species}, {at + 1, 2 * species + 1}};
+            for_each_neighbour(i, j, l, [&](int a, int b, int c) { row.emplace_back(2 * local_point(a, b, c) + species, diffusion_entry); });
+            std::sort(row.begin(), row.end());
+            for (const auto& [column, kind] : row) {
+              d.jac_col_idx.push_back(column);
+              local_kind_.push_back(static_cast<std::uint8_t>(kind));
+            }
+            d.jac_row_ptr.push_back(static_cast<std::int32_t>(d.jac_col_idx.size()));
+          }
+  }
+
+  daekit::Eval rhs_local(double t, daekit::ConstVector y, daekit::Vector f) override {
+    const double eu = std::exp(-t), ev = std::exp(-2.0 * t), euv = std::exp(-3.0 * t);
+    for (int l = l0_; l < l1_; ++l)
+      for (int j = 0; j < N_; ++j)
+        for (int i = 0; i < N_; ++i) {
+          const int at = 2 * local_point(i, j, l);
+          const double u = y[at], v = y[at + 1], ph = phi_[point(i, j, l)];
+          double lap_u = -6.0 * u, lap_v = -6.0 * v;
+          for_each_neighbour(i, j, l, [&](int a, int b, int c) {
+            const int nb = 2 * local_point(a, b, c);
+            lap_u += y[nb], lap_v += y[nb + 1];
+          });
+          const double reaction = k_ * u * v, reaction_exact = k_ * euv * ph * ph;
+          f[at] = diffusion_ * lap_u - reaction + (D_ * mu_ - 1.0) * eu * ph + reaction_exact;
+          f[at + 1] = diffusion_ * lap_v + reaction + (D_ * mu_ - 2.0) * ev * ph - reaction_exact;
+        }
+    return daekit::Eval::ok;
+  }
+
+  daekit::Eval jacobian_local(double, daekit::ConstVector y, daekit::Vector values) override {
+    const auto& ptr = info_.distribution.jac_row_ptr;
+    for (Eigen::Index row = 0; row + 1 < static_cast<Eigen::Index>(ptr.size()); ++row) {
+      const Eigen::Index at = 2 * (row / 2);  // the point's u in the local vector: rows are local too
+      const double u = y[at], v = y[at + 1];
+      // d(f_u, f_v)/d(u, v) at the point with the Laplacian's -6 on the diagonal, row-major
+      const double block[4] = {-k_ * v - 6.0 * diffusion_, -k_ * u, k_ * v, k_ * u - 6.0 * diffusion_};
+      for (auto e = ptr[static_cast<std::size_t>(row)]; e < ptr[static_cast<std::size_t>(row) + 1]; ++e) {
+        const std::uint8_t kind = local_kind_[static_cast<std::size_t>(e)];
+        values[e] = kind == diffusion_entry ? diffusion_ : block[kind];
+      }
+    }
+    return daekit::Eval::ok;
   }
 
   void initial_values(daekit::Vector y, daekit::Vector) override { exact(0.0, y.data()); }
@@ -134,6 +206,24 @@ class Reaction3D : public daekit::Problem {
   }
 
  private:
+  // Where point (i, j, l) of the owned planes or their ghost planes sits in a local vector,
+  // counted in points.
+  int local_point(int i, int j, int l) const {
+    const int in_plane = i + N_ * j, plane = N_ * N_;
+    if (l >= l0_ && l < l1_) return in_plane + plane * (l - l0_);
+    const int owned = plane * (l1_ - l0_);
+    return owned + (l == l0_ - 1 || l0_ == 0 ? 0 : plane) + in_plane;
+  }
+  // visit(a, b, c) for each grid neighbour of (i, j, l) (the zero Dirichlet values outside are none).
+  template <class Visit>
+  void for_each_neighbour(int i, int j, int l, Visit visit) const {
+    if (i > 0) visit(i - 1, j, l);
+    if (i < N_ - 1) visit(i + 1, j, l);
+    if (j > 0) visit(i, j - 1, l);
+    if (j < N_ - 1) visit(i, j + 1, l);
+    if (l > 0) visit(i, j, l - 1);
+    if (l < N_ - 1) visit(i, j, l + 1);
+  }
   std::size_t point(int i, int j, int l) const {
     return static_cast<std::size_t>(i) + static_cast<std::size_t>(N_) * (static_cast<std::size_t>(j) + static_cast<std::size_t>(N_) * l);
   }
@@ -201,6 +291,11 @@ class Reaction3D : public daekit::Problem {
   std::size_t points_ = 0;
   std::vector<double> phi_;
   std::unique_ptr<daekit_problems::ReactionDiffusionPreconditioner> preconditioner_;
+  // Over MPI ranks: the owned planes, and what each entry of the local Jacobian's pattern
+  // is: the point's 2 x 2 block (0 .. 3, row-major) or a neighbour's diffusion.
+  static constexpr int diffusion_entry = 4;
+  int l0_ = 0, l1_ = 0;
+  std::vector<std::uint8_t> local_kind_;
 };
 
 }  // namespace

@@ -359,7 +359,11 @@ TEST_CASE("a plugin's invalid description is refused with the field's name, neve
                                                                   {"outputs_without_function", "noutputs = 2 but no outputs function"},
                                                                   {"parameter_twice", "the parameter name 'k' is given twice"},
                                                                   {"parameter_nan", "real parameter 1 ('k2') has a non-finite nominal value"},
-                                                                  {"parameters_without_set_p", "np = 2 but no set_p function"}};
+                                                                  {"parameters_without_set_p", "np = 2 but no set_p function"},
+                                                                  {"block_outside", "the distribution owns rows 2 .. 3 (exclusive), not a non-empty block of 0 .. 2"},
+                                                                  {"ghost_owned", "ghost row 0 is one of the rank's own rows"},
+                                                                  {"local_pattern_outside", "the distribution's local row 0 has columns outside 0 .. n_local + nghost - 1"},
+                                                                  {"without_rhs_local", "a distribution without rhs_local"}};
   for (const auto& [name, field] : problems) {
     INFO(name);
     CHECK(run_command(daekit_cmd("info " + name + " --plugin " + file), &out) == 2);

@@ -13,6 +13,7 @@
 
 #include "harness.hpp"
 
+using daekit::test::mpirun;
 using daekit::test::run_command;
 namespace fs = std::filesystem;
 
@@ -27,15 +28,6 @@ fs::path fresh_dir(const std::string& name) {
 nlohmann::json json_of(const fs::path& file) {
   std::ifstream in(file);
   return nlohmann::json::parse(in);
-}
-
-std::string mpirun(int ranks, const std::string& extra = "") {
-  // Open MPI's own allocations outlive MPI_Finalize by design: the leak checker would
-  // fail every rank of the sanitizer build on them. Our code's leaks are checked by the
-  // single-process tests of the same farm.
-  const std::string env = daekit::test::sanitized_build() ? "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 " : "";
-  return env + "mpirun --allow-run-as-root --oversubscribe " + extra + " -n " + std::to_string(ranks) + " " +
-         daekit::test::daekit_binary();
 }
 
 // A row without what may differ between runs: the times, and where it ran.
@@ -184,17 +176,20 @@ TEST_CASE("mpirun of a daekit that cannot join the ranks is refused, not run K t
   CHECK_THAT(log, Catch::Contains("srun --mpi=pmix"));
 }
 
-TEST_CASE("mpirun -n 2 daekit run is refused, not solved twice", "[cli][mpi]") {
+TEST_CASE("mpirun -n 2 daekit run of a problem without a distributed form is refused, not solved twice",
+          "[cli][mpi]") {
   if (!mpi_available()) return;
-  // One problem in one process (a distributed problem is issue #43's next part): each rank
-  // would solve it again. Rank 0 says why; no result is printed by any rank.
+  // Each rank would solve it again. Rank 0 says why; no result is printed by any rank.
   for (const char* solver : {"petsc", "rodas5p"}) {
     INFO(solver);
     std::string log;
-    CHECK(run_command(mpirun(2) + " run --problem hires --solver " + solver, &log) != 0);
-    CHECK_THAT(log, Catch::Contains("started as 2 processes by an MPI launcher"));
+    CHECK(run_command(mpirun(2) + " run --problem hires --solver " + solver, &log) == 2);
+    CHECK_THAT(log, Catch::Contains("'hires' has no distributed form, and on the 2 ranks"));
     CHECK_THAT(log, !Catch::Contains("status     success"));
   }
+  std::string check_log;
+  CHECK(run_command(mpirun(2) + " check --problem hires", &check_log) == 2);
+  CHECK_THAT(check_log, Catch::Contains("started as 2 processes by an MPI launcher"));
   // One rank is a plain process; MPI for PETSc then starts in the launched process itself
   // (--in-process), and the solve's child process says so rather than claim the rank.
   std::string log;
@@ -216,5 +211,5 @@ TEST_CASE("mpirun -n 2 daekit run is refused, not solved twice", "[cli][mpi]") {
   CHECK(run_command("SLURM_STEP_NUM_TASKS=2 SLURM_PROCID=0 " + daekit::test::daekit_binary() +
                         " run --problem hires --solver rodas5p",
                     &log) == 2);
-  CHECK_THAT(log, Catch::Contains("started as 2 processes"));
+  CHECK_THAT(log, Catch::Contains("srun started 2 tasks without an MPI plugin"));
 }

@@ -16,6 +16,12 @@ std::string fmu_dir() { return DAEKIT_TEST_FMU_DIR; }
 
 bool sanitized_build() { return DAEKIT_TEST_SANITIZED; }
 
+std::string mpirun(int ranks, const std::string& extra) {
+  const std::string env = sanitized_build() ? "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 " : "";
+  return env + "mpirun --allow-run-as-root --oversubscribe " + extra + " -n " + std::to_string(ranks) + " " +
+         daekit_binary();
+}
+
 int fuzz_cases(int full) { return sanitized_build() ? std::max(1, full / 4) : full; }
 
 const loader::Registry& registry() {

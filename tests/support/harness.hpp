@@ -28,6 +28,11 @@ int fuzz_cases(int full);
 // Whether the daekit under test is the sanitizer build's (the test itself may be compiled
 // without the instrumentation: cmake/DaekitSanitizer.cmake).
 bool sanitized_build();
+// "mpirun ... -n RANKS <daekit>": as root (--allow-run-as-root), more ranks than cores
+// (--oversubscribe), and in the sanitizer build without the leak check (Open MPI's own
+// allocations outlive MPI_Finalize by design; our code's leaks are checked by the
+// single-process tests).
+std::string mpirun(int ranks, const std::string& extra = "");
 
 // The build tree's plugins and the fixtures (the broken ones are refused, not loaded).
 const loader::Registry& registry();

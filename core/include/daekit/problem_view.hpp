@@ -140,6 +140,17 @@ class ProblemView {
   // dR/dy (n x n) and dR/dp (n x np) of the reset on_event just applied, at the left limit.
   Eval reset_derivatives(const dk_event& event, ConstRef y_minus, Eigen::MatrixXd& dRdy, Eigen::MatrixXd& dRdp);
 
+  // --- ABI 1.3 part E: a problem spread over MPI ranks, seen through its local entries. ---
+  // The rows this rank owns, or null for a problem that is whole in this process.
+  const dk_distribution* distribution() const {
+    return DK_HAS_FIELD(info_, dk_problem_info, distribution) ? info_->distribution : nullptr;
+  }
+  // y_local: the owned values, then the ghosts; f, values and d: owned rows.
+  Eval rhs_local(double t, const double* y_local, double* f, bool for_jacobian = false);
+  bool has_jacobian_local() const { return distribution() && p_.vtbl->jacobian_local; }
+  Eval jacobian_local(double t, const double* y_local, double* values);
+  Eval mass_diagonal_local(double* d);
+
   // The pattern as an Eigen matrix with explicit zeros (for analysing once).
   Eigen::SparseMatrix<double> sparsity_pattern() const;
   // The sparse mass matrix's pattern, and for each of its entries in the problem's order

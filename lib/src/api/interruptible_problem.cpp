@@ -84,6 +84,9 @@ InterruptibleProblem::InterruptibleProblem(const dk_problem& inner, const std::a
   DK_FORWARD(residual_jacobian_vector, true);
   DK_FORWARD(prec_setup, true);
   DK_FORWARD(prec_solve, true);
+  DK_FORWARD(rhs_local, true);
+  DK_FORWARD(jacobian_local, true);
+  DK_FORWARD(mass_diagonal_local, false);
 #undef DK_FORWARD
   outer_.vtbl = &table_;
   outer_.self = this;

@@ -156,7 +156,8 @@ dk_event_sink collect_events_into(Trajectory& trajectory) {
   return {sizeof(dk_event_sink), &trajectory, &record_event, &append_marked_point};
 }
 
-std::string impossible_result(const dk_result& result, const Trajectory& trajectory, const dk_solve_options& options) {
+std::string impossible_result(const dk_result& result, const Trajectory& trajectory, const dk_solve_options& options,
+                              const dk_problem_info& info) {
   const double tend = options.tend;
   if (!trajectory.violation.empty()) return trajectory.violation;
   const bool by_event = result.status == DK_STATUS_STOPPED_BY_EVENT;
@@ -168,7 +169,10 @@ std::string impossible_result(const dk_result& result, const Trajectory& traject
                : result.t_reached != tend)
     return "reported success at t = " + format_number(result.t_reached) + (by_event ? " beyond" : " before") +
            " tend = " + format_number(tend);
-  if (trajectory.t.empty()) return "reported success without any output point";
+  // A problem spread over MPI ranks has its output gathered to rank 0; the others get none.
+  const bool output_elsewhere = DK_HAS_FIELD(&info, dk_problem_info, distribution) && info.distribution &&
+                                info.distribution->mpi_rank != 0;
+  if (trajectory.t.empty() && !output_elsewhere) return "reported success without any output point";
   const std::size_t block = trajectory.n * trajectory.sensitivity_count();
   if (block > 0 && trajectory.s.size() != trajectory.t.size() * block)
     return "reported success with sensitivities at " + std::to_string(trajectory.s.size() / block) + " of " +
@@ -424,7 +428,7 @@ dk_result solve_checked(const loader::ProblemInstance& problem, const loader::So
     std::snprintf(result.message, sizeof result.message, "%s", recorder->error().c_str());
     return result;
   }
-  if (const std::string why = impossible_result(result, trajectory, o); !why.empty()) {
+  if (const std::string why = impossible_result(result, trajectory, o, problem.info()); !why.empty()) {
     result.status = DK_STATUS_INTERNAL_ERROR;
     std::snprintf(result.message, sizeof result.message, "solver '%s' (%s) %s", solver.info().name,
                   solver.plugin().file.string().c_str(), why.c_str());

@@ -84,9 +84,20 @@ const char* kind_name(dk_kind kind) { return kind == DK_KIND_SOLVER ? "solver" :
 
 void show_plugin_notes(bool shown) { plugin_notes_shown = shown; }
 
-const dk_host* default_host() {
-  static const dk_host host = {sizeof(dk_host), nullptr, &host_log};
-  return &host;
+namespace {
+dk_host& host_services() {
+  static dk_host host = {sizeof(dk_host), nullptr, &host_log, -1, 0, 1};
+  return host;
+}
+}  // namespace
+
+const dk_host* default_host() { return &host_services(); }
+
+void set_problem_ranks(long long comm_f, int rank, int size) {
+  dk_host& host = host_services();
+  host.mpi_comm_f = comm_f;
+  host.mpi_rank = rank;
+  host.mpi_size = size;
 }
 
 std::vector<Plugin> read_plugin_file(const fs::path& file) {
@@ -333,6 +344,45 @@ std::string invalid_parameters(const dk_problem_info* info) {
   return "";
 }
 
+// The rows this rank owns (ABI 1.3 part E), when the problem declares a distribution:
+// inside 0 .. n-1, ghosts ascending and outside the owned block, the local pattern's
+// columns inside the local vector, and a mass a distributed solver can take. Whether the
+// ranks' blocks cover 0 .. n-1 only the ranks together know: the solver checks that.
+std::string invalid_distribution(const dk_problem_info* info) {
+  if (!DK_HAS_FIELD(info, dk_problem_info, distribution) || !info->distribution) return "";
+  const dk_distribution& d = *info->distribution;
+  if (d.struct_size < sizeof(dk_distribution)) return "the distribution's struct_size " + std::to_string(d.struct_size) + " is too small";
+  if (d.n_local == 0 || d.n_local > info->n || d.first_row > info->n - d.n_local)
+    return "the distribution owns rows " + std::to_string(d.first_row) + " .. " + std::to_string(d.first_row + d.n_local) +
+           " (exclusive), not a non-empty block of 0 .. " + std::to_string(info->n);
+  if (d.nghost > info->n - d.n_local) return "the distribution has " + std::to_string(d.nghost) + " ghosts, more than the rows of other ranks";
+  if (d.nghost > 0 && !d.ghost_rows) return "the distribution's ghost_rows is NULL";
+  for (std::size_t g = 0; g < d.nghost; ++g) {
+    const std::int64_t row = d.ghost_rows[g];
+    if (row < 0 || static_cast<std::size_t>(row) >= info->n || (g > 0 && row <= d.ghost_rows[g - 1]))
+      return "the distribution's ghost_rows are not strictly ascending rows of 0 .. n-1 (at entry " + std::to_string(g) + ")";
+    if (static_cast<std::size_t>(row) >= d.first_row && static_cast<std::size_t>(row) < d.first_row + d.n_local)
+      return "ghost row " + std::to_string(row) + " is one of the rank's own rows";
+  }
+  if (d.jac_nnz > 0) {
+    if (!d.jac_row_ptr || !d.jac_col_idx) return "the distribution's Jacobian pattern arrays are NULL";
+    if (d.jac_row_ptr[0] != 0 || static_cast<std::size_t>(d.jac_row_ptr[d.n_local]) != d.jac_nnz)
+      return "the distribution's jac_row_ptr does not run from 0 to jac_nnz";
+    const std::size_t columns = d.n_local + d.nghost;
+    for (std::size_t i = 0; i < d.n_local; ++i) {
+      if (d.jac_row_ptr[i + 1] < d.jac_row_ptr[i]) return "the distribution's jac_row_ptr decreases";
+      for (auto k = d.jac_row_ptr[i]; k < d.jac_row_ptr[i + 1]; ++k)
+        if (d.jac_col_idx[k] < 0 || static_cast<std::size_t>(d.jac_col_idx[k]) >= columns ||
+            (k > d.jac_row_ptr[i] && d.jac_col_idx[k] <= d.jac_col_idx[k - 1]))
+          return "the distribution's local row " + std::to_string(i) +
+                 " has columns outside 0 .. n_local + nghost - 1 or not strictly ascending";
+    }
+  }
+  if (info->form != DK_FORM_MASS_MATRIX || (info->mass_kind != DK_MASS_IDENTITY && info->mass_kind != DK_MASS_CONSTANT))
+    return "a distributed problem has the mass-matrix form with M = I or a constant diagonal M";
+  return "";
+}
+
 // The fields ABI 1.2 added, when the problem's struct holds them.
 std::string invalid_fields_1_2(const dk_problem_info* info) {
   if (!DK_HAS_FIELD(info, dk_problem_info, constraints)) return "";
@@ -364,6 +414,7 @@ std::string invalid_fields_1_2(const dk_problem_info* info) {
       if (!(info->root_time_scale[i] >= 0.0) || !std::isfinite(info->root_time_scale[i]))
         return "root_time_scale[" + std::to_string(i) + "] = " + std::to_string(info->root_time_scale[i]) +
                " (finite and >= 0 expected)";
+  if (std::string bad = invalid_distribution(info); !bad.empty()) return bad;
   return invalid_parameters(info);
 }
 
@@ -483,6 +534,19 @@ void ProblemInstance::adopt() {
     info_ = nullptr;
     throw LoadError("problem '" + plugin.manifest.name + "' (" + plugin.file.string() +
                     ") returned an invalid description: np = " + std::to_string(np) + " but no set_p function");
+  }
+  if (DK_HAS_FIELD(info_, dk_problem_info, distribution) && info_->distribution) {
+    const dk_problem_vtbl* t = problem_.vtbl;
+    const bool local = DK_HAS_FIELD(t, dk_problem_vtbl, mass_diagonal_local) && t->rhs_local &&
+                       (info_->mass_kind == DK_MASS_IDENTITY || t->mass_diagonal_local);
+    if (!local) {
+      problem_.vtbl->destroy(problem_.self);
+      problem_.vtbl = nullptr;
+      info_ = nullptr;
+      throw LoadError("problem '" + plugin.manifest.name + "' (" + plugin.file.string() +
+                      ") returned an invalid description: a distribution without rhs_local (or, with a constant "
+                      "diagonal M, without mass_diagonal_local)");
+    }
   }
   // p_nominal is read only where the description has it (a 1.2 problem's ends before).
   if (const std::size_t np = parameter_count(); np > 0) p_.assign(info_->p_nominal, info_->p_nominal + np);

@@ -7,6 +7,7 @@
 #include <daekit/numerics/one_step_loop.hpp>
 
 #include "../engine_table.hpp"
+#include "distributed_run.hpp"
 #include "runtime.hpp"
 #include "ts_integrator.hpp"
 #include "ts_model.hpp"
@@ -47,6 +48,7 @@ SolveOutcome solve(ProblemView& problem, const SolveRequest& req, OutputSink& si
   if (const std::string why = dense_output_refusal(problem, req, options); !why.empty())
     return {Status::unsupported_problem, why, req.t0};
   if (std::string why; !start_petsc(&why)) return {Status::internal_error, why, req.t0};
+  if (problem.distribution()) return solve_distributed(problem, req, sink, options);
   TsModel model(problem, req);
   if (const std::string why = model.setup(req.y0); !why.empty()) return {Status::evaluation_failure, why, req.t0};
   Eigen::VectorXd y0 = req.y0;

@@ -51,8 +51,6 @@ class TsIntegrator {
   void add_stats(Stats& s) const;
 
  private:
-  std::string configure();
-  std::string use_options();
   void to_ts();    // y_ into TS's solution
   void from_ts();  // TS's solution into y_
 

@@ -1,5 +1,7 @@
 #include "ts_model.hpp"
 
+#include "ts_setup.hpp"
+
 #include <vector>
 
 namespace daekit::plugins::petsc {
@@ -105,12 +107,7 @@ PetscErrorCode TsModel::copy_into(Mat p) {
 // of the domain, and TS retries with a smaller step; a fatal one stops the step.
 PetscErrorCode TsModel::model_failed(TS ts, Eval e, bool in_jacobian) {
   if (e == Eval::recoverable) {
-    SNES snes = nullptr;
-    TSGetSNES(ts, &snes);
-    if (in_jacobian)
-      SNESSetJacobianDomainError(snes);
-    else
-      SNESSetFunctionDomainError(snes);
+    mark_out_of_domain(ts, in_jacobian);
     return 0;
   }
   failure_ = problem_.last_message();

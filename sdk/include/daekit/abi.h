@@ -64,6 +64,13 @@ typedef struct dk_host {
   uint32_t struct_size;
   void* env;
   void (*log)(void* env, int32_t level, const char* message); /* level: 0 info, 1 warning */
+  /* ABI 1.3, distributed problems (docs/abi-1.3-design.md part E); read only when
+     struct_size covers them. The MPI communicator a problem created now may spread its rows
+     over, as MPI_Comm_c2f's integer (no MPI header crosses this boundary), or -1: the
+     problem is whole in this process. A problem needs no MPI to read its rank and size. */
+  int64_t mpi_comm_f;
+  int32_t mpi_rank; /* this process's rank in it (0 when serial) */
+  int32_t mpi_size; /* the number of ranks (1 when serial) */
 } dk_host;
 
 /* ----------------------------------------------------------------------------------
@@ -186,7 +193,35 @@ typedef struct dk_problem_info {
   const double* p_scale;            /* np entries or NULL: typical magnitudes (> 0) for
                                        difference increments and scaling */
   dk_sparsity dfdp_pattern;         /* n x np CSC pattern of df/dp (dF/dp); nnz = 0: dense */
+  /* ABI 1.3, distributed problems (part E): the rows this rank owns, or NULL: the problem is
+     whole in this process. With n_local < n only solvers claiming DK_SOLVER_DISTRIBUTED
+     take it, and they evaluate it through the *_local entries alone. */
+  const struct dk_distribution* distribution;
 } dk_problem_info;
+
+/* How a problem's rows are spread over the ranks of a communicator (ABI 1.3). Rank r owns
+   the consecutive global rows first_row .. first_row + n_local - 1, the blocks in rank
+   order covering 0 .. n-1. A local vector holds the owned values, then the ghosts: values
+   of other ranks' rows that the owned rows read, in ghost_rows' order. Only a problem of
+   the mass-matrix form with M = I, or a constant diagonal M (mass_diagonal_local), is
+   distributed; the n-entry arrays of dk_problem_info stay global. */
+typedef struct dk_distribution {
+  uint32_t struct_size;
+  int64_t mpi_comm_f;         /* the communicator (dk_host's) */
+  int32_t mpi_rank;           /* this rank in it; solvers emit output points on rank 0 alone
+                                 (gathered there), other ranks' output sinks get none */
+  size_t n_local;             /* rows this rank owns, >= 1 */
+  size_t first_row;           /* global index of the first */
+  size_t nghost;              /* other ranks' rows the owned rows read */
+  const int64_t* ghost_rows;  /* their global indices, strictly ascending */
+  /* The pattern of df/dy's owned rows in CSR over local columns (0 .. n_local-1 owned,
+     n_local + g ghost g), columns ascending in each row. Without jacobian_local solvers
+     difference rhs_local in it (a rank's columns, ghosts too, need no other rank);
+     jac_nnz = 0: no pattern, which a solver that forms the matrix refuses. */
+  size_t jac_nnz;
+  const int32_t* jac_row_ptr; /* n_local + 1 entries */
+  const int32_t* jac_col_idx; /* jac_nnz entries */
+} dk_distribution;
 
 /* An event as the solver found it (ABI 1.2). */
 #define DK_EVENT_ROOT 1u /* one or more root functions changed sign */
@@ -277,6 +312,14 @@ typedef struct dk_problem_vtbl {
      Krylov method needs of it (weighted 2-norm of the residual), which it may ignore. */
   dk_eval (*prec_solve)(void* self, double t, const double* y, const double* r, double* z,
                         double gamma, double delta);
+  /* ABI 1.3, distributed problems (part E): with info->distribution. y_local has n_local +
+     nghost values (owned, then ghosts), every output n_local (owned rows). rhs_local is
+     required of a distributed problem; the others optional. */
+  dk_eval (*rhs_local)(void* self, double t, const double* y_local, double* f);
+  /* df/dy's owned rows in the distribution's pattern order (jac_nnz values) */
+  dk_eval (*jacobian_local)(void* self, double t, const double* y_local, double* values);
+  /* the owned rows' diagonal of a constant diagonal M (mass_kind DK_MASS_CONSTANT) */
+  dk_eval (*mass_diagonal_local)(void* self, double* d);
 } dk_problem_vtbl;
 
 typedef struct dk_problem {
@@ -326,6 +369,8 @@ typedef enum {
                                               and bounds steps by root_time_scale */
 #define DK_SOLVER_SENSITIVITIES (1u << 9)  /* forward sensitivities dy/dp and dy/dy0 (nsens, sens) */
 #define DK_SOLVER_ADJOINT (1u << 10)       /* the gradient of a functional by adjoints (adjoint, gradient) */
+#define DK_SOLVER_DISTRIBUTED (1u << 11)   /* solves a problem whose rows are spread over MPI ranks
+                                              (dk_problem_info.distribution) on all of them at once */
 
 typedef struct dk_option_desc {
   const char* key;

@@ -42,7 +42,8 @@ class SolverAdapter {
                   (c.mass_storage ? DK_SOLVER_MASS_STORAGE : 0u) |
                   (c.step_notification ? DK_SOLVER_STEP_NOTIFICATION : 0u) |
                   (c.event_sampling ? DK_SOLVER_EVENT_SAMPLING : 0u) |
-                  (c.sensitivities ? DK_SOLVER_SENSITIVITIES : 0u) | (c.adjoint ? DK_SOLVER_ADJOINT : 0u);
+                  (c.sensitivities ? DK_SOLVER_SENSITIVITIES : 0u) | (c.adjoint ? DK_SOLVER_ADJOINT : 0u) |
+                  (c.distributed ? DK_SOLVER_DISTRIBUTED : 0u);
     info_.order = c.order;
     info_.noptions = coptions_.size();
     info_.options = coptions_.empty() ? nullptr : coptions_.data();

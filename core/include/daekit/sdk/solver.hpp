@@ -65,6 +65,9 @@ struct Capabilities {
   // ABI 1.3: the gradient of a functional by adjoints (SolveRequest::adjoint), written to
   // SolveRequest::gradient (and gradient_y0, functional_value where given).
   bool adjoint = false;
+  // ABI 1.3: a problem spread over MPI ranks (dk_problem_info::distribution), solved on all
+  // of them at once through its local entries.
+  bool distributed = false;
 };
 
 struct SolverDescription {

@@ -119,8 +119,10 @@ dk_output_sink collect_into(Trajectory& trajectory);
 dk_event_sink collect_events_into(Trajectory& trajectory);
 // "" when a solver's result is possible: a success must have reached tend (an end by an
 // event: a time in [t0, tend]) with at least one point, every point finite and of the
-// problem's size. Else what was impossible.
-std::string impossible_result(const dk_result& result, const Trajectory& trajectory, const dk_solve_options& options);
+// problem's size (on a rank other than 0 of a problem spread over MPI ranks: none, the
+// output is gathered to rank 0). Else what was impossible.
+std::string impossible_result(const dk_result& result, const Trajectory& trajectory, const dk_solve_options& options,
+                              const dk_problem_info& info);
 
 class PreparedRun;
 // One solve into `trajectory` (whose n is set here): a result the solver could not have

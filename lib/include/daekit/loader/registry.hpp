@@ -104,6 +104,10 @@ std::string invalid_field(const dk_solver_info* info);
 // lines) too once show_plugin_notes(true) (`--verbose`).
 const dk_host* default_host();
 void show_plugin_notes(bool shown);
+// The MPI communicator (MPI_Comm_c2f's integer), rank and size that problems created from
+// now on may spread their rows over (dk_host::mpi_comm_f): set by a host run under an MPI
+// launcher; by default -1, 0, 1 (every problem whole in this process).
+void set_problem_ranks(long long comm_f, int rank, int size);
 
 class ProblemInstance {
  public:

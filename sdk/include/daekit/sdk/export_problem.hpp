@@ -181,6 +181,7 @@ class ProblemAdapter {
       info_.dfdp_pattern.col_ptr = in.dfdp_col_ptr.data();
       info_.dfdp_pattern.row_idx = in.dfdp_row_idx.data();
     }
+    if (in.distributed) adopt_distribution(in, params.ranks());
   }
 
   // Creation key/values that are not string parameters: each must name a real parameter
@@ -236,6 +237,36 @@ class ProblemAdapter {
         throw std::invalid_argument("problem '" + in.name + "' names the output '" + name +
                                     "' twice or as a component");
     }
+  }
+
+  // The rows this rank owns, checked, in the ABI's form; a problem that owns every row of
+  // a serial run is simply whole.
+  void adopt_distribution(const ProblemInfo& in, const Params::Ranks& ranks) {
+    const ProblemInfo::Distribution& d = in.distribution;
+    if (d.n_local == 0 || d.n_local > in.n || d.first_row > in.n - d.n_local)
+      throw std::invalid_argument("problem '" + in.name + "': the distribution's owned rows are not a non-empty block of 0 .. n-1");
+    if (ranks.communicator == -1) {
+      if (d.n_local < in.n)
+        throw std::invalid_argument("problem '" + in.name + "' owns part of its rows but was not created on MPI ranks");
+      return;
+    }
+    if (!d.jac_row_ptr.empty() &&
+        (d.jac_row_ptr.size() != d.n_local + 1 || d.jac_row_ptr.front() != 0 ||
+         static_cast<std::size_t>(d.jac_row_ptr.back()) != d.jac_col_idx.size()))
+      throw std::invalid_argument("problem '" + in.name + "': jac_row_ptr must have n_local + 1 entries from 0 to the "
+                                  "number of jac_col_idx entries");
+    distribution_ = dk_distribution{};
+    distribution_.struct_size = sizeof(dk_distribution);
+    distribution_.mpi_comm_f = ranks.communicator;
+    distribution_.mpi_rank = ranks.rank;
+    distribution_.n_local = d.n_local;
+    distribution_.first_row = d.first_row;
+    distribution_.nghost = d.ghost_rows.size();
+    distribution_.ghost_rows = d.ghost_rows.empty() ? nullptr : d.ghost_rows.data();
+    distribution_.jac_nnz = d.jac_col_idx.size();
+    distribution_.jac_row_ptr = d.jac_row_ptr.empty() ? nullptr : d.jac_row_ptr.data();
+    distribution_.jac_col_idx = d.jac_col_idx.empty() ? nullptr : d.jac_col_idx.data();
+    info_.distribution = &distribution_;
   }
 
   // Real parameters: checked, their C view, and the values a new instance starts with.
@@ -373,6 +404,7 @@ class ProblemAdapter {
   std::vector<std::string> values_;
   std::vector<const char*> cvalues_;
   dk_problem_info info_{};
+  dk_distribution distribution_{};
   std::string error_;
 };
 
@@ -691,6 +723,25 @@ struct ProblemTrampolines {
         out[k] = dense(info.dfdp_pattern.row_idx[k], j);
     return Eval::ok;
   }
+  // Distributed problems (ABI 1.3 part E): every vector local.
+  static Eigen::Index owned(ProblemAdapter& a) { return static_cast<Eigen::Index>(a.info().distribution->n_local); }
+  static Eigen::Index local(ProblemAdapter& a) {
+    return static_cast<Eigen::Index>(a.info().distribution->n_local + a.info().distribution->nghost);
+  }
+  static dk_eval rhs_local(void* self, double t, const double* y, double* f) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      return a.impl().rhs_local(t, ConstVector(y, local(a)), Vector(f, owned(a)));
+    });
+  }
+  static dk_eval jacobian_local(void* self, double t, const double* y, double* values) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) {
+      const auto nnz = static_cast<Eigen::Index>(a.info().distribution->jac_nnz);
+      return a.impl().jacobian_local(t, ConstVector(y, local(a)), Vector(values, nnz));
+    });
+  }
+  static dk_eval mass_diagonal_local(void* self, double* d) noexcept {
+    return guarded(self, [&](ProblemAdapter& a) { return a.impl().mass_diagonal_local(Vector(d, owned(a))); });
+  }
   static std::size_t last_error(const void* self, char* buf, std::size_t size) noexcept {
     const auto& msg = static_cast<const ProblemAdapter*>(self)->error();
     copy_message(msg, buf, size);
@@ -731,7 +782,13 @@ inline dk_problem_vtbl problem_vtbl(const dk_problem_info& info) {
                        &ProblemTrampolines::event_derivatives,
                        &ProblemTrampolines::residual_jacobian_vector,
                        &ProblemTrampolines::prec_setup,
-                       &ProblemTrampolines::prec_solve};
+                       &ProblemTrampolines::prec_solve,
+                       &ProblemTrampolines::rhs_local,
+                       &ProblemTrampolines::jacobian_local,
+                       &ProblemTrampolines::mass_diagonal_local};
+  if (!info.distribution) t.rhs_local = nullptr, t.jacobian_local = nullptr, t.mass_diagonal_local = nullptr;
+  if (info.distribution && info.distribution->jac_nnz == 0) t.jacobian_local = nullptr;
+  if (info.mass_kind == DK_MASS_IDENTITY) t.mass_diagonal_local = nullptr;
   if (!(info.flags & DK_PROBLEM_ANALYTIC_JACOBIAN)) t.jacobian = nullptr;
   if (!(info.flags & DK_PROBLEM_SPARSE_JACOBIAN)) t.jacobian_sparse = nullptr;
   if (!(info.flags & DK_PROBLEM_ANALYTIC_DFDT)) t.dfdt = nullptr;
@@ -816,6 +873,12 @@ std::int32_t make_problem(const dk_host* host, const dk_keyval* params, std::siz
         using ResidualProducts = Eval (Problem::*)(double, ConstVector, ConstVector, double, ConstVector, Vector);
         if constexpr (std::is_same_v<decltype(&Class::residual_jacobian_vector), ResidualProducts>)
           adapter->table.residual_jacobian_vector = nullptr;
+        // The local entries only from a class that gives them: a distribution without
+        // rhs_local is then refused by the loader, by name, before any solve.
+        using LocalEntry = Eval (Problem::*)(double, ConstVector, Vector);
+        if constexpr (std::is_same_v<decltype(&Class::rhs_local), LocalEntry>) adapter->table.rhs_local = nullptr;
+        if constexpr (std::is_same_v<decltype(&Class::jacobian_local), LocalEntry>)
+          adapter->table.jacobian_local = nullptr;
         out->vtbl = &adapter->table;
         out->self = adapter.release();
       },

@@ -107,6 +107,17 @@ class Params {
   void log(int level, const std::string& message) const {
     if (host_ && host_->log) host_->log(host_->env, level, message.c_str());
   }
+  // The MPI ranks a problem created now may spread its rows over (ABI 1.3, part E): the
+  // host's communicator as MPI_Comm_c2f's integer, this rank and their number. One rank
+  // (communicator -1) from a serial run or a host that predates them.
+  struct Ranks {
+    std::int64_t communicator = -1;
+    int rank = 0, size = 1;
+  };
+  Ranks ranks() const {
+    if (!host_ || !DK_HAS_FIELD(host_, dk_host, mpi_size) || host_->mpi_comm_f == -1 || host_->mpi_size < 1) return {};
+    return {host_->mpi_comm_f, host_->mpi_rank, host_->mpi_size};
+  }
 
  private:
   std::map<std::string, std::string> values_, extra_, pending_;

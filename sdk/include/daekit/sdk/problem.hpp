@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <utility>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -113,7 +115,38 @@ struct ProblemInfo {
   std::vector<Parameter> parameters;
   // The n x np CSC pattern of df/dp (0-based); empty = dense.
   std::vector<std::int32_t> dfdp_col_ptr, dfdp_row_idx;
+
+  // Rows spread over MPI ranks (ABI 1.3 part E; docs/authoring/distributed.md): with
+  // `distributed`, this rank owns the global rows first_row .. first_row + n_local - 1 and
+  // reads the other ranks' ghost_rows (ascending); the *_local functions below see a local
+  // vector of the owned values followed by the ghosts. jac_row_ptr / jac_col_idx: df/dy's
+  // owned rows in CSR over those local columns (empty: no pattern).
+  struct Distribution {
+    std::size_t n_local = 0, first_row = 0;
+    std::vector<std::int64_t> ghost_rows;
+    std::vector<std::int32_t> jac_row_ptr, jac_col_idx;
+  };
+  bool distributed = false;
+  Distribution distribution;
 };
+
+// The share of `items` (grid lines, cells) that rank `rank` of `size` owns in an even split,
+// the first `items % size` ranks one more: {first, count}.
+inline std::pair<std::size_t, std::size_t> even_share(std::size_t items, int rank, int size) {
+  const auto r = static_cast<std::size_t>(rank), s = static_cast<std::size_t>(size);
+  const std::size_t base = items / s, extra = items % s;
+  return {r * base + std::min(r, extra), base + (r < extra ? 1 : 0)};
+}
+
+// This rank's even share of `items` whole `what` ("grid lines", "planes"), at least one
+// each: more ranks than items is refused (std::invalid_argument, naming `problem`).
+inline std::pair<std::size_t, std::size_t> owned_share(std::size_t items, const Params::Ranks& ranks,
+                                                       const std::string& problem, const std::string& what) {
+  if (static_cast<std::size_t>(ranks.size) > items)
+    throw std::invalid_argument(problem + ": " + std::to_string(ranks.size) + " ranks for " + std::to_string(items) +
+                                " " + what + ": each rank owns whole " + what + " (raise N)");
+  return even_share(items, ranks.rank, ranks.size);
+}
 
 // What a problem's on_event sees: when, and which functions fired in which direction.
 struct Event {
@@ -301,6 +334,21 @@ class Problem {
   virtual Eval event_derivatives(const Event& /*event*/, ConstVector /*y_minus*/, MatrixView /*dRdy*/,
                                  MatrixView /*dRdp*/) {
     return Eval::not_provided;
+  }
+  // --- distributed problems (ABI 1.3 part E), with info().distributed ----------------------
+  // f's owned rows from the local vector (owned values, then ghosts). Required of a
+  // distributed problem.
+  virtual Eval rhs_local(double /*t*/, ConstVector /*y_local*/, Vector /*f_owned*/) { return Eval::not_provided; }
+  // df/dy's owned rows in the order of info().distribution.jac_col_idx; without it solvers
+  // difference rhs_local in that pattern.
+  virtual Eval jacobian_local(double /*t*/, ConstVector /*y_local*/, Vector /*values*/) { return Eval::not_provided; }
+  // The owned rows' diagonal of a constant diagonal M: by default the differential flags.
+  virtual Eval mass_diagonal_local(Vector d) {
+    for (Eigen::Index i = 0; i < d.size(); ++i)
+      d[i] = info_.differential.empty() || info_.differential[info_.distribution.first_row + static_cast<std::size_t>(i)]
+                 ? 1.0
+                 : 0.0;
+    return Eval::ok;
   }
   // The exact solution at t (with info().reference_at_any_time).
   virtual Eval reference_at(double /*t*/, Vector /*yref*/) { return Eval::not_provided; }
