@@ -147,8 +147,8 @@ Eval DistributedModel::evaluate_jacobian(double t) {
   if (colouring_.colours == 0) return problem_.jacobian_local(t, local_.data(), values_.data());
   Eval e = problem_.rhs_local(t, local_.data(), f_.data(), true);
   const double root_eps = std::sqrt(std::numeric_limits<double>::epsilon());
+  perturbed_ = local_;  // each colour's columns are put back after its evaluation
   for (int colour = 0; e == Eval::ok && colour < colouring_.colours; ++colour) {
-    perturbed_ = local_;
     for (std::size_t c : colouring_.columns_of[static_cast<std::size_t>(colour)]) {
       const auto j = static_cast<Eigen::Index>(c);
       const Eigen::Index row = global_row(j);
@@ -161,6 +161,8 @@ Eval DistributedModel::evaluate_jacobian(double t) {
         if (colouring_.colour_of[static_cast<std::size_t>(j)] == colour)
           values_[k] = (f_perturbed_[i] - f_[i]) / (perturbed_[j] - local_[j]);
       }
+    for (std::size_t c : colouring_.columns_of[static_cast<std::size_t>(colour)])
+      perturbed_[static_cast<Eigen::Index>(c)] = local_[static_cast<Eigen::Index>(c)];
   }
   return e;
 }

@@ -31,7 +31,6 @@ class DistributedModel {
   MPI_Comm communicator() const { return comm_; }
   int rank() const { return rank_; }
   Eigen::Index owned() const { return owned_; }
-  std::size_t first_row() const { return first_; }
   // An MPI vector of the problem's layout holding the owned slice of a global n-vector.
   Vec vector_of(const Eigen::VectorXd& global) const;
   Mat matrix() const { return matrix_; }

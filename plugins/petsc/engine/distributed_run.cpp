@@ -8,9 +8,9 @@
 namespace daekit::plugins::petsc {
 namespace {
 
-// What the distributed path does not do yet: refused by name, on every rank alike.
+// What the distributed path does not do yet: refused by name, on every rank alike
+// (backwards integration the engine refused before either path).
 std::string unsupported(const ProblemView& problem, const SolveRequest& req, const PetscTsOptions& options) {
-  if (req.direction() < 0.0) return "petsc integrates forward in time only (TS's final time)";
   if (options.pc == "ilu")
     return "pc=ilu is PETSc's ILU of one process; over MPI ranks use pc=bjacobi or pc=asm (ILU(0) in each "
            "rank's block) with ksp=gmres";

@@ -6,7 +6,11 @@
 
 #include <mpi.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <set>
+#include <string>
 
 #include "daekit/process_role.hpp"
 
@@ -26,6 +30,16 @@ struct NotOurLeaks {
   ~NotOurLeaks() { __lsan_enable(); }
 #endif
 };
+
+// The names of this process's environment variables.
+inline std::set<std::string> environment_names() {
+  std::set<std::string> names;
+  for (char** entry = environ; entry && *entry; ++entry) {
+    const std::string text = *entry;
+    names.insert(text.substr(0, text.find('=')));
+  }
+  return names;
+}
 
 // False (with why) when MPI cannot be started or was finished already. Call once, then
 // start the library on it; an atexit handler the library registers afterwards runs before
@@ -50,6 +64,7 @@ inline bool start_singleton(const char** why) {
   // nor a network transport. Measured here, MPI_Init took 0.46 s as a plain singleton and
   // 0.05-0.09 s so (a run's whole cost on small problems). The user's own settings of
   // these stay (no overwrite).
+  const std::set<std::string> before = environment_names();
   if (!launched_by_mpi()) {
     setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
     setenv("OMPI_MCA_btl", "self", 0);
@@ -57,8 +72,15 @@ inline bool start_singleton(const char** why) {
   }
   [[maybe_unused]] const NotOurLeaks quiet;
   int provided = 0;
-  if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
-    return *why = "MPI_Init failed", false;
+  const int started = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  // The variables set above, and those Open MPI's singleton start sets for itself
+  // (OMPI_MCA_ess=singleton, OMPI_MCA_pmix=isolated, ...), are this start's alone: a process
+  // this one starts later (an `mpirun` of its own) inheriting them ran its ranks as
+  // isolated singletons that could not reach each other.
+  for (const std::string& name : environment_names())
+    if (!before.count(name) && (name.rfind("OMPI_", 0) == 0 || name.rfind("PMIX_", 0) == 0 || name.rfind("ORTE_", 0) == 0))
+      unsetenv(name.c_str());
+  if (started != MPI_SUCCESS) return *why = "MPI_Init failed", false;
   std::atexit([] {
     int done = 0;
     MPI_Finalized(&done);
