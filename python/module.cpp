@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <daekit/api/stat_fields.hpp>
+#include <daekit/api/sweep_settings.hpp>
 #include <daekit/daekit.hpp>
 #include <memory>
 #include <mutex>
@@ -23,16 +24,21 @@ using namespace pybind11::literals;
 namespace daekit::python {
 namespace {
 
-
-
 PyProblemHandle python_problem(const PythonProblemSpec& spec) {
   if (spec.n == 0) throw UsageError("Problem: n must be at least 1");
   if (spec.y0.size() != spec.n) throw UsageError("Problem: y0 must have n = " + std::to_string(spec.n) + " values");
   if (!spec.yp0.empty() && spec.yp0.size() != spec.n) throw UsageError("Problem: yp0 must have n values");
   if (!PyCallable_Check(spec.rhs.ptr())) throw UsageError("Problem: rhs must be a function rhs(t, y)");
+  for (const PythonEventFunction& e : spec.events)
+    if (!PyCallable_Check(e.g.ptr())) throw UsageError("Problem: event " + e.name + " must be a function g(t, y)");
+  if (!spec.on_event.is_none() && !PyCallable_Check(spec.on_event.ptr()))
+    throw UsageError("Problem: on_event must be a function on_event(t, y, fired)");
+  if (!spec.on_event.is_none() && spec.events.empty())
+    throw UsageError("Problem: on_event is given but no events: it would never be called");
   auto problem = std::make_unique<PythonProblem>(spec);
   PythonProblem* raw = problem.get();
-  return {ProblemHandle::from(std::move(problem), /*reacts_to_events=*/false), raw};
+  const bool reacts = raw->reacts_to_events();
+  return {ProblemHandle::from(std::move(problem), reacts), raw};
 }
 
 
@@ -121,10 +127,15 @@ void bind_problems(py::module_& m) {
   m.def("_plugin_problem", [](const std::string& name, const std::map<std::string, std::string>& params) {
     return PyProblemHandle{registry().problem(name, params), nullptr};
   });
+  m.def("_tolerances", [](const std::string& text) { return api::parse_tolerances(text, "tols"); });
+  m.attr("_reference_solver") = api::default_reference_solver;
+  m.attr("_reference_tol") = api::default_reference_tol;
   m.def("_python_problem",
         [](std::string name, std::size_t n, py::object rhs, py::object jac, py::object mass, py::object exact,
            std::vector<double> y0, std::vector<double> yp0, double t0, double tend,
-           std::vector<std::uint8_t> differential, std::vector<std::uint8_t> index) {
+           std::vector<std::uint8_t> differential, std::vector<std::uint8_t> index,
+           std::vector<std::tuple<py::object, std::string, int, long, double>> events, py::object on_event,
+           std::vector<std::pair<std::string, double>> parameters) {
           PythonProblemSpec spec;
           spec.name = std::move(name);
           spec.n = n;
@@ -138,6 +149,10 @@ void bind_problems(py::module_& m) {
           spec.tend = tend;
           spec.differential = std::move(differential);
           spec.index = std::move(index);
+          for (auto& [g, event_name, direction, terminal_after, time_scale] : events)
+            spec.events.push_back({std::move(g), std::move(event_name), direction, terminal_after, time_scale});
+          spec.on_event = std::move(on_event);
+          spec.parameters = std::move(parameters);
           try {
             return python_problem(spec);
           } catch (const std::invalid_argument& e) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace daekit::python {
 
@@ -16,6 +17,16 @@ PythonProblem::PythonProblem(const PythonProblemSpec& spec) : spec_(spec) {
   info_.reference_at_any_time = !spec.exact.is_none();
   info_.index = spec.index;
   info_.differential = spec.differential;
+  for (const auto& [name, value] : spec.parameters) info_.parameters.push_back({name, value, 0.0});
+  for (const PythonEventFunction& e : spec.events) {
+    ProblemInfo::Root root;
+    root.name = e.name;
+    root.direction = e.direction;
+    root.terminal = e.terminal_after == 1;  // later occurrences are counted in on_event
+    root.time_scale = e.time_scale;
+    info_.roots.push_back(root);
+  }
+  occurrences_.assign(spec.events.size(), 0);
   if (!spec.mass.is_none()) {
     if (PyCallable_Check(spec.mass.ptr())) {
       info_.mass = MassKind::state_dependent;
@@ -51,6 +62,12 @@ PythonProblem::~PythonProblem() {
   spec_.jac = py::object();
   spec_.mass = py::object();
   spec_.exact = py::object();
+  spec_.on_event = py::object();
+  for (PythonEventFunction& e : spec_.events) e.g = py::object();
+}
+
+py::array_t<double> PythonProblem::parameter_values() const {
+  return py::array_t<double>(static_cast<py::ssize_t>(p().size()), p().data());
 }
 
 std::optional<py::error_already_set> PythonProblem::take_error() {
@@ -66,7 +83,7 @@ Eval PythonProblem::call(const py::object& fn, const char* what, double t, const
   if (error_) return Eval::fatal;  // the first exception ends the solve; no further calls
   try {
     py::array_t<double> y_arr(static_cast<py::ssize_t>(spec_.n), y);  // a copy: the solver's buffer is reused
-    py::object answer = fn(t, y_arr);
+    py::object answer = invoke(fn, t, y_arr);
     auto a = py::array_t<double, py::array::f_style | py::array::forcecast>::ensure(answer);
     const std::size_t size = rows * cols;
     if (!a || static_cast<std::size_t>(a.size()) != size ||
@@ -84,6 +101,7 @@ Eval PythonProblem::call(const py::object& fn, const char* what, double t, const
 }
 
 void PythonProblem::initial_values(Vector y0, Vector yp0) {
+  std::fill(occurrences_.begin(), occurrences_.end(), 0);  // a new solve starts here
   for (std::size_t i = 0; i < spec_.n; ++i) y0[static_cast<Eigen::Index>(i)] = spec_.y0[i];
   if (!spec_.yp0.empty())
     for (std::size_t i = 0; i < spec_.n; ++i) yp0[static_cast<Eigen::Index>(i)] = spec_.yp0[i];
@@ -124,7 +142,7 @@ Eval PythonProblem::reference_at(double t, Vector yref) {
   if (spec_.exact.is_none()) return Eval::not_provided;
   py::gil_scoped_acquire gil;
   try {
-    const py::object answer = spec_.exact(t);
+    const py::object answer = info_.parameters.empty() ? spec_.exact(t) : spec_.exact(t, parameter_values());
     auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(answer);
     if (!a || a.ndim() != 1 || static_cast<std::size_t>(a.size()) != spec_.n) {
       // A wrong shape is the caller's error, raised from solve() as ValueError: never a
@@ -146,6 +164,70 @@ Eval PythonProblem::reference_at(double t, Vector yref) {
     if (!error_) error_ = std::make_unique<py::error_already_set>(std::move(e));
     return fail(message);
   }
+}
+
+Eval PythonProblem::roots(double t, ConstVector y, Vector g) {
+  py::gil_scoped_acquire gil;
+  if (error_) return Eval::fatal;
+  const py::array_t<double> y_arr(static_cast<py::ssize_t>(spec_.n), y.data());
+  for (std::size_t i = 0; i < spec_.events.size(); ++i) {
+    const PythonEventFunction& e = spec_.events[i];
+    py::object answer;
+    try {
+      answer = invoke(e.g, t, y_arr);
+    } catch (py::error_already_set& raised) {
+      const std::string message = "event function " + e.name + "(t, y) raised " + raised.what();
+      error_ = std::make_unique<py::error_already_set>(std::move(raised));
+      return fail(message);
+    }
+    // A number: a float, an int, a NumPy scalar or a one-element array.
+    const double value = PyFloat_AsDouble(answer.ptr());
+    if (value == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return fail("event function " + e.name + "(t, y) returned " +
+                  std::string(py::str(py::repr(answer))).substr(0, 80) + "; expected a number");
+    }
+    g[static_cast<Eigen::Index>(i)] = value;
+  }
+  return Eval::ok;
+}
+
+EventAction PythonProblem::on_event(const Event& event, Vector y) {
+  py::gil_scoped_acquire gil;
+  bool stop = false;
+  for (const std::int32_t i : event.fired) {
+    const auto k = static_cast<std::size_t>(i);
+    if (spec_.events[k].terminal_after > 1 && ++occurrences_[k] >= spec_.events[k].terminal_after) stop = true;
+  }
+  if (spec_.on_event.is_none()) return stop ? EventAction::stop : EventAction::proceed;
+  const auto n = static_cast<py::ssize_t>(spec_.n);
+  py::list fired;
+  for (const std::int32_t i : event.fired) fired.append(i);
+  py::object answer;
+  try {
+    answer = invoke(spec_.on_event, event.t, py::array_t<double>(n, y.data()), fired);
+  } catch (py::error_already_set& raised) {
+    // Raised again from solve(); the run ends here as an evaluation failure.
+    const std::string message = std::string("on_event(t, y, fired) raised ") + raised.what();
+    error_ = std::make_unique<py::error_already_set>(std::move(raised));
+    throw std::runtime_error(message);
+  }
+  if (answer.is_none()) return stop ? EventAction::stop : EventAction::proceed;
+  if (py::isinstance<py::str>(answer) && answer.cast<std::string>() == "stop") return EventAction::stop;
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(answer);
+  if (!a || a.ndim() != 1 || a.size() != n || py::isinstance<py::str>(answer))
+    throw std::runtime_error("on_event(t, y, fired) returned " + std::string(py::str(py::repr(answer))).substr(0, 80) +
+                             "; expected None, the n = " + std::to_string(spec_.n) + " values of y after the event, or 'stop'");
+  std::copy(a.data(), a.data() + n, y.data());
+  if (stop) return EventAction::stop;
+  // After a reset a DAE's algebraic components are solved again from the new y.
+  const bool algebraic = std::find(info_.differential.begin(), info_.differential.end(), 0) != info_.differential.end();
+  return algebraic ? EventAction::reinit : EventAction::proceed;
+}
+
+bool PythonProblem::reacts_to_events() const {
+  return !spec_.on_event.is_none() ||
+         std::any_of(spec_.events.begin(), spec_.events.end(), [](const PythonEventFunction& e) { return e.terminal_after > 1; });
 }
 
 }  // namespace daekit::python

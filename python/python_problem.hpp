@@ -11,11 +11,23 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace daekit::python {
 
 namespace py = pybind11;
+
+// One event function g(t, y) -> float, as scipy's solve_ivp takes them: an event is a
+// sign change of g in `direction` (DK_ROOT_*); the run ends at its `terminal_after`-th
+// occurrence (0: never).
+struct PythonEventFunction {
+  py::object g;
+  std::string name;
+  int direction = DK_ROOT_BOTH;
+  long terminal_after = 0;
+  double time_scale = 0.0;  // ProblemInfo::Root::time_scale
+};
 
 struct PythonProblemSpec {
   std::string name = "python_problem";
@@ -24,6 +36,12 @@ struct PythonProblemSpec {
   std::vector<double> y0, yp0;
   py::object rhs, jac, mass, exact;  // callables (mass: a callable or a constant matrix)
   std::vector<std::uint8_t> differential, index;
+  std::vector<PythonEventFunction> events;
+  // Named real parameters and their values: every callback then takes p (their values, in
+  // this order) as its last argument, as scipy's args; sensitivities and fits take them.
+  std::vector<std::pair<std::string, double>> parameters;
+  // on_event(t, y, fired) -> None (nothing changes), y+ (a reset) or "stop"; None: none.
+  py::object on_event;
 };
 
 class PythonProblem : public Problem {
@@ -36,17 +54,31 @@ class PythonProblem : public Problem {
   Eval jacobian(double t, ConstVector y, MatrixView dfdy) override;
   Eval mass(double t, ConstVector y, MatrixView m) override;
   Eval reference_at(double t, Vector yref) override;
+  Eval roots(double t, ConstVector y, Vector g) override;
+  EventAction on_event(const Event& event, Vector y) override;
+
+  // Whether on_event must be called at events (a reaction, or terminal counts to keep):
+  // else solvers report the events and go on without restarting.
+  bool reacts_to_events() const;
 
   // The exception a callback raised during the last solve, taken out (GIL held).
   std::optional<py::error_already_set> take_error();
 
  private:
+  // fn(t, y, extra...), with p last when the problem has parameters.
+  template <class... Extra>
+  py::object invoke(const py::object& fn, double t, const py::array_t<double>& y, Extra&&... extra) {
+    if (info_.parameters.empty()) return fn(t, y, std::forward<Extra>(extra)...);
+    return fn(t, y, std::forward<Extra>(extra)..., parameter_values());
+  }
+  py::array_t<double> parameter_values() const;  // a copy: a callback may keep it
   // Calls fn(t, y) and copies its answer (expected_size values) into out, or records why not.
   Eval call(const py::object& fn, const char* what, double t, const double* y, double* out, std::size_t rows,
             std::size_t cols);
   PythonProblemSpec spec_;
   std::vector<double> constant_mass_;  // column-major, when mass is a matrix
   std::vector<double> matrix_;         // what jac or mass returned, column-major (sized once)
+  std::vector<long> occurrences_;      // of each event function, for terminal_after > 1
   std::unique_ptr<py::error_already_set> error_;
 };
 

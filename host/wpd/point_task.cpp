@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <daekit/api/sweep_settings.hpp>
 #include <daekit/status.hpp>
 
 #include "../run_settings_json.hpp"
@@ -51,7 +52,7 @@ Trajectory trajectory_from_json(const json& j) {
 struct Scoring {
   std::vector<Measure> measures;
   std::string reference_solver;
-  double reference_tol = 1e-12;
+  double reference_tol = api::default_reference_tol;
   const Trajectory* l2_reference = nullptr;       // on l2_grid()
   const Trajectory* uniform_reference = nullptr;  // on uniform_times()
 };
@@ -280,7 +281,7 @@ json execute_point(const loader::Registry& registry, const json& input, const fa
   }
   scoring.measures = parse_error_measures(measures.empty() ? "final" : measures);
   scoring.reference_solver = input.value("reference_solver", "");
-  scoring.reference_tol = input.value("reference_tol", 1e-12);
+  scoring.reference_tol = input.value("reference_tol", api::default_reference_tol);
   std::optional<Trajectory> l2_reference, uniform_reference;
   if (input.contains("reference"))
     l2_reference = trajectory_from_json(shared.at(input["reference"].get<std::string>()));

@@ -2,41 +2,13 @@
 
 #include <cmath>
 
+#include <daekit/api/sweep_settings.hpp>
+
 #include "../farm/task_farm.hpp"
 #include "../run_options.hpp"
 
 namespace daekit::host::wpd {
 namespace {
-
-double parse_positive(const std::string& s, const char* what) {
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (end == s.c_str() || *end != '\0' || !(v > 0) || !std::isfinite(v))
-    throw UsageError(std::string(what) + ": expected a positive number, got '" + s + "'");
-  return v;
-}
-
-// "1e-4:1e-10" (one per decade), "1e-4:1e-10:2" (two per decade), or "1e-4,1e-6,1e-8".
-std::vector<double> parse_tolerances(const std::string& spec) {
-  std::vector<double> tols;
-  if (spec.find(':') == std::string::npos) {
-    for (const auto& item : split_list(spec, ',')) tols.push_back(parse_positive(item, "--tols"));
-  } else {
-    const auto parts = split_list(spec, ':');
-    if (parts.size() < 2 || parts.size() > 3) throw UsageError("--tols expects FROM:TO[:PER_DECADE]");
-    const double from = parse_positive(parts[0], "--tols"), to = parse_positive(parts[1], "--tols");
-    const double per_decade = parts.size() == 3 ? parse_positive(parts[2], "--tols per decade") : 1.0;
-    // A fraction per decade would round to fewer points than the span covers.
-    if (per_decade != std::round(per_decade) || per_decade > 100)
-      throw UsageError("--tols: points per decade must be a whole number from 1 to 100, got " + parts[2]);
-    const double decades = std::log10(from / to);
-    const int steps = static_cast<int>(std::round(std::abs(decades) * per_decade));
-    for (int k = 0; k <= steps; ++k)
-      tols.push_back(std::pow(10.0, std::log10(from) - (steps ? decades * k / steps : 0.0)));
-  }
-  if (tols.empty()) throw UsageError("--tols gives no tolerance");
-  return tols;
-}
 
 void check_values(const Request& r, const po::variables_map& vm) {
   if (r.problems.empty() || (r.solvers.empty() && r.setup_texts.empty()) || r.out_dir.empty())
@@ -119,7 +91,7 @@ std::optional<Request> parse_request(int argc, char** argv) {
   r.settings = run_settings.read(vm);
   if (wants(r.measures, Measure::sens) && r.settings.sensitivities.empty())
     throw UsageError("--error sens scores the sensitivities --sensitivities names (all, parameter names, y0, y0:NAME)");
-  r.tolerances = parse_tolerances(tols);
+  r.tolerances = api::parse_tolerances(tols);
   for (int i = 0; i < argc; ++i) r.command_line += (i ? " " : "daekit ") + std::string(argv[i]);
   return r;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <daekit/api/run_setup.hpp>
+#include <daekit/api/sweep_settings.hpp>
 
 #include "error_measures.hpp"
 
@@ -69,7 +70,7 @@ struct SweepOptions {
   // For measures at times where the problem has no exact solution (the solver's steps):
   // the reference solver, run in the point's child at those times.
   std::string reference_solver;
-  double reference_tol = 1e-12;
+  double reference_tol = api::default_reference_tol;
   bool quiet = false;
   // The row of point i from an earlier, interrupted sweep (--resume): not run again.
   std::function<std::optional<PointResult>(std::size_t)> earlier;

@@ -108,6 +108,22 @@ def test_bad_python_callbacks_are_statuses_not_crashes():
         daekit.solve(broken_exact, "rodas5p")
 
 
+@pytest.mark.parametrize("solver", ["rodas5p", "radau5", "bdf", "ida", "cvode"])
+def test_a_failed_solve_returns_where_it_got(solver):
+    end = daekit.solve("rober", solver, rtol=1e-8, atol=1e-8, every_step=False, max_steps=20)
+    every = daekit.solve("rober", solver, rtol=1e-8, atol=1e-8, every_step=True, max_steps=20)
+    assert end.status == every.status == "too_many_steps" and not end.success
+    assert end.y.shape == (1, 3) and end.t.tolist() == [end.t_reached]
+    assert 0 < end.t_reached < 1e11
+    assert every.t[-1] == end.t[0]
+    np.testing.assert_allclose(end.y[0], every.y[-1], rtol=0, atol=1e-14)
+    # A Python problem too: the step limit, then its last state.
+    p = daekit.Problem(n=1, rhs=lambda t, y: -y, y0=[1.0], t_span=(0, 100))
+    r = daekit.solve(p, solver, rtol=1e-10, atol=1e-12, every_step=False, max_steps=5)
+    assert r.status == "too_many_steps" and len(r.t) == 1 and r.t[0] == r.t_reached > 0
+    assert abs(r.y[0, 0] - math.exp(-r.t[0])) < 1e-6
+
+
 @pytest.mark.parametrize("solver", ["rodas5p", "rodas4p2", "radau5", "radauiia", "bdf", "ndf", "ida", "cvode"])
 def test_interpolation_matches_saveat_and_the_exact_solution(solver):
     # y' = -50 (y - cos t) - sin t has the exact solution cos t from y(0) = 1.

@@ -203,4 +203,12 @@ SolveOutcome StepEnd::success(double t, const Eigen::VectorXd& y) {
   return out;
 }
 
+void StepEnd::failed_at(double t, const Eigen::VectorXd& y) {
+  // Not with sensitivities: after rejected attempts not every stepper's interpolant of s
+  // still describes the last accepted step, and a point needs its s.
+  if (req_.output != OutputMode::end || sink_.wants_sensitivities()) return;
+  // The run ends either way: an observer that says stop here changes nothing.
+  static_cast<void>(sink_.emit(t, y));
+}
+
 }  // namespace daekit

@@ -44,7 +44,7 @@ class DistributedRun {
 
  private:
   bool emit(double t, Vec y);  // collective; false when rank 0's sink asked to stop
-  SolveOutcome ended(Status status, std::string message) const;
+  SolveOutcome ended(Status status, std::string message);  // collective
   double stop_after(double t);
 
   DistributedModel& model_;
@@ -104,7 +104,13 @@ bool DistributedRun::emit(double t, Vec y) {
   return go_on != 0;
 }
 
-SolveOutcome DistributedRun::ended(Status status, std::string message) const { return {status, std::move(message), t_}; }
+SolveOutcome DistributedRun::ended(Status status, std::string message) {
+  // A failed run's last state (TS keeps the last accepted one) is its output point in output
+  // mode end, as in the one-process loops; every rank ends on the same failure, agreed.
+  if (!is_success(status) && req_.output == OutputMode::end && !sink_.wants_sensitivities())
+    static_cast<void>(emit(t_, solution_));
+  return {status, std::move(message), t_};
+}
 
 // The next breakpoint after t, or tend.
 double DistributedRun::stop_after(double t) {

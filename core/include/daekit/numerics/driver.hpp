@@ -28,6 +28,7 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -94,6 +95,15 @@ inline std::string where(double t, double h) {
   m << "at t=" << t << ", h=" << h;
   return m.str();
 }
+// Why a run ended at the step limit; model_failures ("" or the model's failed
+// evaluations) is named when it made the steps crawl: that is the model's doing.
+inline std::string step_limit_message(std::int64_t max_steps, double t, double h, double tend,
+                                      const std::string& model_failures) {
+  std::ostringstream m;
+  m << "reached the maximum of " << max_steps << " steps " << where(t, h) << " before tend=" << tend << "; "
+    << (model_failures.empty() ? "raise --max-steps or loosen the tolerances" : model_failures);
+  return m.str();
+}
 }  // namespace detail
 
 // The loop's state and its parts; drive() below is the entry. Each part of a pass either
@@ -145,6 +155,7 @@ class Driver {
 
  private:
   SolveOutcome finish(Status s, std::string msg) {
+    if (!is_success(s)) step_end_.failed_at(t_, y_);
     SolveOutcome out;
     out.status = s;
     out.message = std::move(msg);
@@ -155,14 +166,7 @@ class Driver {
   }
 
   std::string step_limit_message() const {
-    std::ostringstream m;
-    m << "reached the maximum of " << req_.max_steps << " steps " << detail::where(t_, h_) << " before tend=" << req_.tend;
-    // Steps that crawl because the model fails beyond some t are the model's doing.
-    if (const std::string model = problem_.failure_summary(); !model.empty())
-      m << "; " << model;
-    else
-      m << "; raise --max-steps or loosen the tolerances";
-    return m.str();
+    return detail::step_limit_message(req_.max_steps, t_, h_, req_.tend, problem_.failure_summary());
   }
 
   std::string step_too_small_message() const {

@@ -60,7 +60,10 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
     const double breakpoint = next_tstop < req.tstops.size() ? req.tstops[next_tstop] : req.tend;
     return dir * (events.next_time_event() - breakpoint) < 0.0 ? events.next_time_event() : breakpoint;
   };
+  // (t, y_end) is the last state reached wherever the run can end: a failed step or a
+  // rolled-back one leaves it where the last accepted step did.
   auto ended = [&](Status status, std::string message) {
+    if (!is_success(status)) step_end.failed_at(t, y_end);
     out.status = status;
     out.message = std::move(message);
     out.t_reached = t;
@@ -80,20 +83,16 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
   int constraint_rejections = 0;
   constexpr int max_constraint_rejections = 50;
   while (dir * (req.tend - t) > 0.0) {
-    if (b.steps() - first_steps >= step_budget) {
-      std::ostringstream m;
-      m << "reached the maximum of " << req.max_steps << " steps " << detail::where(t, b.last_step())
-        << " before tend=" << req.tend;
-      // Steps that crawl because the model fails beyond some t are the model's doing.
-      if (const std::string model = b.model_failures(); !model.empty())
-        m << "; " << model;
-      else
-        m << "; raise --max-steps or loosen the tolerances";
-      return ended(Status::too_many_steps, m.str());
-    }
+    if (b.steps() - first_steps >= step_budget)
+      return ended(Status::too_many_steps,
+                   detail::step_limit_message(req.max_steps, t, b.last_step(), req.tend, b.model_failures()));
     const double t_previous = t;
     const int flag = b.step(req.tend, &t);
-    if (flag < 0) return ended(b.status_of(flag), b.flag_name(flag) + " " + detail::where(t, b.current_step()) + ": " + b.message());
+    if (flag < 0) {
+      std::string why = b.flag_name(flag) + " " + detail::where(t, b.current_step()) + ": " + b.message();
+      t = t_previous;
+      return ended(b.status_of(flag), std::move(why));
+    }
     if (t == t_previous) continue;
     y_end = b.state();
     bool projected = false;
@@ -104,10 +103,11 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
       if (verdict == ConstraintGuard::Verdict::violated) {
         ++events.problem().stats().nconstraint_fails;
         const double h = t - t_previous;
+        t = t_previous;
+        y_end = y_start;
         if (++constraint_rejections > max_constraint_rejections)
           return ended(Status::error_test_failures, detail::where(t_previous, h) + ": " + why + " (" +
                                                         std::to_string(constraint_rejections) + " times in a row)");
-        t = t_previous;
         const int r = b.roll_back(t, y_start, yp_start, shrink * h);
         if (r < 0) return ended(b.status_of(r), b.flag_name(r) + " restarting at t=" + std::to_string(t) + ": " + b.message());
         b.set_stop_time(stop);

@@ -68,6 +68,11 @@ class StepEnd {
 
   // The end of a run that reached tend: the final point in output mode end.
   SolveOutcome success(double t, const Eigen::VectorXd& y);
+  // A run that ends failed (too many steps, a step too small, ...) at (t, y), the last
+  // state it reached: in output mode end that state is its output point, as scipy returns
+  // what a failed solve reached, so a caller asking for the end alone still sees where the
+  // run got (the status says it is not tend). Not with sensitivities asked for.
+  void failed_at(double t, const Eigen::VectorXd& y);
 
  private:
   bool emit_saved_until(double t_limit, const Interpolant& y_at, double* t_stopped);
