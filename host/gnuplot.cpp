@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 namespace daekit::host {
 namespace {
@@ -77,6 +78,31 @@ std::string series_line_style(int k) {
 std::string series_style(int k) {
   static const int markers[16] = {7, 5, 9, 11, 13, 15, 4, 6, 1, 2, 3, 8, 10, 12, 14, 16};
   return series_line_style(k) + " pointtype " + std::to_string(markers[k % 16]);
+}
+
+std::string series_linespoints(int k) { return "with linespoints pointsize 1.3 linewidth 2 " + series_style(k); }
+
+std::string figure_axes(bool log_x, bool log_y) {
+  std::string axes = "set grid\n";
+  for (const auto& [log, axis] : {std::pair{log_x, "x"}, std::pair{log_y, "y"}})
+    if (log) axes += std::string("set logscale ") + axis + "\nset format " + axis + " \"10^{%T}\"\n";
+  return axes;
+}
+
+std::string figure_legend() { return "set key outside below center horizontal maxrows 4\n"; }
+
+std::size_t legend_rows(std::size_t series) { return (series + 5) / 6; }
+
+std::string legend_only(const std::vector<std::string>& titles) {
+  std::ostringstream legend;
+  legend << "unset border\nunset tics\nunset grid\nunset xlabel\nunset ylabel\nunset title\n"
+         << "unset logscale\nset xrange [0:1]\nset yrange [0:1]\n"
+         << "set key center center horizontal maxrows " << legend_rows(titles.size()) << "\n";
+  for (std::size_t k = 0; k < titles.size(); ++k)
+    legend << (k ? ", \\\n     " : "plot ") << "NaN " << series_linespoints(static_cast<int>(k)) << " title \""
+           << gnuplot_string(titles[k]) << "\" noenhanced";
+  legend << "\n";
+  return legend.str();
 }
 
 std::string svg_and_png(const std::string& base, const std::string& plot) {

@@ -2,12 +2,26 @@
 // the scripts' common pieces and running gnuplot on them without a shell.
 #pragma once
 
+#include <cstddef>
 #include <ostream>
 #include <string>
 #include <vector>
 
 namespace daekit::host {
 
+// The one layout rule of every figure, so that diagrams read alike: a log axis labelled
+// in powers of ten (10^{-6}), the grid on, and (figure_legend) the legend below the data,
+// centred, in columns of at most four rows, so its width never squeezes the data.
+std::string figure_axes(bool log_x, bool log_y);
+std::string figure_legend();
+// The legend of a multi-panel figure, drawn on its own in the area multiplot gives it:
+// series k titled titles[k] in series k's style (the panels themselves draw no key).
+std::string legend_only(const std::vector<std::string>& titles);
+// The rows legend_only draws `series` in (six to a row).
+std::size_t legend_rows(std::size_t series);
+
+// How series k of a diagram is drawn: lines and points in series_style(k).
+std::string series_linespoints(int k);
 // The style of series k of a diagram (colour, marker, dash; 16 pairwise distinct).
 std::string series_style(int k);
 // Its colour and dash alone, for what draws no marker (error bars).

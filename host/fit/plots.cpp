@@ -46,7 +46,7 @@ std::string script_of(const std::string& base, const std::string& data_file, con
   std::ostringstream panels;
   panels << "set multiplot layout " << rows << "," << columns << " title \"" << gnuplot_string(e.id)
          << ": data (1 sigma) and the fitted model, chi2 " << std::setprecision(4) << e.chi2 << "\" noenhanced\n"
-         << (log_t ? "set logscale x\nset format x \"10^{%T}\"\n" : "") << "set grid\nset key top right\n"
+         << figure_axes(log_t, false) << figure_legend()
          << "set xlabel \"t\"\n";
   for (std::size_t k = first; k < first + count; ++k)
     panels << "set ylabel \"" << gnuplot_string(c.names[k]) << "\" noenhanced\n"

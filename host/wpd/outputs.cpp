@@ -236,9 +236,8 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
           }
           if (ok.empty()) data << "NaN NaN NaN NaN\n";  // keeps the block, so the legend still names the solver
           data << "\n\n";
-          const std::string style = series_style(index);
           plot << (first ? "plot " : ", \\\n     ") << "\"" << base << ".dat\" index " << index
-               << " using 1:2 with linespoints pointsize 1.3 linewidth 2 " << style << " title \""
+               << " using 1:2 " << series_linespoints(index) << " title \""
                << gnuplot_string(title) << "\" noenhanced";
           // Min-max bars of the repeated runs (--runs > 1), without point symbols: gnuplot's
           // "pointsize 0" wrote them as scale(0) transforms, a singular matrix that SVG
@@ -254,9 +253,7 @@ bool write_plots(const std::string& dir, const std::vector<PointResult>& rows, c
         const std::string ylabel = std::string(work) == "nfev" ? "f evaluations" : "time (s, median)";
         std::ostringstream gp;
         // Below the plot, in columns: the data keep the width however many series there are.
-        gp << "set logscale xy\nset grid\nset key outside below center horizontal maxrows 4\n"
-           << "set format x \"10^{%L}\"\n"
-           << "set xlabel \"" << xlabel << "\"\nset ylabel \"" << ylabel << "\"\n"
+        gp << figure_axes(true, true) << figure_legend() << "set xlabel \"" << xlabel << "\"\nset ylabel \"" << ylabel << "\"\n"
            << "set title \"" << gnuplot_string(problem) << ": work-precision, tol " << gnuplot_string(info.tolerances)
            << (off_axis ? " (" + std::to_string(off_axis) + (off_axis == 1 ? " point" : " points") +
                               " with error > 1 beyond the axis)"

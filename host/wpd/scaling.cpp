@@ -76,15 +76,13 @@ std::vector<std::string> write_scaling(const std::string& dir, const std::vector
       }
       data << "NaN NaN\n\n\n";
       plot << (s ? ", \\\n     " : "plot ") << "\"" << base << ".dat\" index " << s
-           << " using 1:2 with linespoints pointsize 1.3 linewidth 2 " << series_style(static_cast<int>(s))
+           << " using 1:2 " << series_linespoints(static_cast<int>(s))
            << " title \"" << gnuplot_string(info.setups[s]) << "\" noenhanced";
     }
     write_file_checked((fs::path(dir) / (base + ".dat")).string(), [&](std::ostream& o) { o << data.str(); });
     std::ostringstream gp;
-    gp << "set logscale y\nset grid\nset key outside below center horizontal maxrows 4\n";
-    if (numeric) {
-      gp << "set logscale x\n";
-    } else {
+    gp << figure_axes(numeric, true) << figure_legend();
+    if (!numeric) {
       gp << "set xtics (";
       for (std::size_t k = 0; k < sweep.values.size(); ++k)
         gp << (k ? ", " : "") << "\"" << gnuplot_string(sweep.values[k]) << "\" " << k + 1;

@@ -1,6 +1,6 @@
 // The summary figure of a sweep over several problems: one panel per problem (its
-// first measure against time), side by side in a grid, the legend once below the first
-// panel, so that a multi-problem study is one picture (as SciMLBenchmarks' pages show
+// first measure against time), side by side in a grid, the legend once in a strip across
+// the figure below them, so that a multi-problem study is one picture (as SciMLBenchmarks' pages show
 // several problems at a glance).
 #pragma once
 

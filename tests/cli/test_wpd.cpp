@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15,6 +16,28 @@ using daekit::test::run_command;
 namespace fs = std::filesystem;
 
 namespace {
+
+// A multiplot area of a gnuplot script (set origin x,y / set size w,h), in screen units.
+struct Area {
+  double x = 0, y = 0, w = 0, h = 0;
+};
+
+std::vector<Area> placed_areas(const std::string& script) {
+  std::vector<Area> areas;
+  std::istringstream in(script);
+  for (std::string line; std::getline(in, line);) {
+    Area a;
+    if (std::sscanf(line.c_str(), "set origin %lf,%lf", &a.x, &a.y) == 2) areas.push_back(a);
+    else if (!areas.empty() && std::sscanf(line.c_str(), "set size %lf,%lf", &a.w, &a.h) == 2)
+      areas.back().w = a.w, areas.back().h = a.h;
+  }
+  return areas;
+}
+
+bool overlap(const Area& a, const Area& b) {
+  const double tiny = 1e-9;
+  return a.x + a.w > b.x + tiny && b.x + b.w > a.x + tiny && a.y + a.h > b.y + tiny && b.y + b.h > a.y + tiny;
+}
 std::string wpd(const std::string& args) { return daekit::test::daekit_binary() + " wpd --quiet " + args; }
 fs::path fresh_dir(const std::string& name) {
   fs::path dir = fs::temp_directory_path() / ("daekit-wpd-" + name + "-" + std::to_string(::getpid()));
@@ -637,8 +660,22 @@ TEST_CASE("parameter sweeps: an instance per value, and the time to one accuracy
   CHECK_FALSE(fs::exists(out / "hires-scaling.csv"));
   // Three problems of the sweep: one figure with a panel each.
   const std::string summary = slurp(out / "summary.gp");
-  CHECK_THAT(summary, Catch::Contains("set multiplot layout 1,3") && Catch::Contains("fekete-N=6-final.dat") &&
-                          Catch::Contains("hires-final.dat"));
+  CHECK_THAT(summary, Catch::Contains("fekete-N=6-final.dat") && Catch::Contains("hires-final.dat"));
+  // Three panels and a legend strip, placed so that none overlaps another (a panel's key
+  // drawn over its x label was the flaw), inside the figure.
+  const std::vector<Area> areas = placed_areas(summary.substr(0, summary.find("set terminal pngcairo")));
+  REQUIRE(areas.size() == 4);
+  for (std::size_t a = 0; a < areas.size(); ++a) {
+    CHECK((areas[a].x >= 0 && areas[a].y >= 0 && areas[a].x + areas[a].w <= 1 + 1e-9 && areas[a].y + areas[a].h <= 1 + 1e-9));
+    for (std::size_t b = a + 1; b < areas.size(); ++b) CHECK_FALSE(overlap(areas[a], areas[b]));
+  }
+  CHECK_THAT(summary, Catch::Contains("NaN with linespoints") && Catch::Contains("title \"rodas5p\"") &&
+                          Catch::Contains("title \"bdf\""));
+  // One layout rule: every figure labels a log axis in powers of ten alike.
+  for (const char* figure : {"summary.gp", "hires-final.gp", "fekete-scaling.gp"}) {
+    INFO(figure);
+    CHECK_THAT(slurp(out / figure), Catch::Contains("set format y \"10^{%T}\""));
+  }
   std::string xml;
   CHECK(run_command("xmllint --noout " + (out / "summary.svg").string(), &xml) == 0);
 
