@@ -91,6 +91,10 @@ class FmuProblem : public daekit::Problem {
     if (!(in.tend > in.t0)) throw std::invalid_argument("fmu: tend must lie after the FMU's start time");
     in.rtol_hint = md_.tolerance > 0.0 ? md_.tolerance : 0.0;
     for (std::size_t i = 0; i < n; ++i) in.component_names.push_back(md_.variables[md_.states[i]].name);
+    // A state's nominal magnitude scales its default absolute tolerance (atol_i = rtol *
+    // nominal_i, as FMPy and Dymola take it): a state of 1e-4 is not held to 1e-6 absolute.
+    if (std::any_of(md_.states.begin(), md_.states.end(), [&](std::size_t v) { return md_.variables[v].nominal > 0; }))
+      for (std::size_t v : md_.states) in.atol_scale.push_back(md_.variables[v].nominal > 0 ? md_.variables[v].nominal : 1.0);
     // Every other scalar the FMU can be asked for is an output (--output-vars): its outputs,
     // locals, derivatives and parameters; time is the output's own column.
     std::vector<bool> is_state(md_.variables.size(), false);
@@ -102,8 +106,11 @@ class FmuProblem : public daekit::Problem {
       in.outputs.push_back(v.name);
       output_variables_.push_back(vi);
     }
+    // Named by the variables FMI 3.0 says they are; FMI 2.0 names none.
     for (std::size_t k = 0; k < md_.event_indicators; ++k)
-      in.roots.push_back({"indicator " + std::to_string(k + 1), DK_ROOT_BOTH, false});
+      in.roots.push_back({k < md_.event_indicator_names.size() ? md_.event_indicator_names[k]
+                                                               : "indicator " + std::to_string(k + 1),
+                          DK_ROOT_BOTH, false});
     in.time_events = true;  // nextEventTime may appear at any event
     in.step_notification = md_.completed_step_needed;
     in.analytic_jacobian = directional_;

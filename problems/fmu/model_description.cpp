@@ -2,6 +2,7 @@
 
 #include <pugixml.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
@@ -59,6 +60,21 @@ struct Reader {
     return value;
   }
 
+  // A variable's nominal magnitude: its own attribute, else its declared type's (found by
+  // type_element(name)); 0 when neither gives one. FMI requires nominal > 0.
+  template <class TypeElement>
+  double nominal_of(const pugi::xml_node& element, const std::string& name, TypeElement type_element) const {
+    pugi::xml_attribute nominal = element.attribute("nominal");
+    if (!nominal && element.attribute("declaredType"))
+      nominal = type_element(element.attribute("declaredType").value()).attribute("nominal");
+    if (!nominal) return 0.0;
+    char* end = nullptr;
+    const double value = std::strtod(nominal.value(), &end);
+    if (end == nominal.value() || *end != '\0' || !(value > 0.0) || !std::isfinite(value))
+      fail("variable '" + name + "': nominal '" + nominal.value() + "' is not a positive number");
+    return value;
+  }
+
   Variable common(const pugi::xml_node& v) const {
     Variable out;
     out.name = v.attribute("name").value();
@@ -89,6 +105,9 @@ struct Reader {
         v.has_start = true;
         v.start = typed.attribute("start").value();
       }
+      v.nominal = nominal_of(typed, v.name, [&](const std::string& type) {
+        return root.child("TypeDefinitions").find_child_by_attribute("SimpleType", "name", type.c_str()).child("Real");
+      });
       derivative_of.push_back(static_cast<long>(
           whole_number(typed, "derivative", std::numeric_limits<std::uint32_t>::max(), 0, "variable '" + v.name + "'")));
       md.variables.push_back(std::move(v));
@@ -158,6 +177,9 @@ struct Reader {
         v.has_start = true;
         v.start = node.attribute("start").value();
       }
+      v.nominal = nominal_of(node, v.name, [&](const std::string& type) {
+        return root.child("TypeDefinitions").find_child_by_attribute((v.type_name + "Type").c_str(), "name", type.c_str());
+      });
       if (node.child("Dimension")) {  // arrays are not set by name here
         v.type = Variable::Type::other;
         v.is_array = true;
@@ -195,7 +217,10 @@ struct Reader {
     read_dependencies(unknowns, [&](unsigned long ref) { return state_position.find(static_cast<std::uint32_t>(ref)); },
                       state_position.end());
     for (const auto& e : structure.children("EventIndicator")) {
-      (void)e;
+      const auto it = by_reference.find(static_cast<std::uint32_t>(
+          whole_number(e, "valueReference", 0xFFFFFFFFull, 0, "ModelStructure/EventIndicator")));
+      if (it == by_reference.end()) fail("EventIndicator names an unknown valueReference");
+      md.event_indicator_names.push_back(md.variables[it->second].name);
       ++md.event_indicators;
     }
   }

@@ -22,6 +22,7 @@ struct Variable {
   bool has_start = false;
   std::string start;
   bool is_array = false;  // FMI 3.0 Dimension: not set by name, not supported as a state
+  double nominal = 0.0;   // its nominal magnitude (own or its declared type's); 0: not given
 };
 
 struct ModelDescription {
@@ -43,6 +44,8 @@ struct ModelDescription {
   std::vector<std::vector<std::size_t>> dependencies;
   bool dependencies_known = false;
   std::size_t event_indicators = 0;
+  // FMI 3.0: the variable each event indicator is (its name); empty for FMI 2.0.
+  std::vector<std::string> event_indicator_names;
   double start_time = 0.0, stop_time = 1.0;
   bool stop_time_given = false;
   double tolerance = 0.0;  // DefaultExperiment's, 0 when not given

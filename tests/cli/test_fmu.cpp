@@ -355,13 +355,73 @@ TEST_CASE("seeded random FMUs (hostile descriptions, damaged archives): an answe
   fs::remove_all(tmp);
 }
 
+TEST_CASE("a state's nominal value scales its default atol, and FMI 3.0 names the event indicators", "[fmu][events]") {
+  // Robertson's y2 stays below 4e-5: held to atol = rtol = 1e-6 its event times are off by
+  // percents; the descriptions give it a nominal of 1e-4 (FMI 3.0 on the variable, FMI 2.0
+  // through its declared type), and the default atol follows, as FMPy takes it.
+  auto report = [](const std::string& version, const std::string& settings) {
+    std::string out;
+    REQUIRE(run_command(quiet("run --problem fmu --param file=" + fmu("robertson_" + version) + " " + settings +
+                              " --report json"),
+                        &out) == 0);
+    return nlohmann::json::parse(out);
+  };
+  auto event_times = [](const nlohmann::json& j) {
+    std::vector<double> times;
+    for (const auto& e : j["events"]) times.push_back(e["t"].get<double>());
+    return times;
+  };
+  for (const char* version : {"fmi2", "fmi3"}) {
+    INFO(version);
+    const auto exact = event_times(report(version, "--solver radau5 --rtol 1e-11 --atol 1e-16"));
+    REQUIRE(exact.size() == 2);  // y2 rises through 2e-5 near t = 5.6e-4, falls through it near 5.66
+    for (const char* solver : {"cvode", "rodas5p", "bdf", "radau5"}) {
+      INFO(solver);
+      const auto j = report(version, std::string("--solver ") + solver + " --rtol 1e-6");
+      CHECK(j["atol"] == nlohmann::json::array({1e-6, 1e-10, 1e-6}));
+      const auto times = event_times(j);
+      REQUIRE(times.size() == 2);
+      for (std::size_t k = 0; k < 2; ++k) CHECK(std::abs(times[k] - exact[k]) < 1e-3 * exact[k]);
+      CHECK(j["events"][0]["name"] == (std::string(version) == "fmi3" ? "y2_low" : "indicator 1"));
+    }
+    // The control: atol 1e-6 for every state put cvode's first event 6 % late (measured).
+    const auto loose = event_times(report(version, "--solver cvode --rtol 1e-6 --atol 1e-6"));
+    REQUIRE(loose.size() == 2);
+    CHECK(std::abs(loose[0] - exact[0]) > 0.02 * exact[0]);
+  }
+}
+
+TEST_CASE("a nominal that is not a positive number is refused by name", "[fmu][badinput]") {
+  const fs::path dir = fs::temp_directory_path() / ("daekit-nominal-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::string out;
+  // The FMU unpacked, its description given a nominal of -1 for y2.
+  REQUIRE(run_command("cd " + dir.string() + " && cmake -E tar xf " + fmu("robertson_fmi3"), &out) == 0);
+  std::string description;
+  {
+    std::ifstream in(dir / "modelDescription.xml");
+    description.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string good = "nominal=\"1e-4\"";
+  REQUIRE(description.find(good) != std::string::npos);
+  description.replace(description.find(good), good.size(), "nominal=\"-1\"");
+  std::ofstream(dir / "modelDescription.xml") << description;
+  const fs::path broken = dir / "broken.fmu";
+  REQUIRE(run_command("cd " + dir.string() + " && cmake -E tar cf " + broken.string() +
+                          " --format=zip modelDescription.xml binaries",
+                      &out) == 0);
+  CHECK(run_command(daekit_cmd("run --problem fmu --solver cvode --param file=" + broken.string()), &out) != 0);
+  CHECK_THAT(out, Catch::Contains("y2") && Catch::Contains("nominal '-1' is not a positive number"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("daekit info fmu explains its parameters; with a file it describes the model", "[fmu]") {
   std::string out;
   CHECK(run_command(daekit_cmd("info fmu"), &out) != 0);
   CHECK_THAT(out, Catch::Contains("--param file=Model.fmu") && Catch::Contains("jacobian="));
   REQUIRE(run_command(daekit_cmd("info fmu --param file=" + fmu("bouncing_ball_fmi3")), &out) == 0);
   CHECK_THAT(out, Catch::Contains("FMU 'BouncingBall' (FMI 3.0 model exchange"));
-  CHECK_THAT(out, Catch::Contains("indicator 1"));
+  CHECK_THAT(out, Catch::Contains("root 0 (h)"));  // FMI 3.0 names its event indicator: the variable h
 }
 
 TEST_CASE("output variables: an FMU's locals written as the points arrive, as its native twin computes them",
