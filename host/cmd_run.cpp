@@ -31,6 +31,22 @@ bool distributed(const dk_problem_info& info) {
   return DK_HAS_FIELD(&info, dk_problem_info, distribution) && info.distribution != nullptr;
 }
 
+// t0, t0 + dt, ... and tend, for a problem's output interval dt (ABI 1.3); empty without
+// one, or when it would give more than a million points (the end alone then).
+std::vector<double> default_output_grid(const dk_problem_info& info, double tend) {
+  constexpr double max_points = 1e6;
+  if (!DK_HAS_FIELD(&info, dk_problem_info, output_interval) || !(info.output_interval > 0.0)) return {};
+  const double dt = info.output_interval, span = tend - info.t0;
+  if (!(span > 0.0) || span / dt > max_points) return {};
+  std::vector<double> grid;
+  // k dt from t0, not sums, so that no rounding accumulates; a last point closer to tend
+  // than a millionth of dt is tend itself.
+  for (long k = 0; info.t0 + static_cast<double>(k) * dt < tend - 1e-6 * dt; ++k)
+    grid.push_back(info.t0 + static_cast<double>(k) * dt);
+  grid.push_back(tend);
+  return grid;
+}
+
 std::vector<double> parse_times(const std::string& list) {
   std::vector<double> out;
   std::stringstream in(list);
@@ -233,6 +249,11 @@ int solve_and_report(const RunRequest& request) {
   settings.output = !request.saveat.empty() ? DK_OUTPUT_SAVEAT
                     : request.every_step    ? DK_OUTPUT_EVERY_STEP
                                             : DK_OUTPUT_END;
+  // No output asked for, and the problem has an output interval (an FMU's stepSize): its grid.
+  if (settings.output == DK_OUTPUT_END) {
+    settings.saveat = default_output_grid(info, settings.tend ? *settings.tend : info.tend);
+    if (!settings.saveat.empty()) settings.output = DK_OUTPUT_SAVEAT;
+  }
   settings.output_vars = request.variable_names;
   // The library's solve: the same settings, checks and scoring as every program using it.
   const Solution solution = daekit::solve(problem, solver, settings);

@@ -90,6 +90,7 @@ class FmuProblem : public daekit::Problem {
     in.tend = p.text("tend").empty() ? (md_.stop_time_given ? md_.stop_time : md_.start_time + 1.0) : p.real("tend");
     if (!(in.tend > in.t0)) throw std::invalid_argument("fmu: tend must lie after the FMU's start time");
     in.rtol_hint = md_.tolerance > 0.0 ? md_.tolerance : 0.0;
+    in.output_interval = md_.step_size;  // the command's default output: a point per stepSize, as FMPy's
     for (std::size_t i = 0; i < n; ++i) in.component_names.push_back(md_.variables[md_.states[i]].name);
     // A state's nominal magnitude scales its default absolute tolerance (atol_i = rtol *
     // nominal_i, as FMPy and Dymola take it): a state of 1e-4 is not held to 1e-6 absolute.

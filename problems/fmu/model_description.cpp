@@ -266,6 +266,11 @@ ModelDescription read_model_description(const std::filesystem::path& file) {
   const pugi::xml_node experiment = root.child("DefaultExperiment");
   md.start_time = experiment.attribute("startTime").as_double(0.0);
   md.tolerance = experiment.attribute("tolerance").as_double(0.0);
+  if (const pugi::xml_attribute step = experiment.attribute("stepSize")) {
+    md.step_size = step.as_double(-1.0);
+    if (!(md.step_size > 0.0) || !std::isfinite(md.step_size))
+      r.fail(std::string("DefaultExperiment stepSize '") + step.value() + "' is not a positive number");
+  }
   if (experiment.attribute("stopTime")) {
     md.stop_time = experiment.attribute("stopTime").as_double();
     md.stop_time_given = true;

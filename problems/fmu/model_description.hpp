@@ -49,6 +49,7 @@ struct ModelDescription {
   double start_time = 0.0, stop_time = 1.0;
   bool stop_time_given = false;
   double tolerance = 0.0;  // DefaultExperiment's, 0 when not given
+  double step_size = 0.0;  // DefaultExperiment's stepSize (the output interval), 0 when not given
 
   const Variable* find(const std::string& name) const;
 };

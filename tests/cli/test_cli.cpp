@@ -363,7 +363,8 @@ TEST_CASE("a plugin's invalid description is refused with the field's name, neve
                                                                   {"block_outside", "the distribution owns rows 2 .. 3 (exclusive), not a non-empty block of 0 .. 2"},
                                                                   {"ghost_owned", "ghost row 0 is one of the rank's own rows"},
                                                                   {"local_pattern_outside", "the distribution's local row 0 has columns outside 0 .. n_local + nghost - 1"},
-                                                                  {"without_rhs_local", "a distribution without rhs_local"}};
+                                                                  {"without_rhs_local", "a distribution without rhs_local"},
+                                                                  {"negative_output_interval", "output_interval = -0.500000 (finite and >= 0 expected)"}};
   for (const auto& [name, field] : problems) {
     INFO(name);
     CHECK(run_command(daekit_cmd("info " + name + " --plugin " + file), &out) == 2);

@@ -391,27 +391,68 @@ TEST_CASE("a state's nominal value scales its default atol, and FMI 3.0 names th
   }
 }
 
-TEST_CASE("a nominal that is not a positive number is refused by name", "[fmu][badinput]") {
-  const fs::path dir = fs::temp_directory_path() / ("daekit-nominal-" + std::to_string(::getpid()));
+namespace {
+// A copy of a test FMU whose description has `from` replaced by `to`, packed as dir/broken.fmu.
+fs::path edited_copy(const std::string& name, const fs::path& dir, const std::string& from, const std::string& to) {
   fs::create_directories(dir);
   std::string out;
-  // The FMU unpacked, its description given a nominal of -1 for y2.
-  REQUIRE(run_command("cd " + dir.string() + " && cmake -E tar xf " + fmu("robertson_fmi3"), &out) == 0);
+  REQUIRE(run_command("cd " + dir.string() + " && cmake -E tar xf " + fmu(name), &out) == 0);
   std::string description;
   {
     std::ifstream in(dir / "modelDescription.xml");
     description.assign(std::istreambuf_iterator<char>(in), {});
   }
-  const std::string good = "nominal=\"1e-4\"";
-  REQUIRE(description.find(good) != std::string::npos);
-  description.replace(description.find(good), good.size(), "nominal=\"-1\"");
+  REQUIRE(description.find(from) != std::string::npos);
+  description.replace(description.find(from), from.size(), to);
   std::ofstream(dir / "modelDescription.xml") << description;
-  const fs::path broken = dir / "broken.fmu";
-  REQUIRE(run_command("cd " + dir.string() + " && cmake -E tar cf " + broken.string() +
+  const fs::path copy = dir / "broken.fmu";
+  REQUIRE(run_command("cd " + dir.string() + " && cmake -E tar cf " + copy.string() +
                           " --format=zip modelDescription.xml binaries",
                       &out) == 0);
-  CHECK(run_command(daekit_cmd("run --problem fmu --solver cvode --param file=" + broken.string()), &out) != 0);
+  return copy;
+}
+}  // namespace
+
+TEST_CASE("a nominal or a stepSize that is not a positive number is refused by name", "[fmu][badinput]") {
+  const fs::path dir = fs::temp_directory_path() / ("daekit-nominal-" + std::to_string(::getpid()));
+  std::string out;
+  const fs::path nominal = edited_copy("robertson_fmi3", dir / "nominal", "nominal=\"1e-4\"", "nominal=\"-1\"");
+  CHECK(run_command(daekit_cmd("run --problem fmu --solver cvode --param file=" + nominal.string()), &out) != 0);
   CHECK_THAT(out, Catch::Contains("y2") && Catch::Contains("nominal '-1' is not a positive number"));
+  const fs::path step = edited_copy("bouncing_ball_fmi3", dir / "step", "stepSize=\"0.5\"", "stepSize=\"0\"");
+  CHECK(run_command(daekit_cmd("run --problem fmu --solver cvode --param file=" + step.string()), &out) != 0);
+  CHECK_THAT(out, Catch::Contains("stepSize '0' is not a positive number"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("an FMU's DefaultExperiment stepSize is the command's default output grid, as FMPy's", "[fmu][output]") {
+  const fs::path dir = fs::temp_directory_path() / ("daekit-fmu-grid-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  auto times = [&](const std::string& name, const std::string& settings) {
+    std::string out;
+    const fs::path csv = dir / "out.csv";
+    REQUIRE(run_command(daekit_cmd("run --problem fmu --solver radau5 --rtol 1e-8 --param file=" + fmu(name) + " " +
+                                   settings + " --output " + csv.string()),
+                        &out) == 0);
+    // The output points' times; the rows at events (both limits, marked in the last
+    // column `event`) are not output points.
+    std::vector<double> t;
+    std::ifstream in(csv);
+    std::string header;
+    std::getline(in, header);
+    const bool marked = header.size() >= 6 && header.compare(header.size() - 6, 6, ",event") == 0;
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty() && (!marked || line.substr(line.rfind(',') + 1) == "0"))
+        t.push_back(std::stod(line.substr(0, line.find(','))));
+    return t;
+  };
+  // stepSize 0.5 on [0, 3]: seven points; the last point of a shorter span is its end.
+  CHECK(times("bouncing_ball_fmi3", "") == std::vector<double>{0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0});
+  CHECK(times("bouncing_ball_fmi3", "--tend 1.2") == std::vector<double>{0.0, 0.5, 1.0, 1.2});
+  // What the user asks for wins; without a stepSize, the end alone.
+  CHECK(times("bouncing_ball_fmi3", "--saveat 0.25") == std::vector<double>{0.25});
+  CHECK(times("bouncing_ball_fmi3", "--every-step").size() > 7);
+  CHECK(times("bouncing_ball_fmi2", "") == std::vector<double>{3.0});
   fs::remove_all(dir);
 }
 

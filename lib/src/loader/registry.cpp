@@ -414,6 +414,9 @@ std::string invalid_fields_1_2(const dk_problem_info* info) {
       if (!(info->root_time_scale[i] >= 0.0) || !std::isfinite(info->root_time_scale[i]))
         return "root_time_scale[" + std::to_string(i) + "] = " + std::to_string(info->root_time_scale[i]) +
                " (finite and >= 0 expected)";
+  if (DK_HAS_FIELD(info, dk_problem_info, output_interval) &&
+      (!(info->output_interval >= 0.0) || !std::isfinite(info->output_interval)))
+    return "output_interval = " + std::to_string(info->output_interval) + " (finite and >= 0 expected)";
   if (std::string bad = invalid_distribution(info); !bad.empty()) return bad;
   return invalid_parameters(info);
 }

@@ -197,6 +197,10 @@ typedef struct dk_problem_info {
      whole in this process. With n_local < n only solvers claiming DK_SOLVER_DISTRIBUTED
      take it, and they evaluate it through the *_local entries alone. */
   const struct dk_distribution* distribution;
+  /* ABI 1.3: the spacing of the output points a run takes when its caller chose none (the
+     command without --every-step or --saveat): an FMU's DefaultExperiment stepSize, as
+     FMPy's output interval. 0: none (the end alone). Finite and >= 0. */
+  double output_interval;
 } dk_problem_info;
 
 /* How a problem's rows are spread over the ranks of a communicator (ABI 1.3). Rank r owns

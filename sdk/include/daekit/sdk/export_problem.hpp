@@ -139,6 +139,9 @@ class ProblemAdapter {
     info_.atol_scale = in.atol_scale.empty() ? nullptr : in.atol_scale.data();
     info_.ntstops = in.tstops.size();
     info_.tstops = in.tstops.empty() ? nullptr : in.tstops.data();
+    if (!(in.output_interval >= 0.0) || !std::isfinite(in.output_interval))
+      throw std::invalid_argument("problem '" + in.name + "': output_interval must be finite and >= 0");
+    info_.output_interval = in.output_interval;
     info_.has_reference = in.reference.empty() ? 0u : 1u;
     info_.reference_t = in.reference_t;
     info_.scored = scored_.data();

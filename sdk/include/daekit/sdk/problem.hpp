@@ -61,6 +61,8 @@ struct ProblemInfo {
   double rtol_hint = 0.0;          // suggested rtol, 0 if none
   std::vector<double> atol_scale;  // suggested atol_i = atol_scale[i] * rtol; empty = 1
   std::vector<double> tstops;      // breakpoints
+  // ABI 1.3: the spacing of output points when the caller chooses none (0: the end alone).
+  double output_interval = 0.0;
 
   // Reference solution at reference_t (usually tend) and its provenance.
   std::vector<double> reference;   // empty = none
