@@ -123,7 +123,16 @@ namespace {
 void bind_problems(py::module_& m) {
   py::class_<PyProblemHandle>(m, "_ProblemHandle")
       .def_property_readonly("name", [](const PyProblemHandle& p) { return p.handle.name(); })
-      .def_property_readonly("n", [](const PyProblemHandle& p) { return p.handle.info().n; });
+      .def_property_readonly("n", [](const PyProblemHandle& p) { return p.handle.info().n; })
+      .def_property_readonly("root_names", [](const PyProblemHandle& p) {
+        // The event functions' names, by index (the description's, else "g<i>").
+        const dk_problem_info& i = p.handle.info();
+        std::vector<std::string> names;
+        if (!DK_HAS_FIELD(&i, dk_problem_info, root_names)) return names;  // before ABI 1.2: none
+        for (std::size_t k = 0; k < i.nroots; ++k)
+          names.push_back(i.root_names && i.root_names[k] ? i.root_names[k] : "g" + std::to_string(k));
+        return names;
+      });
   m.def("_plugin_problem", [](const std::string& name, const std::map<std::string, std::string>& params) {
     return PyProblemHandle{registry().problem(name, params), nullptr};
   });

@@ -16,9 +16,9 @@ class Result:
     variable's column. With solve(..., sensitivities=[...]): r.sensitivities (points x n x ns),
     [p, i, k] = d y_i / d q_k, q named by r.sensitivity_names."""
 
-    def __init__(self, solution, event_count=None):
+    def __init__(self, solution, event_names=()):
         self._s = solution
-        self._event_count = event_count
+        self._event_names = list(event_names)
 
     status = property(lambda self: self._s.status, doc="'success', 'too_many_steps', ...")
     message = property(lambda self: self._s.message)
@@ -28,7 +28,13 @@ class Result:
     stats = property(lambda self: self._s.stats)
     scd = property(lambda self: self._s.scd)
     mescd = property(lambda self: self._s.mescd)
-    events = property(lambda self: self._s.events)
+    @property
+    def events(self):
+        """Each event: t, kind ('root' or 'time'), index, direction and, for a root, the
+        event function's name."""
+        return [dict(e, name=self._event_names[e["index"]]) if e["kind"] == "root" and 0 <= e["index"] <
+                len(self._event_names) else e for e in self._s.events]
+
     problem = property(lambda self: self._s.problem)
     solver = property(lambda self: self._s.solver)
     t_reached = property(lambda self: self._s.t_reached)
@@ -42,10 +48,7 @@ class Result:
     def t_events(self):
         """The times of each event function's events, one array per function (scipy's t_events)."""
         roots = [e for e in self._s.events if e["kind"] == "root"]
-        count = self._event_count
-        if count is None:
-            count = 1 + max((e["index"] for e in roots), default=-1)
-        return [np.array([e["t"] for e in roots if e["index"] == k]) for k in range(count)]
+        return [np.array([e["t"] for e in roots if e["index"] == k]) for k in range(len(self._event_names))]
 
     def __getitem__(self, name):
         """The column of one variable of output_vars."""
@@ -106,8 +109,7 @@ def solve(problem, solver, rtol=None, atol=None, params=None, saveat=None, tend=
         if times.size == 0:
             raise UsageError("saveat gives no time")
         o.saveat = times.tolist()
-    return Result(_daekit._solve(handle, str(solver), o),
-                  len(problem.event_names) if isinstance(problem, Problem) else None)
+    return Result(_daekit._solve(handle, str(solver), o), handle.root_names)
 
 
 def _problem_handle(problem, params):

@@ -123,6 +123,11 @@ def test_names_come_from_the_functions():
     p = daekit.Problem(n=1, rhs=lambda t, y: -y, y0=[1.0], t_span=(0, 1),
                        events=[crash, lambda t, y: y[0] - 0.5, crash])
     assert p.event_names == ["crash", "event1", "event2"]
+    r = daekit.solve(p, "rodas5p", rtol=1e-8, atol=1e-10)
+    assert [e["name"] for e in r.events] == ["event1"] and len(r.t_events) == 3
+    # A plugin problem's events carry its functions' names too.
+    plugin = daekit.solve("bouncing_ball", "radau5", rtol=1e-8, atol=1e-10)
+    assert plugin.events and {e["name"] for e in plugin.events} == {"floor"} and len(plugin.t_events) == 1
 
 
 def test_bad_events_are_refused_or_failed_statuses_never_crashes():
