@@ -55,15 +55,6 @@ bool parse_command_line(int argc, char** argv, const po::options_description& de
   return true;
 }
 
-std::vector<std::string> split_list(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, sep))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 std::vector<std::string> split_variable_names(const std::string& list, const char* option) {
   std::vector<std::string> names;
   std::string current;

@@ -22,8 +22,6 @@ using PluginOptions = api::PluginSearch;
 
 void add_plugin_options(po::options_description& desc, PluginOptions& opts);
 
-// "a,b,,c" into {a, b, c}: the items between separators, empty ones dropped.
-std::vector<std::string> split_list(const std::string& s, char sep);
 // "a, der(b), x[1,2]" into {a, der(b), x[1,2]}: commas inside brackets belong to a name
 // (Modelica's scalarised arrays); an empty name is a UsageError naming --option.
 std::vector<std::string> split_variable_names(const std::string& list, const char* option);

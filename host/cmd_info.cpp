@@ -143,7 +143,8 @@ void print_problem(const loader::Plugin& plugin, const std::map<std::string, std
       std::cout << "\n";
       for (std::size_t i = 0; i < p.nroots; ++i) {
         const int d = p.root_direction ? p.root_direction[i] : 0;
-        std::cout << "  root " << i << (p.root_names && p.root_names[i] ? std::string(" (") + p.root_names[i] + ")" : "")
+        const std::string name = api::root_name(p, i);
+        std::cout << "  root " << i << (name.empty() ? "" : " (" + name + ")")
                   << ": " << (d > 0 ? "rising" : d < 0 ? "falling" : "both directions")
                   << (p.root_terminal && p.root_terminal[i] ? ", terminal" : "");
         if (DK_HAS_FIELD(&p, dk_problem_info, root_time_scale) && p.root_time_scale && p.root_time_scale[i] > 0.0)

@@ -141,7 +141,7 @@ RunReport report_of(const Solution& solution, const dk_problem_info& info, const
     r.has_events = info.nroots > 0 || (info.flags & DK_PROBLEM_TIME_EVENTS);
     r.constraints_ignored = constrained_components(info) > 0 && !(solver.info().flags & DK_SOLVER_CONSTRAINTS);
     for (std::size_t i = 0; i < info.nroots; ++i)
-      r.root_names.push_back(info.root_names && info.root_names[i] ? info.root_names[i] : "");
+      r.root_names.push_back(api::root_name(info, i));
   }
   r.problem = info.name;
   r.problem_title = info.title;

@@ -125,12 +125,14 @@ void bind_problems(py::module_& m) {
       .def_property_readonly("name", [](const PyProblemHandle& p) { return p.handle.name(); })
       .def_property_readonly("n", [](const PyProblemHandle& p) { return p.handle.info().n; })
       .def_property_readonly("root_names", [](const PyProblemHandle& p) {
-        // The event functions' names, by index (the description's, else "g<i>").
-        const dk_problem_info& i = p.handle.info();
-        std::vector<std::string> names;
-        if (!DK_HAS_FIELD(&i, dk_problem_info, root_names)) return names;  // before ABI 1.2: none
-        for (std::size_t k = 0; k < i.nroots; ++k)
-          names.push_back(i.root_names && i.root_names[k] ? i.root_names[k] : "g" + std::to_string(k));
+        // The event functions' names by index, None where the problem gives none (as the
+        // command's JSON report's null).
+        const dk_problem_info& info = p.handle.info();
+        py::list names;
+        for (std::size_t k = 0; DK_HAS_FIELD(&info, dk_problem_info, nroots) && k < info.nroots; ++k) {
+          const std::string name = api::root_name(info, k);
+          names.append(name.empty() ? py::object(py::none()) : py::object(py::str(name)));
+        }
         return names;
       });
   m.def("_plugin_problem", [](const std::string& name, const std::map<std::string, std::string>& params) {
@@ -139,6 +141,7 @@ void bind_problems(py::module_& m) {
   m.def("_tolerances", [](const std::string& text) { return api::parse_tolerances(text, "tols"); });
   m.attr("_reference_solver") = api::default_reference_solver;
   m.attr("_reference_tol") = api::default_reference_tol;
+  m.attr("_sweep_max_steps") = api::sweep_max_steps;
   m.def("_python_problem",
         [](std::string name, std::size_t n, py::object rhs, py::object jac, py::object mass, py::object exact,
            std::vector<double> y0, std::vector<double> yp0, double t0, double tend,

@@ -70,6 +70,12 @@ py::array_t<double> PythonProblem::parameter_values() const {
   return py::array_t<double>(static_cast<py::ssize_t>(p().size()), p().data());
 }
 
+std::string PythonProblem::keep_exception(py::error_already_set& raised, const std::string& callback) {
+  std::string message = callback + " raised " + raised.what();
+  if (!error_) error_ = std::make_unique<py::error_already_set>(std::move(raised));
+  return message;
+}
+
 std::optional<py::error_already_set> PythonProblem::take_error() {
   if (!error_) return std::nullopt;
   std::optional<py::error_already_set> e(std::move(*error_));
@@ -94,9 +100,7 @@ Eval PythonProblem::call(const py::object& fn, const char* what, double t, const
     std::copy(a.data(), a.data() + size, out);  // column-major either way
     return Eval::ok;
   } catch (py::error_already_set& e) {
-    const std::string message = std::string(what) + " raised " + e.what();
-    error_ = std::make_unique<py::error_already_set>(std::move(e));
-    return fail(message);
+    return fail(keep_exception(e, what));
   }
 }
 
@@ -142,7 +146,7 @@ Eval PythonProblem::reference_at(double t, Vector yref) {
   if (spec_.exact.is_none()) return Eval::not_provided;
   py::gil_scoped_acquire gil;
   try {
-    const py::object answer = info_.parameters.empty() ? spec_.exact(t) : spec_.exact(t, parameter_values());
+    const py::object answer = invoke(spec_.exact, t);
     auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(answer);
     if (!a || a.ndim() != 1 || static_cast<std::size_t>(a.size()) != spec_.n) {
       // A wrong shape is the caller's error, raised from solve() as ValueError: never a
@@ -160,9 +164,7 @@ Eval PythonProblem::reference_at(double t, Vector yref) {
   } catch (py::error_already_set& e) {
     // Raised again from solve(), as a callback's exception is: a broken exact solution
     // must not pass as a run without a score.
-    const std::string message = std::string("exact(t) raised ") + e.what();
-    if (!error_) error_ = std::make_unique<py::error_already_set>(std::move(e));
-    return fail(message);
+    return fail(keep_exception(e, "exact(t)"));
   }
 }
 
@@ -176,9 +178,7 @@ Eval PythonProblem::roots(double t, ConstVector y, Vector g) {
     try {
       answer = invoke(e.g, t, y_arr);
     } catch (py::error_already_set& raised) {
-      const std::string message = "event function " + e.name + "(t, y) raised " + raised.what();
-      error_ = std::make_unique<py::error_already_set>(std::move(raised));
-      return fail(message);
+      return fail(keep_exception(raised, "event function " + e.name + "(t, y)"));
     }
     // A number: a float, an int, a NumPy scalar or a one-element array.
     const double value = PyFloat_AsDouble(answer.ptr());
@@ -207,10 +207,8 @@ EventAction PythonProblem::on_event(const Event& event, Vector y) {
   try {
     answer = invoke(spec_.on_event, event.t, py::array_t<double>(n, y.data()), fired);
   } catch (py::error_already_set& raised) {
-    // Raised again from solve(); the run ends here as an evaluation failure.
-    const std::string message = std::string("on_event(t, y, fired) raised ") + raised.what();
-    error_ = std::make_unique<py::error_already_set>(std::move(raised));
-    throw std::runtime_error(message);
+    // The run ends here as an evaluation failure (on_event returns no Eval).
+    throw std::runtime_error(keep_exception(raised, "on_event(t, y, fired)"));
   }
   if (answer.is_none()) return stop ? EventAction::stop : EventAction::proceed;
   if (py::isinstance<py::str>(answer) && answer.cast<std::string>() == "stop") return EventAction::stop;

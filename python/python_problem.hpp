@@ -65,12 +65,15 @@ class PythonProblem : public Problem {
   std::optional<py::error_already_set> take_error();
 
  private:
-  // fn(t, y, extra...), with p last when the problem has parameters.
-  template <class... Extra>
-  py::object invoke(const py::object& fn, double t, const py::array_t<double>& y, Extra&&... extra) {
-    if (info_.parameters.empty()) return fn(t, y, std::forward<Extra>(extra)...);
-    return fn(t, y, std::forward<Extra>(extra)..., parameter_values());
+  // fn(arguments...), with p last when the problem has parameters (as scipy's args).
+  template <class... Arguments>
+  py::object invoke(const py::object& fn, Arguments&&... arguments) {
+    if (info_.parameters.empty()) return fn(std::forward<Arguments>(arguments)...);
+    return fn(std::forward<Arguments>(arguments)..., parameter_values());
   }
+  // The message for a callback that raised; the first exception is kept for solve() to
+  // raise again (later callbacks are not called: each fails at once).
+  std::string keep_exception(py::error_already_set& raised, const std::string& callback);
   py::array_t<double> parameter_values() const;  // a copy: a callback may keep it
   // Calls fn(t, y) and copies its answer (expected_size values) into out, or records why not.
   Eval call(const py::object& fn, const char* what, double t, const double* y, double* out, std::size_t rows,

@@ -7,6 +7,8 @@
 #include <memory>
 #include <sstream>
 
+#include <daekit/api/discovery.hpp>
+
 #include "checks.hpp"
 
 namespace daekit::host::check {
@@ -27,9 +29,8 @@ double algebraic_residual(const dk_problem& p, const dk_problem_info& info, doub
 }
 
 std::string root_label(const dk_problem_info& info, std::size_t i) {
-  std::string s = std::to_string(i);
-  if (info.root_names && info.root_names[i]) s += std::string(" (") + info.root_names[i] + ")";
-  return s;
+  const std::string name = api::root_name(info, i);
+  return std::to_string(i) + (name.empty() ? "" : " (" + name + ")");
 }
 
 // How many root functions get a simulated event each: enough to catch a wrong reaction.

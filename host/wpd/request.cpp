@@ -36,8 +36,7 @@ std::optional<Request> parse_request(int argc, char** argv) {
   std::string solvers;
   std::string& tols = r.tolerances_text;
   std::string& error = r.error_text;
-  // Sweeps go to tight tolerances: a step limit a point is unlikely to meet by accident.
-  RunSettingsOptions run_settings({.tolerances = false, .tend = false, .max_steps = 1000000});
+  RunSettingsOptions run_settings({.tolerances = false, .tend = false, .max_steps = api::sweep_max_steps});
   po::options_description desc("daekit wpd options");
   desc.add_options()("help,h", "show this help")(
       "problem,p", po::value(&r.problems)->composing(), "problem plugin (repeatable)")(

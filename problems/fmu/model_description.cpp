@@ -67,11 +67,15 @@ struct Reader {
     pugi::xml_attribute nominal = element.attribute("nominal");
     if (!nominal && element.attribute("declaredType"))
       nominal = type_element(element.attribute("declaredType").value()).attribute("nominal");
-    if (!nominal) return 0.0;
+    return nominal ? positive_number(nominal, "variable '" + name + "': nominal") : 0.0;
+  }
+
+  // An attribute that must be a finite number > 0 (a nominal, a stepSize), the whole text.
+  double positive_number(const pugi::xml_attribute& attribute, const std::string& what) const {
     char* end = nullptr;
-    const double value = std::strtod(nominal.value(), &end);
-    if (end == nominal.value() || *end != '\0' || !(value > 0.0) || !std::isfinite(value))
-      fail("variable '" + name + "': nominal '" + nominal.value() + "' is not a positive number");
+    const double value = std::strtod(attribute.value(), &end);
+    if (end == attribute.value() || *end != '\0' || !(value > 0.0) || !std::isfinite(value))
+      fail(what + " '" + attribute.value() + "' is not a positive number");
     return value;
   }
 
@@ -266,11 +270,8 @@ ModelDescription read_model_description(const std::filesystem::path& file) {
   const pugi::xml_node experiment = root.child("DefaultExperiment");
   md.start_time = experiment.attribute("startTime").as_double(0.0);
   md.tolerance = experiment.attribute("tolerance").as_double(0.0);
-  if (const pugi::xml_attribute step = experiment.attribute("stepSize")) {
-    md.step_size = step.as_double(-1.0);
-    if (!(md.step_size > 0.0) || !std::isfinite(md.step_size))
-      r.fail(std::string("DefaultExperiment stepSize '") + step.value() + "' is not a positive number");
-  }
+  if (const pugi::xml_attribute step = experiment.attribute("stepSize"))
+    md.step_size = r.positive_number(step, "DefaultExperiment stepSize");
   if (experiment.attribute("stopTime")) {
     md.stop_time = experiment.attribute("stopTime").as_double();
     md.stop_time_given = true;

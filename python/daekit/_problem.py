@@ -56,11 +56,9 @@ def _event_function(g, k, names):
         raise UsageError(f"event {name}: terminal must be True, False or a count >= 0, not {terminal!r}")
     time_scale = getattr(g, "time_scale", 0.0)
     try:
-        time_scale = float(time_scale)
+        time_scale = float(time_scale)  # its range the SDK checks, as for a plugin's
     except (TypeError, ValueError):
-        time_scale = -1.0
-    if not time_scale >= 0.0 or time_scale == float("inf"):
-        raise UsageError(f"event {name}: time_scale must be a finite number >= 0, not {getattr(g, 'time_scale')!r}")
+        raise UsageError(f"event {name}: time_scale must be a number, not {time_scale!r}") from None
     # The direction as the ABI's DK_ROOT_RISING (1), DK_ROOT_FALLING (-1) or DK_ROOT_BOTH (0).
     return (g, str(name), 1 if direction > 0 else -1 if direction < 0 else 0, int(terminal), time_scale)
 

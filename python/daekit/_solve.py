@@ -28,13 +28,6 @@ class Result:
     stats = property(lambda self: self._s.stats)
     scd = property(lambda self: self._s.scd)
     mescd = property(lambda self: self._s.mescd)
-    @property
-    def events(self):
-        """Each event: t, kind ('root' or 'time'), index, direction and, for a root, the
-        event function's name."""
-        return [dict(e, name=self._event_names[e["index"]]) if e["kind"] == "root" and 0 <= e["index"] <
-                len(self._event_names) else e for e in self._s.events]
-
     problem = property(lambda self: self._s.problem)
     solver = property(lambda self: self._s.solver)
     t_reached = property(lambda self: self._s.t_reached)
@@ -43,6 +36,13 @@ class Result:
     variables = property(lambda self: self._s.variables)
     sensitivity_names = property(lambda self: self._s.sensitivity_names)
     sensitivities = property(lambda self: self._s.sensitivities)
+
+    @property
+    def events(self):
+        """Each event: t, kind ('root' or 'time'), index, direction and, for a root, the
+        event function's name."""
+        return [dict(e, name=self._event_names[e["index"]]) if e["kind"] == "root" and 0 <= e["index"] <
+                len(self._event_names) else e for e in self._s.events]
 
     @property
     def t_events(self):

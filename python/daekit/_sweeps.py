@@ -91,13 +91,10 @@ def ensemble(problem, solver, members, workers=1, **options):
         return list(pool.map(member, members))
 
 
-def _tolerance_list(tols):
-    if isinstance(tols, str):
-        return _daekit._tolerances(tols)
-    values = [float(t) for t in np.atleast_1d(tols)]
-    if not values or not all(v > 0 and np.isfinite(v) for v in values):
-        raise UsageError(f"tols must be positive numbers, not {tols!r}")
-    return values
+def _tolerance_text(tols):
+    """tols in the command's syntax: text as given, numbers joined by commas (the library
+    checks both, for the command and for a sweep in this process alike)."""
+    return tols if isinstance(tols, str) else ",".join(repr(float(t)) for t in np.atleast_1d(tols))
 
 
 def _scored(problem, params):
@@ -108,7 +105,7 @@ def _scored(problem, params):
     if problem.has_exact:
         return problem, "exact(t)"
     solver, tol = _daekit._reference_solver, _daekit._reference_tol
-    reference = solve(problem, solver, rtol=tol, atol=tol, every_step=False, max_steps=10_000_000)
+    reference = solve(problem, solver, rtol=tol, atol=tol, every_step=False, max_steps=_daekit._sweep_max_steps)
     if not reference.success:
         raise RuntimeError(f"the reference solution of {problem.name} ({solver} at tol {tol:g}) failed: "
                            f"{reference.status}: {reference.message}")
@@ -128,14 +125,14 @@ def _wpd_in_process(problem, solvers, tols, runs, error, params, solver_options)
                          "measures need the command's sweep of a plugin problem")
     if int(runs) < 1:
         raise UsageError("runs must be at least 1")
-    tolerances = _tolerance_list(tols)
+    tolerances = _daekit._tolerances(_tolerance_text(tols))
     scored, reference = _scored(problem, params)
     rows = []
     for solver in solvers or _solvers_taking(scored):
         for tol in tolerances:
             options = (solver_options or {}).get(solver)
             results = [solve(scored, solver, rtol=tol, atol=tol, every_step=False, solver_options=options,
-                             max_steps=1_000_000) for _ in range(int(runs))]
+                             max_steps=_daekit._sweep_max_steps) for _ in range(int(runs))]
             r = results[-1]
             walls = sorted(x.stats["wall_s"] for x in results)
             rows.append({"problem": problem.name, "instance": problem.name, "solver": solver, "setup": solver,
@@ -160,9 +157,7 @@ def _solvers_taking(problem):
 
 
 def _wpd_command(problems, solvers, tols, out, runs, error, params, solver_options, setups, extra_args):
-    if not isinstance(tols, str):
-        tols = ",".join(repr(float(t)) for t in tols)
-    args = [_daekit_command(), "wpd", "--tols", tols, "--runs", str(int(runs)), "--error", str(error), "--quiet"]
+    args = [_daekit_command(), "wpd", "--tols", _tolerance_text(tols), "--runs", str(int(runs)), "--error", str(error), "--quiet"]
     if solvers:
         args += ["--solvers", ",".join(solvers)]
     for name, spec in (setups or {}).items():

@@ -101,4 +101,17 @@ std::string component_name(const dk_problem_info& info, std::size_t i) {
   return info.component_names ? std::string(info.component_names[i]) : numbered("y", i + 1);
 }
 
+std::string root_name(const dk_problem_info& info, std::size_t i) {
+  if (!DK_HAS_FIELD(&info, dk_problem_info, root_names) || !info.root_names || !info.root_names[i]) return "";
+  return info.root_names[i];
+}
+
+std::vector<std::string> split_list(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, sep);)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
 }  // namespace daekit::api

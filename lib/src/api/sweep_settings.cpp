@@ -2,21 +2,11 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <sstream>
 
 #include "daekit/api/discovery.hpp"
 
 namespace daekit::api {
 namespace {
-
-// The non-empty items between separators (as the command's lists).
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> items;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, separator);)
-    if (!item.empty()) items.push_back(item);
-  return items;
-}
 
 double parse_positive(const std::string& s, const std::string& what) {
   char* end = nullptr;
@@ -31,9 +21,9 @@ double parse_positive(const std::string& s, const std::string& what) {
 std::vector<double> parse_tolerances(const std::string& spec, const std::string& what) {
   std::vector<double> tols;
   if (spec.find(':') == std::string::npos) {
-    for (const auto& item : split(spec, ',')) tols.push_back(parse_positive(item, what));
+    for (const auto& item : split_list(spec, ',')) tols.push_back(parse_positive(item, what));
   } else {
-    const auto parts = split(spec, ':');
+    const auto parts = split_list(spec, ':');
     if (parts.size() < 2 || parts.size() > 3) throw UsageError(what + " expects FROM:TO[:PER_DECADE]");
     const double from = parse_positive(parts[0], what), to = parse_positive(parts[1], what);
     const double per_decade = parts.size() == 3 ? parse_positive(parts[2], what + " per decade") : 1.0;

@@ -44,5 +44,10 @@ const loader::Plugin& require_plugin(const loader::Registry& registry, const std
 
 // The problem's name for component i (0-based), or y<i+1>.
 std::string component_name(const dk_problem_info& info, std::size_t i);
+// The name of root function i (ABI 1.2), or "" when the problem gives none.
+std::string root_name(const dk_problem_info& info, std::size_t i);
+
+// "a,b,,c" into {a, b, c}: the items between separators, empty ones dropped.
+std::vector<std::string> split_list(const std::string& s, char sep);
 
 }  // namespace daekit::api

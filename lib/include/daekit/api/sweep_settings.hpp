@@ -3,6 +3,7 @@
 // the problem has no reference of its own.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,5 +17,8 @@ std::vector<double> parse_tolerances(const std::string& spec, const std::string&
 // tolerance (rtol = atol); `daekit wpd --reference-solver/--reference-tol` choose others.
 inline constexpr const char* default_reference_solver = "rodas5p";
 inline constexpr double default_reference_tol = 1e-12;
+// Sweeps go to tight tolerances: a step limit a point (or its reference) is unlikely to
+// meet by accident.
+inline constexpr std::int64_t sweep_max_steps = 1000000;
 
 }  // namespace daekit::api
