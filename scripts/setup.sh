@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config
           libboost-dev libboost-filesystem-dev libboost-program-options-dev
           libeigen3-dev libopenblas-serial-dev catch2 nlohmann-json3-dev libsundials-dev libsuitesparse-dev libmetis-dev libopenmpi-dev openmpi-bin libzip-dev libpugixml-dev libceres-dev libhypre-dev petsc-dev
-          gnuplot-nox libxml2-utils procps universal-ctags ccache
+          gnuplot-nox librsvg2-bin libxml2-utils procps universal-ctags ccache
           python3-dev pybind11-dev python3-numpy python3-pytest)
 
 missing=()

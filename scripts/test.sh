@@ -14,7 +14,7 @@ bash scripts/build.sh build -DCMAKE_BUILD_TYPE=Release -DDAEKIT_BUILD_TESTS=ON
 echo "== release build, generic BLAS kernels (OPENBLAS_CORETYPE=Prescott)"
 # (Not the SDK's install test, the documentation's code, nor the fuzz tests of inputs,
 # which test no floor.)
-(cd build && OPENBLAS_CORETYPE=Prescott ctest --output-on-failure -j "$(nproc)" -E "^sdk:|^docs:|^fuzzed|^seeded random")
+(cd build && OPENBLAS_CORETYPE=Prescott ctest --output-on-failure -j "$(nproc)" -E "^sdk:|^docs:|^diagrams:|^fuzzed|^seeded random")
 
 echo "== sanitizer build (ASan + UBSan)"
 # intercept_tls_get_addr=0: up to GCC 13 the sanitizer runtime's __tls_get_addr hook takes
