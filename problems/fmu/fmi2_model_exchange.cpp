@@ -110,15 +110,19 @@ class Fmi2ModelExchange : public ModelExchange {
   }
   Result set_time(double t) override { return call([&] { return set_time_(component_, t); }, "fmi2SetTime"); }
   Result set_states(const double* x, std::size_t n) override {
+    if (n == 0) return Result::ok;  // a model without states or indicators is not asked for them
     return call([&] { return set_states_(component_, x, n); }, "fmi2SetContinuousStates");
   }
   Result get_states(double* x, std::size_t n) override {
+    if (n == 0) return Result::ok;
     return call([&] { return get_states_(component_, x, n); }, "fmi2GetContinuousStates");
   }
   Result get_derivatives(double* dx, std::size_t n) override {
+    if (n == 0) return Result::ok;
     return call([&] { return get_derivatives_(component_, dx, n); }, "fmi2GetDerivatives");
   }
   Result get_event_indicators(double* g, std::size_t n) override {
+    if (n == 0) return Result::ok;
     return call([&] { return get_indicators_(component_, g, n); }, "fmi2GetEventIndicators");
   }
   Result get_value(const Variable& v, double* value) override {

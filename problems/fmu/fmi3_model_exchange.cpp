@@ -96,15 +96,19 @@ class Fmi3ModelExchange : public ModelExchange {
   }
   Result set_time(double t) override { return call([&] { return set_time_(instance_, t); }, "fmi3SetTime"); }
   Result set_states(const double* x, std::size_t n) override {
+    if (n == 0) return Result::ok;  // a model without states or indicators is not asked for them
     return call([&] { return set_states_(instance_, x, n); }, "fmi3SetContinuousStates");
   }
   Result get_states(double* x, std::size_t n) override {
+    if (n == 0) return Result::ok;
     return call([&] { return get_states_(instance_, x, n); }, "fmi3GetContinuousStates");
   }
   Result get_derivatives(double* dx, std::size_t n) override {
+    if (n == 0) return Result::ok;
     return call([&] { return get_derivatives_(instance_, dx, n); }, "fmi3GetContinuousStateDerivatives");
   }
   Result get_event_indicators(double* g, std::size_t n) override {
+    if (n == 0) return Result::ok;
     return call([&] { return get_indicators_(instance_, g, n); }, "fmi3GetEventIndicators");
   }
   Result get_value(const Variable& v, double* value) override {

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "input_signals.hpp"
 #include "model_description.hpp"
 #include "model_exchange.hpp"
 #include "parameter_shadows.hpp"
@@ -37,6 +38,7 @@ constexpr int max_event_iterations = 1000;
 const char* const usage =
     "fmu: give the FMU with --param file=Model.fmu (an FMI 2.0 or 3.0 model-exchange archive); further "
     "parameters: tend=T (default: the FMU's DefaultExperiment stopTime), jacobian=auto|directional|differences, "
+    "input=FILE.csv (signals for the FMU's inputs), "
     "and NAME=VALUE for any of the model's parameters and start values, by their names in modelDescription.xml";
 
 class FmuProblem : public daekit::Problem {
@@ -44,6 +46,10 @@ class FmuProblem : public daekit::Problem {
   static std::vector<daekit::ParamDesc> parameters() {
     return {{"file", "", "the FMU: a .fmu archive, FMI 2.0 or 3.0 model exchange, binary for x86_64 Linux"},
             {"tend", "", "end of the span (default: the FMU's DefaultExperiment stopTime, else 1)"},
+            {"input", "",
+             "a CSV file of signals for the FMU's inputs: a column 'time', then one per input variable by name; "
+             "continuous reals linear between rows, discrete inputs held from each row's time, two rows at one time "
+             "a jump (as FMPy)"},
             {"jacobian", "auto",
              "auto (the FMU's directional derivatives when it provides them, else differences), directional, "
              "differences"},
@@ -60,10 +66,13 @@ class FmuProblem : public daekit::Problem {
     if (!fs::is_regular_file(description))
       throw std::runtime_error(file + " has no modelDescription.xml at its root: not an FMU");
     md_ = daekit::fmu::read_model_description(description);
-    if (md_.states.empty())
-      throw std::runtime_error("the FMU '" + md_.model_name +
-                               "' has no continuous states: there is nothing for a solver to integrate");
     settings_ = daekit::fmu::parse_variable_settings(md_, p.extra());
+    if (!p.text("input").empty()) inputs_ = daekit::fmu::InputSignals(p.text("input"), md_);
+    for (const auto* v : inputs_.variables())
+      for (const auto& s : settings_)
+        if (s.variable == v)
+          throw std::invalid_argument("fmu: the input '" + v->name + "' is given twice: by --param and by " +
+                                      p.text("input"));
     const std::string jacobian = p.text("jacobian");
     if (jacobian != "auto" && jacobian != "directional" && jacobian != "differences")
       throw std::invalid_argument("fmu: jacobian must be auto, directional or differences, not '" + jacobian + "'");
@@ -75,8 +84,8 @@ class FmuProblem : public daekit::Problem {
     fmu_ = open_instance();
     initialise();
 
-    const std::size_t n = md_.states.size();
-    for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t n = std::max<std::size_t>(fmu_states(), 1);  // a placeholder state when it has none
+    for (std::size_t i = 0; i < fmu_states(); ++i) {
       state_refs_.push_back(md_.variables[md_.states[i]].value_reference);
       derivative_refs_.push_back(md_.variables[md_.derivatives[i]].value_reference);
     }
@@ -90,8 +99,11 @@ class FmuProblem : public daekit::Problem {
     in.tend = p.text("tend").empty() ? (md_.stop_time_given ? md_.stop_time : md_.start_time + 1.0) : p.real("tend");
     if (!(in.tend > in.t0)) throw std::invalid_argument("fmu: tend must lie after the FMU's start time");
     in.rtol_hint = md_.tolerance > 0.0 ? md_.tolerance : 0.0;
+    for (const double t : inputs_.breakpoints())
+      if (t > in.t0) in.tstops.push_back(t);  // the inputs' kinks; their jumps are time events
     in.output_interval = md_.step_size;  // the command's default output: a point per stepSize, as FMPy's
-    for (std::size_t i = 0; i < n; ++i) in.component_names.push_back(md_.variables[md_.states[i]].name);
+    for (std::size_t i = 0; i < fmu_states(); ++i) in.component_names.push_back(md_.variables[md_.states[i]].name);
+    if (placeholder()) in.component_names.push_back(placeholder_name());
     // A state's nominal magnitude scales its default absolute tolerance (atol_i = rtol *
     // nominal_i, as FMPy and Dymola take it): a state of 1e-4 is not held to 1e-6 absolute.
     if (std::any_of(md_.states.begin(), md_.states.end(), [&](std::size_t v) { return md_.variables[v].nominal > 0; }))
@@ -114,8 +126,8 @@ class FmuProblem : public daekit::Problem {
                           DK_ROOT_BOTH, false});
     in.time_events = true;  // nextEventTime may appear at any event
     in.step_notification = md_.completed_step_needed;
-    in.analytic_jacobian = directional_;
-    if (md_.dependencies_known) {
+    in.analytic_jacobian = directional_ || placeholder();
+    if (md_.dependencies_known && !placeholder()) {
       in.jac_col_ptr.assign(1, 0);
       std::vector<std::vector<std::int32_t>> rows(n);
       for (std::size_t i = 0; i < n; ++i)
@@ -180,6 +192,10 @@ class FmuProblem : public daekit::Problem {
 
   Eval rhs(double t, daekit::ConstVector y, daekit::Vector f) override {
     if (const Eval e = set_point(t, y); e != Eval::ok) return e;
+    if (placeholder()) {
+      f.setZero();
+      return Eval::ok;
+    }
     return outcome(fmu_->get_derivatives(f.data(), static_cast<std::size_t>(f.size())));
   }
 
@@ -190,6 +206,10 @@ class FmuProblem : public daekit::Problem {
 
   // Column j of df/dy is the derivatives' sensitivity to state j alone.
   Eval jacobian(double t, daekit::ConstVector y, daekit::MatrixView j) override {
+    if (placeholder()) {
+      j.setZero();
+      return Eval::ok;
+    }
     if (const Eval e = set_point(t, y); e != Eval::ok) return e;
     const double seed = 1.0;
     for (Eigen::Index col = 0; col < j.cols(); ++col) {
@@ -233,26 +253,30 @@ class FmuProblem : public daekit::Problem {
     return Eval::ok;
   }
 
+  // The FMU's next time event, or the next jump of an input signal, whichever comes first.
   double next_time_event(double t) override {
-    return next_event_time_ > t ? next_event_time_ : std::numeric_limits<double>::infinity();
+    return std::min(next_event_time_ > t ? next_event_time_ : std::numeric_limits<double>::infinity(),
+                    inputs_.next_jump_after(t));
   }
 
   // Root, time and step events alike: the FMU's event mode at (t, y), its event iteration,
   // and back to continuous time with the states it may have changed.
   daekit::EventAction on_event(const daekit::Event& event, daekit::Vector y) override {
     events_seen_ = true;
-    if (shadows_.active()) check_shadows(shadows_.follow_event(event.t, y.data(), static_cast<std::size_t>(y.size())));
+    if (shadows_.active()) check_shadows(shadows_.follow_event(event.t, y.data(), fmu_states()));
     check(set_point(event.t, daekit::ConstVector(y.data(), y.size())), "setting the state at the event");
     check(fmu_->enter_event_mode(), "entering event mode");
+    check(inputs_.set_all(*fmu_, event.t), "setting the inputs at the event");
+    inputs_settled_ = std::max(inputs_settled_, event.t);
     const bool terminate = iterate_events();
     check(fmu_->enter_continuous_time_mode(), "entering continuous-time mode");
-    check(fmu_->get_states(y.data(), static_cast<std::size_t>(y.size())), "reading the states after the event");
+    check(fmu_->get_states(y.data(), fmu_states()), "reading the states after the event");
     return terminate ? daekit::EventAction::stop : daekit::EventAction::proceed;
   }
 
   daekit::EventAction step_completed(double t, daekit::ConstVector y) override {
     events_seen_ = true;
-    if (shadows_.active()) check_shadows(shadows_.follow_step(t, y.data(), static_cast<std::size_t>(y.size())));
+    if (shadows_.active()) check_shadows(shadows_.follow_step(t, y.data(), fmu_states()));
     check(set_point(t, y), "setting the state after the step");
     bool enter_event_mode = false, terminate = false;
     check(fmu_->completed_integrator_step(&enter_event_mode, &terminate), "completing the step");
@@ -278,7 +302,23 @@ class FmuProblem : public daekit::Problem {
       parameter_refs_.push_back(v.value_reference);
     }
   }
-  static bool reserved(const std::string& name) { return name == "file" || name == "tend" || name == "jacobian"; }
+  // An FMU without continuous states (inputs to outputs, time events, clocks of a
+  // sampled system) still needs time to advance through its events, completed steps and
+  // output points: it gets one placeholder state with derivative 0, as OpenModelica gives
+  // such models, so that every solver steps it; the FMU itself never sees it.
+  std::size_t fmu_states() const { return md_.states.size(); }
+  bool placeholder() const { return md_.states.empty(); }
+  std::string placeholder_name() const {
+    std::string name = "_dummy";
+    while (md_.find(name)) name += "_";
+    return name;
+  }
+  static bool reserved(const std::string& name) {
+    return name == "file" || name == "tend" || name == "jacobian" || name == "input";
+  }
+  // At a jump of an input signal not yet handled by an event, evaluations take its left
+  // limit: they belong to the step that ends there.
+  bool pending_jump(double t) const { return t > inputs_settled_ && inputs_.jumps_at(t); }
 
   std::unique_ptr<ModelExchange> open_instance() {
     return daekit::fmu::open_model_exchange(md_, archive_->folder(), [this](int level, const std::string& line) {
@@ -292,6 +332,7 @@ class FmuProblem : public daekit::Problem {
     for (const auto& s : settings_) check(fmu, daekit::fmu::apply(fmu, s), "setting " + s.variable->name);
     for (std::size_t j = 0; j < p.size(); ++j)
       check(fmu, fmu.set_real(parameter_refs_[j], p[j]), "setting " + info_.parameters[j].name);
+    check(fmu, inputs_.set_all(fmu, md_.start_time), "setting the inputs at the start");
     check(fmu, fmu.initialise(md_.start_time), "initialising the FMU");
     *next = std::numeric_limits<double>::infinity();
     if (iterate_events(fmu, next))
@@ -301,8 +342,9 @@ class FmuProblem : public daekit::Problem {
 
   void initialise() {
     start(*fmu_, p(), &next_event_time_);
-    y0_.resize(static_cast<Eigen::Index>(md_.states.size()));
-    check(fmu_->get_states(y0_.data(), md_.states.size()), "reading the initial states");
+    y0_ = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(std::max<std::size_t>(fmu_states(), 1)));
+    check(fmu_->get_states(y0_.data(), fmu_states()), "reading the initial states");
+    inputs_settled_ = md_.start_time;
     events_seen_ = false;
   }
 
@@ -323,6 +365,10 @@ class FmuProblem : public daekit::Problem {
   // d(derivatives or indicators)/dp at (t, y) from the instances with a parameter moved.
   Eval parameter_columns(daekit::fmu::ParameterShadows::Quantity what, double t, daekit::ConstVector y,
                          daekit::MatrixView out) {
+    if (placeholder() && what == daekit::fmu::ParameterShadows::Quantity::derivatives) {
+      out.setZero();
+      return Eval::ok;
+    }
     if (md_.once_per_process) {
       error_ = "the FMU '" + md_.model_name + "' can be instantiated only once per process, and derivatives with "
                "respect to its parameters need two more instances per parameter (FMI gives none in "
@@ -337,7 +383,7 @@ class FmuProblem : public daekit::Problem {
     }
     columns_.resize(static_cast<std::size_t>(out.rows() * out.cols()));
     const ModelExchange::Result r =
-        shadows_.columns(what, t, y.data(), static_cast<std::size_t>(y.size()), static_cast<std::size_t>(out.rows()),
+        shadows_.columns(what, t, y.data(), fmu_states(), static_cast<std::size_t>(out.rows()),
                          columns_.data());
     if (r != ModelExchange::Result::ok) {
       error_ = shadows_.error();
@@ -353,7 +399,8 @@ class FmuProblem : public daekit::Problem {
 
   Eval set_point(double t, daekit::ConstVector y) {
     if (const Eval e = outcome(fmu_->set_time(t)); e != Eval::ok) return e;
-    return outcome(fmu_->set_states(y.data(), static_cast<std::size_t>(y.size())));
+    if (const Eval e = outcome(inputs_.set_continuous(*fmu_, t, pending_jump(t))); e != Eval::ok) return e;
+    return outcome(fmu_->set_states(y.data(), fmu_states()));
   }
 
   // fmiDiscard: the FMU cannot evaluate here (a solver retries with a smaller step).
@@ -374,6 +421,8 @@ class FmuProblem : public daekit::Problem {
   std::unique_ptr<daekit::fmu::UnpackedArchive> archive_;  // outlives the binary loaded from it
   daekit::fmu::ModelDescription md_;
   std::vector<daekit::fmu::VariableSetting> settings_;
+  daekit::fmu::InputSignals inputs_;  // from input=FILE.csv; none without it
+  double inputs_settled_ = 0.0;       // the last input jump an event has handled
   std::unique_ptr<ModelExchange> fmu_;
   bool directional_ = false, events_seen_ = false;
   std::vector<std::uint32_t> parameter_refs_;  // per real parameter, its value reference
@@ -381,6 +430,10 @@ class FmuProblem : public daekit::Problem {
                                          [this](ModelExchange& fmu, const std::vector<double>& p) {
                                            double next = 0.0;
                                            start(fmu, p, &next);
+                                         },
+                                         [this](ModelExchange& fmu, double t, bool event) {
+                                           return event ? inputs_.set_all(fmu, t)
+                                                        : inputs_.set_continuous(fmu, t, pending_jump(t));
                                          }};
   std::vector<double> columns_;
   Eigen::VectorXd moved_;

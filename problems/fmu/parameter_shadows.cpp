@@ -35,6 +35,7 @@ ModelExchange::Result ParameterShadows::failed(Instance& i, ModelExchange::Resul
 
 ModelExchange::Result ParameterShadows::at(Instance& i, double t, const double* y, std::size_t n) {
   ModelExchange::Result r = i.fmu->set_time(t);
+  if (r == ModelExchange::Result::ok) r = inputs_(*i.fmu, t, false);
   if (r == ModelExchange::Result::ok) r = i.fmu->set_states(y, n);
   return r == ModelExchange::Result::ok ? r : failed(i, r);
 }
@@ -63,6 +64,7 @@ ModelExchange::Result ParameterShadows::follow_event(double t, const double* y, 
   for (Instance& i : instances_) {
     ModelExchange::Result r = at(i, t, y, n);
     if (r == ModelExchange::Result::ok) r = i.fmu->enter_event_mode();
+    if (r == ModelExchange::Result::ok) r = inputs_(*i.fmu, t, true);
     ModelExchange::DiscreteUpdate update;
     for (int k = 0; r == ModelExchange::Result::ok && k < 1000; ++k) {
       r = i.fmu->update_discrete_states(&update);

@@ -22,7 +22,10 @@ class ParameterShadows {
   // (start values, parameters, initialisation, event iteration, continuous-time mode).
   using Open = std::function<std::unique_ptr<ModelExchange>()>;
   using Start = std::function<void(ModelExchange&, const std::vector<double>& p)>;
-  ParameterShadows(Open open, Start start) : open_(std::move(open)), start_(std::move(start)) {}
+  // The inputs at t: the continuous ones, or every one in event mode (event = true).
+  using Inputs = std::function<ModelExchange::Result(ModelExchange&, double t, bool event)>;
+  ParameterShadows(Open open, Start start, Inputs inputs)
+      : open_(std::move(open)), start_(std::move(start)), inputs_(std::move(inputs)) {}
 
   // The instances for parameters p, made or restarted when p or the run changed since.
   // Throws std::runtime_error when an instance cannot be made or started.
@@ -50,6 +53,7 @@ class ParameterShadows {
 
   Open open_;
   Start start_;
+  Inputs inputs_;
   std::vector<Instance> instances_;  // 2j: p_j moved up, 2j + 1: down
   std::vector<double> p_, plus_, minus_;
   bool fresh_ = false;

@@ -35,6 +35,38 @@ std::string why_not_settable(const Variable& v) {
 
 }  // namespace
 
+VariableSetting parse_value(const Variable& v, const std::string& text, const std::string& what) {
+  VariableSetting s;
+  s.variable = &v;
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  errno = 0;
+  switch (v.type) {
+    case Variable::Type::real:
+      s.real = std::strtod(begin, &end);
+      if (text.empty() || *end || errno == ERANGE || !std::isfinite(s.real))
+        throw std::invalid_argument(what + " is a real variable; '" + text + "' is not a finite number");
+      break;
+    case Variable::Type::integer:
+      s.integer = std::strtol(begin, &end, 10);
+      if (text.empty() || *end || errno == ERANGE || s.integer < INT_MIN || s.integer > INT_MAX)
+        throw std::invalid_argument(what + " is an integer variable; '" + text + "' is not a 32-bit integer");
+      break;
+    case Variable::Type::boolean:
+      if (text == "true" || text == "1")
+        s.boolean = true;
+      else if (text == "false" || text == "0")
+        s.boolean = false;
+      else
+        throw std::invalid_argument(what + " is a boolean variable; give true or false (1 or 0), not '" + text + "'");
+      break;
+    case Variable::Type::other:
+      throw std::invalid_argument(what + ": its type " + v.type_name +
+                                  " is not one daekit sets (real, integer, boolean)");
+  }
+  return s;
+}
+
 std::vector<VariableSetting> parse_variable_settings(const ModelDescription& md,
                                                      const std::map<std::string, std::string>& given) {
   std::vector<VariableSetting> out;
@@ -45,35 +77,7 @@ std::vector<VariableSetting> parse_variable_settings(const ModelDescription& md,
                                   "' (closest: " + closest_names(md, name) + ")");
     if (const std::string why = why_not_settable(*v); !why.empty())
       throw std::invalid_argument("fmu: cannot set '" + name + "': " + why);
-    VariableSetting s;
-    s.variable = v;
-    const char* begin = text.c_str();
-    char* end = nullptr;
-    errno = 0;
-    switch (v->type) {
-      case Variable::Type::real:
-        s.real = std::strtod(begin, &end);
-        if (text.empty() || *end || errno == ERANGE || !std::isfinite(s.real))
-          throw std::invalid_argument("fmu: '" + name + "' is a real variable; '" + text + "' is not a finite number");
-        break;
-      case Variable::Type::integer:
-        s.integer = std::strtol(begin, &end, 10);
-        if (text.empty() || *end || errno == ERANGE || s.integer < INT_MIN || s.integer > INT_MAX)
-          throw std::invalid_argument("fmu: '" + name + "' is an integer variable; '" + text + "' is not a 32-bit integer");
-        break;
-      case Variable::Type::boolean:
-        if (text == "true" || text == "1")
-          s.boolean = true;
-        else if (text == "false" || text == "0")
-          s.boolean = false;
-        else
-          throw std::invalid_argument("fmu: '" + name + "' is a boolean variable; give true or false, not '" + text + "'");
-        break;
-      case Variable::Type::other:
-        throw std::invalid_argument("fmu: cannot set '" + name + "': its type " + v->type_name +
-                                    " is not one daekit sets (real, integer, boolean)");
-    }
-    out.push_back(s);
+    out.push_back(parse_value(*v, text, "fmu: '" + name + "'"));
   }
   return out;
 }

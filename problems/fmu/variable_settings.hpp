@@ -20,6 +20,10 @@ struct VariableSetting {
   bool boolean = false;
 };
 
+// TEXT as a value of v in its type's syntax (a finite real, a 32-bit integer, true/false or
+// 1/0); throws std::invalid_argument that begins with `what` (how the caller names it).
+VariableSetting parse_value(const Variable& v, const std::string& text, const std::string& what);
+
 // Throws std::invalid_argument naming the variable and the reason.
 std::vector<VariableSetting> parse_variable_settings(const ModelDescription& md,
                                                      const std::map<std::string, std::string>& given);

@@ -246,7 +246,6 @@ TEST_CASE("bad FMUs: each a clear message and a non-zero exit, nothing left behi
       {bad_fmu("fmi1"), "FMI version '1.0' is not supported"},
       {bad_fmu("bad_xml"), "not well-formed XML"},
       {(tmp / "missing.fmu").string(), "missing.fmu"},
-      {bad_fmu("no_states"), "has no continuous states"},
       {bad_fmu("array_state"), "the state 'x' is an array"},
       {bad_fmu("missing_function"), "does not export fmi3InstantiateModelExchange"},
       {bad_fmu("not_loading"), "does not load"},

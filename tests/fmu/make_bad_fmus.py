@@ -10,7 +10,6 @@ modelDescription.xml:
   fmi1.fmu             fmiVersion="1.0"
   wrong_guid.fmu       a guid the binary does not know (it refuses to instantiate)
   bad_xml.fmu          a description that is not well-formed XML
-  no_states.fmu        a description without continuous states
   array_state.fmu      an FMI 3.0 description whose state is an array
   missing_function.fmu an FMI 3.0 description over the FMI 2.0 binary (no fmi3 functions)
   not_loading.fmu      a "binary" that is a text file
@@ -76,9 +75,6 @@ def main():
     wrong = description[:guid_start] + "{00000000-0000-0000-0000-000000000000}" + description[guid_end:]
     pack(os.path.join(out, "wrong_guid.fmu"), [("modelDescription.xml", wrong), (so, binary)])
     pack(os.path.join(out, "bad_xml.fmu"), [("modelDescription.xml", description[: len(description) // 2]), (so, binary)])
-    structure = description[description.index("<ModelStructure>"):description.index("</ModelStructure>")]
-    pack(os.path.join(out, "no_states.fmu"),
-         [("modelDescription.xml", description.replace(structure, "<ModelStructure>")), (so, binary)])
     fmi3 = f"""<?xml version="1.0" encoding="UTF-8"?>
 <fmiModelDescription fmiVersion="3.0" modelName="Broken3" instantiationToken="{{0}}">
   <ModelExchange modelIdentifier="{identifier}"/>

@@ -108,29 +108,28 @@ EXPORT fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[], si
   return core_get_reals((Instance*)c, vr, n, value) == 0 ? fmi2OK : fmi2Error;
 }
 EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t n, const double value[]) {
-  Instance* self = (Instance*)c;
-  for (size_t i = 0; i < n; ++i) {
-    if (!core_valid_reference(self, vr[i])) return fmi2Error;
-    self->r[vr[i]] = value[i];
+  return core_set_reals((Instance*)c, vr, n, value) == 0 ? fmi2OK : fmi2Error;
+}
+/* Integers and booleans live in the same table as doubles. */
+#define FMI2_CONVERTED(NAME, TYPE, TO_DOUBLE, FROM_DOUBLE)                                                  \
+  EXPORT fmi2Status fmi2Get##NAME(fmi2Component c, const fmi2ValueReference vr[], size_t n, TYPE value[]) { \
+    double v[MAX_REALS];                                                                                   \
+    if (n > MAX_REALS || core_get_reals((Instance*)c, vr, n, v) != 0) return fmi2Error;                   \
+    for (size_t i = 0; i < n; ++i) value[i] = FROM_DOUBLE(v[i]);                                           \
+    return fmi2OK;                                                                                         \
+  }                                                                                                        \
+  EXPORT fmi2Status fmi2Set##NAME(fmi2Component c, const fmi2ValueReference vr[], size_t n,                \
+                                  const TYPE value[]) {                                                   \
+    double v[MAX_REALS];                                                                                   \
+    if (n > MAX_REALS) return fmi2Error;                                                                   \
+    for (size_t i = 0; i < n; ++i) v[i] = TO_DOUBLE(value[i]);                                             \
+    return core_set_reals((Instance*)c, vr, n, v) == 0 ? fmi2OK : fmi2Error;                               \
   }
-  return fmi2OK;
-}
-EXPORT fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t n, fmi2Integer value[]) {
-  (void)c, (void)vr, (void)value;
-  return n == 0 ? fmi2OK : fmi2Error;
-}
-EXPORT fmi2Status fmi2SetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t n, const fmi2Integer value[]) {
-  (void)c, (void)vr, (void)value;
-  return n == 0 ? fmi2OK : fmi2Error;
-}
-EXPORT fmi2Status fmi2GetBoolean(fmi2Component c, const fmi2ValueReference vr[], size_t n, fmi2Boolean value[]) {
-  (void)c, (void)vr, (void)value;
-  return n == 0 ? fmi2OK : fmi2Error;
-}
-EXPORT fmi2Status fmi2SetBoolean(fmi2Component c, const fmi2ValueReference vr[], size_t n, const fmi2Boolean value[]) {
-  (void)c, (void)vr, (void)value;
-  return n == 0 ? fmi2OK : fmi2Error;
-}
+#define AS_DOUBLE(x) ((double)(x))
+#define AS_INTEGER(x) ((fmi2Integer)(x))
+#define AS_BOOLEAN(x) ((fmi2Boolean)((x) != 0.0))
+FMI2_CONVERTED(Integer, fmi2Integer, AS_DOUBLE, AS_INTEGER)
+FMI2_CONVERTED(Boolean, fmi2Boolean, AS_DOUBLE, AS_BOOLEAN)
 
 EXPORT fmi2Status fmi2EnterEventMode(fmi2Component c) {
   (void)c;

@@ -83,24 +83,29 @@ EXPORT fmi3Status fmi3GetFloat64(fmi3Instance c, const fmi3ValueReference vr[], 
 }
 EXPORT fmi3Status fmi3SetFloat64(fmi3Instance c, const fmi3ValueReference vr[], size_t n, const double value[],
                                  size_t n_values) {
-  Instance* self = (Instance*)c;
   if (n != n_values) return fmi3Error;
-  for (size_t i = 0; i < n; ++i) {
-    if (!core_valid_reference(self, vr[i])) return fmi3Error;
-    self->r[vr[i]] = value[i];
+  return core_set_reals((Instance*)c, vr, n, value) == 0 ? fmi3OK : fmi3Error;
+}
+/* Integers and booleans live in the same table as doubles. */
+#define FMI3_CONVERTED(NAME, TYPE, FROM_DOUBLE)                                                               \
+  EXPORT fmi3Status fmi3Get##NAME(fmi3Instance c, const fmi3ValueReference vr[], size_t n, TYPE value[],      \
+                                  size_t n_values) {                                                         \
+    double v[MAX_REALS];                                                                                     \
+    if (n != n_values || n > MAX_REALS || core_get_reals((Instance*)c, vr, n, v) != 0) return fmi3Error;    \
+    for (size_t i = 0; i < n; ++i) value[i] = FROM_DOUBLE(v[i]);                                             \
+    return fmi3OK;                                                                                           \
+  }                                                                                                          \
+  EXPORT fmi3Status fmi3Set##NAME(fmi3Instance c, const fmi3ValueReference vr[], size_t n, const TYPE value[], \
+                                  size_t n_values) {                                                         \
+    double v[MAX_REALS];                                                                                     \
+    if (n != n_values || n > MAX_REALS) return fmi3Error;                                                    \
+    for (size_t i = 0; i < n; ++i) v[i] = (double)value[i];                                                  \
+    return core_set_reals((Instance*)c, vr, n, v) == 0 ? fmi3OK : fmi3Error;                                 \
   }
-  return fmi3OK;
-}
-EXPORT fmi3Status fmi3SetInt32(fmi3Instance c, const fmi3ValueReference vr[], size_t n, const int32_t value[],
-                               size_t n_values) {
-  (void)c, (void)vr, (void)value, (void)n_values;
-  return n == 0 ? fmi3OK : fmi3Error;
-}
-EXPORT fmi3Status fmi3SetBoolean(fmi3Instance c, const fmi3ValueReference vr[], size_t n, const bool value[],
-                                 size_t n_values) {
-  (void)c, (void)vr, (void)value, (void)n_values;
-  return n == 0 ? fmi3OK : fmi3Error;
-}
+#define AS_INT32(x) ((int32_t)(x))
+#define AS_BOOL(x) ((x) != 0.0)
+FMI3_CONVERTED(Int32, int32_t, AS_INT32)
+FMI3_CONVERTED(Boolean, bool, AS_BOOL)
 EXPORT fmi3Status fmi3EnterEventMode(fmi3Instance c) {
   (void)c;
   return fmi3OK;

@@ -45,6 +45,17 @@ int core_get_reals(Instance* self, const unsigned* vr, size_t n, double* value) 
   return 0;
 }
 
+int core_set_reals(Instance* self, const unsigned* vr, size_t n, const double* value) {
+  for (size_t i = 0; i < n; ++i) {
+    if (!core_valid_reference(self, vr[i])) {
+      self->log(self, 3, "logStatusError", "unknown value reference");
+      return 1;
+    }
+    self->r[vr[i]] = value[i];
+  }
+  return 0;
+}
+
 int core_indicators(Instance* self, double* z, size_t n) {
   if (n != model_spec.n_indicators) {
     self->log(self, 3, "logStatusError", "wrong number of event indicators asked for");

@@ -1,5 +1,5 @@
-/* The test FMUs' common core: a model is a table of real variables (the value reference
-   is the index), some of them continuous states with their derivatives, and functions
+/* The test FMUs' common core: a model is a table of variables held as doubles (the value
+   reference is the index; integers and booleans too, converted by their getters and setters), some of them continuous states with their derivatives, and functions
    for its derivatives, event indicators, event update and Jacobian. The FMI 2.0 and 3.0
    glue (fmi2_glue.c, fmi3_glue.c) turn this into the standard's functions; a model file
    (models/) defines only `model_spec`. */
@@ -55,6 +55,7 @@ void core_reset(Instance* self);
 int core_derivatives(Instance* self, double* dx, size_t n);
 int core_indicators(Instance* self, double* z, size_t n);
 int core_get_reals(Instance* self, const unsigned* vr, size_t n, double* value);
+int core_set_reals(Instance* self, const unsigned* vr, size_t n, const double* value);
 void core_update(Instance* self, int initial, EventOutcome* out);
 int core_directional(Instance* self, const unsigned* unknowns, size_t nu, const unsigned* knowns, size_t nk,
                      const double* seed, double* out);

@@ -181,7 +181,7 @@ class Driver {
     while (next_tstop_ < req_.tstops.size() && dir_ * (req_.tstops[next_tstop_] - t_) <= 0.0) ++next_tstop_;
     stop_ = next_tstop_ < req_.tstops.size() ? req_.tstops[next_tstop_] : req_.tend;
     // A time event is landed on like a breakpoint.
-    time_event_next_ = dir_ * (events_.next_time_event() - stop_) < 0.0;
+    time_event_next_ = events_.time_event_by(stop_);
     if (time_event_next_) stop_ = events_.next_time_event();
     // Land exactly on the stop; stretch by up to 1% rather than leave a sliver of a step.
     landing_ = false;

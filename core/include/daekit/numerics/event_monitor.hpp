@@ -33,6 +33,13 @@ class EventMonitor {
   Eval start(double t, const Eigen::VectorXd& y);
   // The next time event after the last start (+inf or -inf when none).
   double next_time_event() const { return next_time_; }
+  // Whether a step that may run to `stop` (a breakpoint or tend) must land on the next time
+  // event and handle it: it comes no later than stop, and not at tend (within rounding), as
+  // a root at tend is not an event. Every loop asks this, so every family agrees.
+  bool time_event_by(double stop) const {
+    return request_.direction() * (next_time_ - stop) <= 0.0 && request_.direction() * (next_time_ - request_.tend) < 0.0 &&
+           !at_tend(next_time_);
+  }
 
   // The earliest root in (t_from, t_to] of the step that ends at (t_to, y_to), y between
   // given by `y_at`. g is sampled at the request's event_samples interior points, equally

@@ -58,7 +58,7 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
   auto stop_after = [&](double from) {
     while (next_tstop < req.tstops.size() && dir * (req.tstops[next_tstop] - from) <= 0.0) ++next_tstop;
     const double breakpoint = next_tstop < req.tstops.size() ? req.tstops[next_tstop] : req.tend;
-    return dir * (events.next_time_event() - breakpoint) < 0.0 ? events.next_time_event() : breakpoint;
+    return events.time_event_by(breakpoint) ? events.next_time_event() : breakpoint;
   };
   // (t, y_end) is the last state reached wherever the run can end: a failed step or a
   // rolled-back one leaves it where the last accepted step did.
@@ -116,7 +116,7 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
       constraint_rejections = 0;
       projected = verdict == ConstraintGuard::Verdict::projected;
     }
-    const bool at_time_event = flag == b.tstop_return() && t == events.next_time_event();
+    const bool at_time_event = flag == b.tstop_return() && t == events.next_time_event() && events.time_event_by(t);
     auto y_at = [&](double ts, Eigen::VectorXd& v) { return b.interpolate(ts, v); };
     StepEnd::Step step{t_previous, t, &y_end, y_at, b.dense_degree(), at_time_event};
     bool reinit = false;
