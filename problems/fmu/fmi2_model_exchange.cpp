@@ -125,7 +125,7 @@ class Fmi2ModelExchange : public ModelExchange {
     if (n == 0) return Result::ok;
     return call([&] { return get_indicators_(component_, g, n); }, "fmi2GetEventIndicators");
   }
-  Result get_value(const Variable& v, double* value) override {
+  Result get_value(const Variable& v, double* value, std::size_t /*element: FMI 2.0 has no arrays*/) override {
     const fmi2::ValueReference r = v.value_reference;
     switch (v.type) {
       case Variable::Type::real:

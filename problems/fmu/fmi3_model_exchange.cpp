@@ -111,26 +111,34 @@ class Fmi3ModelExchange : public ModelExchange {
     if (n == 0) return Result::ok;
     return call([&] { return get_indicators_(instance_, g, n); }, "fmi3GetEventIndicators");
   }
-  Result get_value(const Variable& v, double* value) override {
+  // The whole variable (an array's every element) read into the scratch, then the element.
+  Result get_value(const Variable& v, double* value, std::size_t element) override {
     const fmi3::ValueReference r = v.value_reference;
+    const std::size_t n = v.size;
+    if (element >= n) return missing(("element " + std::to_string(element) + " of " + v.name).c_str());
+    Result result = Result::ok;
     switch (v.type) {
       case Variable::Type::real:
         if (!get_float64_) return missing("fmi3GetFloat64");
-        return call([&] { return get_float64_(instance_, &r, 1, value, 1); }, "fmi3GetFloat64");
-      case Variable::Type::integer: {
+        reals_.resize(n);
+        result = call([&] { return get_float64_(instance_, &r, 1, reals_.data(), n); }, "fmi3GetFloat64");
+        *value = reals_[element];
+        return result;
+      case Variable::Type::integer:
         if (!get_int32_) return missing("fmi3GetInt32");
-        fmi3::Int32 i = 0;
-        const Result result = call([&] { return get_int32_(instance_, &r, 1, &i, 1); }, "fmi3GetInt32");
-        *value = i;
+        integers_.resize(n);
+        result = call([&] { return get_int32_(instance_, &r, 1, integers_.data(), n); }, "fmi3GetInt32");
+        *value = integers_[element];
         return result;
-      }
-      case Variable::Type::boolean: {
+      case Variable::Type::boolean:
         if (!get_boolean_) return missing("fmi3GetBoolean");
-        fmi3::Boolean b = false;
-        const Result result = call([&] { return get_boolean_(instance_, &r, 1, &b, 1); }, "fmi3GetBoolean");
-        *value = b ? 1.0 : 0.0;
+        if (booleans_capacity_ < n) {
+          booleans_ = std::make_unique<fmi3::Boolean[]>(n);
+          booleans_capacity_ = n;
+        }
+        result = call([&] { return get_boolean_(instance_, &r, 1, booleans_.get(), n); }, "fmi3GetBoolean");
+        *value = booleans_[element] ? 1.0 : 0.0;
         return result;
-      }
       case Variable::Type::other: break;
     }
     return missing(("a getter for type " + v.type_name).c_str());
@@ -178,6 +186,10 @@ class Fmi3ModelExchange : public ModelExchange {
   fmi3::SetContinuousStatesFn set_states_ = nullptr;
   fmi3::GetVectorFn get_states_ = nullptr, get_derivatives_ = nullptr, get_indicators_ = nullptr;
   fmi3::GetDirectionalDerivativeFn directional_ = nullptr;
+  std::vector<double> reals_;  // get_value's scratch, sized by the largest variable read
+  std::vector<fmi3::Int32> integers_;
+  std::unique_ptr<fmi3::Boolean[]> booleans_;  // std::vector<bool> has no data()
+  std::size_t booleans_capacity_ = 0;
 };
 
 }  // namespace

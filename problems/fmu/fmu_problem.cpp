@@ -79,7 +79,12 @@ class FmuProblem : public daekit::Problem {
     if (jacobian == "directional" && !md_.directional_derivatives)
       throw std::invalid_argument("fmu: jacobian=directional, but the FMU '" + md_.model_name +
                                   "' provides no directional derivatives");
-    directional_ = md_.directional_derivatives && jacobian != "differences";
+    if (jacobian == "directional" && md_.array_states)
+      throw std::invalid_argument("fmu: jacobian=directional, but the FMU '" + md_.model_name +
+                                  "' has array states, whose directional derivatives are seeded per array");
+    // An array state's elements are seeded together by FMI 3.0's directional derivatives:
+    // columns of df/dy come from differences there.
+    directional_ = md_.directional_derivatives && jacobian != "differences" && !md_.array_states;
     declare_parameters();
     fmu_ = open_instance();
     initialise();
@@ -102,7 +107,8 @@ class FmuProblem : public daekit::Problem {
     for (const double t : inputs_.breakpoints())
       if (t > in.t0) in.tstops.push_back(t);  // the inputs' kinks; their jumps are time events
     in.output_interval = md_.step_size;  // the command's default output: a point per stepSize, as FMPy's
-    for (std::size_t i = 0; i < fmu_states(); ++i) in.component_names.push_back(md_.variables[md_.states[i]].name);
+    for (std::size_t i = 0; i < fmu_states(); ++i)
+      in.component_names.push_back(daekit::fmu::element_name(md_.variables[md_.states[i]], md_.state_elements[i]));
     if (placeholder()) in.component_names.push_back(placeholder_name());
     // A state's nominal magnitude scales its default absolute tolerance (atol_i = rtol *
     // nominal_i, as FMPy and Dymola take it): a state of 1e-4 is not held to 1e-6 absolute.
@@ -114,10 +120,11 @@ class FmuProblem : public daekit::Problem {
     for (std::size_t vi : md_.states) is_state[vi] = true;
     for (std::size_t vi = 0; vi < md_.variables.size(); ++vi) {
       const auto& v = md_.variables[vi];
-      if (is_state[vi] || v.is_array || v.type == daekit::fmu::Variable::Type::other || v.causality == "independent")
-        continue;
-      in.outputs.push_back(v.name);
-      output_variables_.push_back(vi);
+      if (is_state[vi] || v.type == daekit::fmu::Variable::Type::other || v.causality == "independent") continue;
+      for (std::size_t e = 0; e < v.size; ++e) {  // an array's elements one by one
+        in.outputs.push_back(daekit::fmu::element_name(v, e));
+        output_variables_.push_back({vi, e});
+      }
     }
     // Named by the variables FMI 3.0 says they are; FMI 2.0 names none.
     for (std::size_t k = 0; k < md_.event_indicators; ++k)
@@ -246,10 +253,11 @@ class FmuProblem : public daekit::Problem {
   // need; its discrete values are those of the mode the point belongs to).
   Eval outputs(double t, daekit::ConstVector y, std::span<const std::uint32_t> which, daekit::Vector values) override {
     if (const Eval e = set_point(t, y); e != Eval::ok) return e;
-    for (std::size_t k = 0; k < which.size(); ++k)
-      if (const Eval e = outcome(fmu_->get_value(md_.variables[output_variables_[which[k]]], &values[static_cast<Eigen::Index>(k)]));
-          e != Eval::ok)
-        return e;
+    for (std::size_t k = 0; k < which.size(); ++k) {
+      const auto [variable, element] = output_variables_[which[k]];
+      const Eval e = outcome(fmu_->get_value(md_.variables[variable], &values[static_cast<Eigen::Index>(k)], element));
+      if (e != Eval::ok) return e;
+    }
     return Eval::ok;
   }
 
@@ -439,7 +447,7 @@ class FmuProblem : public daekit::Problem {
   Eigen::VectorXd moved_;
   std::vector<std::uint32_t> state_refs_, derivative_refs_, unknowns_;
   std::vector<double> column_;
-  std::vector<std::size_t> output_variables_;  // per output, its index in md_.variables
+  std::vector<std::pair<std::size_t, std::size_t>> output_variables_;  // per output: index in md_.variables, element
   Eigen::VectorXd y0_;
   double next_event_time_ = std::numeric_limits<double>::infinity();
 };

@@ -2,6 +2,7 @@
 
 #include <pugixml.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -38,6 +39,9 @@ Variable::Type type_of(const std::string& element) {
 // Event indicators beyond this many are a broken description (each is evaluated per step),
 // as the host holds problems' root functions (lib/src/loader/registry.cpp).
 constexpr unsigned long long max_event_indicators = 1ull << 20;
+// Elements of one array beyond this many are a broken description (the state vector and
+// outputs are sized by them).
+constexpr unsigned long long max_array_elements = 1ull << 24;
 
 struct Reader {
   std::string file;
@@ -132,6 +136,7 @@ struct Reader {
       state_position[static_cast<std::size_t>(state - 1)] = md.states.size();
       md.states.push_back(static_cast<std::size_t>(state - 1));
       md.derivatives.push_back(static_cast<std::size_t>(index - 1));
+      md.state_elements.push_back(0);
       unknowns.push_back(u);
     }
     read_dependencies(unknowns, [&](unsigned long index) { return state_position.find(index - 1); },
@@ -164,12 +169,45 @@ struct Reader {
     }
   }
 
+  // An FMI 3.0 array's extents: each Dimension a fixed `start` or the start value of the
+  // structural parameter its `valueReference` names; at most max_array_elements in all.
+  void size_array(Variable& v, const pugi::xml_node& node,
+                  const std::map<std::uint32_t, std::size_t>& by_reference) {
+    const std::string where = "the array '" + v.name + "'";
+    v.size = 1;
+    for (const auto& d : node.children("Dimension")) {
+      unsigned long long extent = 0;
+      if (d.attribute("start")) {
+        extent = whole_number(d, "start", max_array_elements, 0, where + "'s Dimension");
+      } else {
+        const auto ref = static_cast<std::uint32_t>(whole_number(d, "valueReference", 0xFFFFFFFFull, 0, where + "'s Dimension"));
+        const auto it = by_reference.find(ref);
+        if (!d.attribute("valueReference") || it == by_reference.end())
+          fail(where + "'s Dimension has neither a start nor the valueReference of a variable");
+        const Variable& p = md.variables[it->second];
+        const char* text = p.start.c_str();
+        char* end = nullptr;
+        const unsigned long long parsed = std::strtoull(text, &end, 10);
+        if (!p.has_start || p.start.empty() || *end || p.start.find_first_not_of("0123456789") != std::string::npos ||
+            parsed > max_array_elements)
+          fail(where + "'s Dimension names '" + p.name + "', whose start '" + p.start +
+               "' is not a whole number from 0 to " + std::to_string(max_array_elements));
+        extent = parsed;
+      }
+      v.dimensions.push_back(static_cast<std::size_t>(extent));
+      if (extent != 0 && v.size > max_array_elements / extent)
+        fail(where + " has more than " + std::to_string(max_array_elements) + " elements");
+      v.size *= static_cast<std::size_t>(extent);
+    }
+  }
+
   // FMI 3.0: typed variable elements; `derivative` and dependencies are value references;
   // ModelStructure lists ContinuousStateDerivative and EventIndicator elements.
   void read_fmi3(const pugi::xml_node& root) {
     md.token = root.attribute("instantiationToken").value();
     std::map<std::uint32_t, std::size_t> by_reference;
     std::vector<long long> derivative_of;  // per variable: the state's value reference, or -1
+    std::vector<std::pair<std::size_t, pugi::xml_node>> dimensions_of;  // arrays, to size once all are read
     for (const auto& node : root.child("ModelVariables").children()) {
       if (node.type() != pugi::node_element) continue;
       Variable v = common(node);
@@ -184,9 +222,9 @@ struct Reader {
       v.nominal = nominal_of(node, v.name, [&](const std::string& type) {
         return root.child("TypeDefinitions").find_child_by_attribute((v.type_name + "Type").c_str(), "name", type.c_str());
       });
-      if (node.child("Dimension")) {  // arrays are not set by name here
-        v.type = Variable::Type::other;
+      if (node.child("Dimension")) {
         v.is_array = true;
+        dimensions_of.emplace_back(md.variables.size(), node);
       }
       derivative_of.push_back(node.attribute("derivative")
                                   ? static_cast<long long>(whole_number(node, "derivative", 0xFFFFFFFFull, 0,
@@ -196,6 +234,7 @@ struct Reader {
         fail("two variables share the valueReference " + std::to_string(v.value_reference));
       md.variables.push_back(std::move(v));
     }
+    for (const auto& [index, node] : dimensions_of) size_array(md.variables[index], node, by_reference);
     const pugi::xml_node structure = root.child("ModelStructure");
     std::map<std::uint32_t, std::size_t> state_position;  // value reference -> state position
     std::map<std::size_t, std::size_t> taken;             // variable index -> state position
@@ -208,29 +247,58 @@ struct Reader {
       const auto state = by_reference.find(static_cast<std::uint32_t>(state_ref));
       if (state_ref < 0 || state == by_reference.end())
         fail("the derivative '" + md.variables[it->second].name + "' does not name its state (attribute derivative)");
-      if (md.variables[state->second].is_array || md.variables[it->second].is_array)
-        fail("the state '" + md.variables[state->second].name +
-             "' is an array (Dimension): FMUs with array states are not supported yet");
+      const Variable &x = md.variables[state->second], &dx = md.variables[it->second];
+      if (x.size != dx.size)
+        fail("the state '" + x.name + "' has " + std::to_string(x.size) + " elements, its derivative '" + dx.name +
+             "' " + std::to_string(dx.size));
       check_state(state->second, it->second, taken);
       taken[state->second] = md.states.size();
       state_position[static_cast<std::uint32_t>(state_ref)] = md.states.size();
-      md.states.push_back(state->second);
-      md.derivatives.push_back(it->second);
+      md.array_states = md.array_states || x.is_array;
+      for (std::size_t e = 0; e < x.size; ++e) {
+        md.states.push_back(state->second);
+        md.derivatives.push_back(it->second);
+        md.state_elements.push_back(e);
+      }
       unknowns.push_back(d);
     }
     read_dependencies(unknowns, [&](unsigned long ref) { return state_position.find(static_cast<std::uint32_t>(ref)); },
                       state_position.end());
+    if (md.array_states) {  // FMI 3.0 lists dependencies per array: no pattern per element
+      md.dependencies_known = false;
+      md.dependencies.clear();
+    }
     for (const auto& e : structure.children("EventIndicator")) {
       const auto it = by_reference.find(static_cast<std::uint32_t>(
           whole_number(e, "valueReference", 0xFFFFFFFFull, 0, "ModelStructure/EventIndicator")));
       if (it == by_reference.end()) fail("EventIndicator names an unknown valueReference");
-      md.event_indicator_names.push_back(md.variables[it->second].name);
-      ++md.event_indicators;
+      const Variable& g = md.variables[it->second];
+      for (std::size_t k = 0; k < g.size; ++k) md.event_indicator_names.push_back(element_name(g, k));
+      md.event_indicators += g.size;
+      if (md.event_indicators > max_event_indicators)
+        fail("more than " + std::to_string(max_event_indicators) + " event indicators");
     }
   }
 };
 
 }  // namespace
+
+std::string element_name(const Variable& v, std::size_t element) {
+  if (!v.is_array) return v.name;
+  std::vector<std::size_t> index(v.dimensions.size());
+  for (std::size_t k = v.dimensions.size(); k-- > 0;) {
+    const std::size_t extent = std::max<std::size_t>(v.dimensions[k], 1);
+    index[k] = element % extent + 1;
+    element /= extent;
+  }
+  std::string out = v.name + "[";
+  for (std::size_t k = 0; k < index.size(); ++k) {
+    if (k) out += ',';
+    out += std::to_string(index[k]);
+  }
+  out += ']';
+  return out;
+}
 
 const Variable* ModelDescription::find(const std::string& name) const {
   for (const auto& v : variables)

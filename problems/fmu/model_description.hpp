@@ -21,7 +21,9 @@ struct Variable {
   std::string causality, variability, initial, description;
   bool has_start = false;
   std::string start;
-  bool is_array = false;  // FMI 3.0 Dimension: not set by name, not supported as a state
+  bool is_array = false;  // FMI 3.0 Dimension: not set by name
+  std::vector<std::size_t> dimensions;  // an array's extents, resolved (a structural parameter's start)
+  std::size_t size = 1;                 // its number of elements (row-major, as FMI 3.0 flattens)
   double nominal = 0.0;   // its nominal magnitude (own or its declared type's); 0: not given
 };
 
@@ -36,9 +38,11 @@ struct ModelDescription {
   bool completed_step_needed = true;
   bool once_per_process = false;  // canBeInstantiatedOnlyOncePerProcess
   std::vector<Variable> variables;
-  // Per continuous state (the order of the FMU's state vector): the state variable and its
-  // derivative, as indices into `variables`.
-  std::vector<std::size_t> states, derivatives;
+  // Per continuous state (the order of the FMU's state vector, an array's elements in
+  // turn): the state variable and its derivative, as indices into `variables`, and the
+  // element of an array state (0 for a scalar).
+  std::vector<std::size_t> states, derivatives, state_elements;
+  bool array_states = false;  // then dependencies are per array, not per element: not used
   // Per derivative, the states it depends on (positions in `states`); valid when
   // dependencies_known (every derivative lists its dependencies).
   std::vector<std::vector<std::size_t>> dependencies;
@@ -53,6 +57,9 @@ struct ModelDescription {
 
   const Variable* find(const std::string& name) const;
 };
+
+// An element's name: the variable's, with 1-based indices for an array ("x[2]", "A[1,3]").
+std::string element_name(const Variable& v, std::size_t element);
 
 // Throws std::runtime_error naming the file and what is wrong or missing.
 ModelDescription read_model_description(const std::filesystem::path& file);

@@ -49,8 +49,8 @@ class ModelExchange {
   virtual Result get_states(double* x, std::size_t n) = 0;
   virtual Result get_derivatives(double* dx, std::size_t n) = 0;
   virtual Result get_event_indicators(double* g, std::size_t n) = 0;
-  // A scalar variable's value (real, integer or boolean) as a double: for outputs.
-  virtual Result get_value(const Variable& v, double* value) = 0;
+  // A variable's value (real, integer or boolean; an array's element) as a double: for outputs.
+  virtual Result get_value(const Variable& v, double* value, std::size_t element = 0) = 0;
   // sensitivity = d(unknowns)/d(knowns) seed
   virtual Result directional_derivative(const std::uint32_t* unknowns, std::size_t n_unknowns,
                                         const std::uint32_t* knowns, std::size_t n_knowns, const double* seed,

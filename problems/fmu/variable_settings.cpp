@@ -24,6 +24,7 @@ std::string closest_names(const ModelDescription& md, const std::string& name) {
 // of section 2.2.7 and FMI 3.0 section 2.4.7: constants and values the model computes are
 // not the importer's to set).
 std::string why_not_settable(const Variable& v) {
+  if (v.is_array) return "it is an array (FMI 3.0 Dimension); daekit sets scalars by name";
   if (v.variability == "constant") return "it is a constant";
   if (v.causality == "independent") return "it is the independent variable (time)";
   if (v.causality == "calculatedParameter") return "the model calculates it from other parameters";

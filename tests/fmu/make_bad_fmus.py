@@ -10,7 +10,8 @@ modelDescription.xml:
   fmi1.fmu             fmiVersion="1.0"
   wrong_guid.fmu       a guid the binary does not know (it refuses to instantiate)
   bad_xml.fmu          a description that is not well-formed XML
-  array_state.fmu      an FMI 3.0 description whose state is an array
+  array_sizes.fmu      an FMI 3.0 array state whose derivative has another size
+  array_dimension.fmu  an FMI 3.0 array whose Dimension names no variable
   missing_function.fmu an FMI 3.0 description over the FMI 2.0 binary (no fmi3 functions)
   not_loading.fmu      a "binary" that is a text file
   many_indicators.fmu  numberOfEventIndicators="1000000000000"
@@ -88,8 +89,11 @@ def main():
 </fmiModelDescription>
 """
     so3 = f"binaries/x86_64-linux/{identifier}.so"
-    pack(os.path.join(out, "array_state.fmu"),
-         [("modelDescription.xml", fmi3.replace("ARRAY", '<Dimension start="3"/>')), (so3, binary)])
+    pack(os.path.join(out, "array_sizes.fmu"),
+         [("modelDescription.xml", fmi3.replace("ARRAY", '<Dimension start="3"/>', 1).replace("ARRAY", '<Dimension start="2"/>')),
+          (so3, binary)])
+    pack(os.path.join(out, "array_dimension.fmu"),
+         [("modelDescription.xml", fmi3.replace("ARRAY", '<Dimension valueReference="7"/>')), (so3, binary)])
     pack(os.path.join(out, "missing_function.fmu"), [("modelDescription.xml", fmi3.replace("ARRAY", "")), (so3, binary)])
     pack(os.path.join(out, "not_loading.fmu"), [("modelDescription.xml", description), (so, "not a shared object\n")])
 

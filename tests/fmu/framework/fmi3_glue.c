@@ -78,29 +78,27 @@ EXPORT fmi3Status fmi3Reset(fmi3Instance c) {
 }
 EXPORT fmi3Status fmi3GetFloat64(fmi3Instance c, const fmi3ValueReference vr[], size_t n, double value[],
                                  size_t n_values) {
-  if (n != n_values) return fmi3Error;
-  return core_get_reals((Instance*)c, vr, n, value) == 0 ? fmi3OK : fmi3Error;
+  return core_get_elements((Instance*)c, vr, n, value, n_values) == 0 ? fmi3OK : fmi3Error;
 }
 EXPORT fmi3Status fmi3SetFloat64(fmi3Instance c, const fmi3ValueReference vr[], size_t n, const double value[],
                                  size_t n_values) {
-  if (n != n_values) return fmi3Error;
-  return core_set_reals((Instance*)c, vr, n, value) == 0 ? fmi3OK : fmi3Error;
+  return core_set_elements((Instance*)c, vr, n, value, n_values) == 0 ? fmi3OK : fmi3Error;
 }
 /* Integers and booleans live in the same table as doubles. */
 #define FMI3_CONVERTED(NAME, TYPE, FROM_DOUBLE)                                                               \
   EXPORT fmi3Status fmi3Get##NAME(fmi3Instance c, const fmi3ValueReference vr[], size_t n, TYPE value[],      \
                                   size_t n_values) {                                                         \
     double v[MAX_REALS];                                                                                     \
-    if (n != n_values || n > MAX_REALS || core_get_reals((Instance*)c, vr, n, v) != 0) return fmi3Error;    \
-    for (size_t i = 0; i < n; ++i) value[i] = FROM_DOUBLE(v[i]);                                             \
+    if (n_values > MAX_REALS || core_get_elements((Instance*)c, vr, n, v, n_values) != 0) return fmi3Error;  \
+    for (size_t i = 0; i < n_values; ++i) value[i] = FROM_DOUBLE(v[i]);                                      \
     return fmi3OK;                                                                                           \
   }                                                                                                          \
   EXPORT fmi3Status fmi3Set##NAME(fmi3Instance c, const fmi3ValueReference vr[], size_t n, const TYPE value[], \
                                   size_t n_values) {                                                         \
     double v[MAX_REALS];                                                                                     \
-    if (n != n_values || n > MAX_REALS) return fmi3Error;                                                    \
-    for (size_t i = 0; i < n; ++i) v[i] = (double)value[i];                                                  \
-    return core_set_reals((Instance*)c, vr, n, v) == 0 ? fmi3OK : fmi3Error;                                 \
+    if (n_values > MAX_REALS) return fmi3Error;                                                              \
+    for (size_t i = 0; i < n_values; ++i) v[i] = (double)value[i];                                           \
+    return core_set_elements((Instance*)c, vr, n, v, n_values) == 0 ? fmi3OK : fmi3Error;                    \
   }
 #define AS_INT32(x) ((int32_t)(x))
 #define AS_BOOL(x) ((x) != 0.0)

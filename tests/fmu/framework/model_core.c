@@ -56,6 +56,42 @@ int core_set_reals(Instance* self, const unsigned* vr, size_t n, const double* v
   return 0;
 }
 
+static size_t slots(unsigned vr) { return model_spec.sizes ? model_spec.sizes[vr] : 1; }
+
+/* The slots the variables hold in all, or 0 (logged) when a reference is unknown. */
+static size_t count_elements(Instance* self, const unsigned* vr, size_t n) {
+  size_t total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (!core_valid_reference(self, vr[i]) || vr[i] + slots(vr[i]) > model_spec.n_reals) {
+      self->log(self, 3, "logStatusError", "unknown value reference");
+      return 0;
+    }
+    total += slots(vr[i]);
+  }
+  return total;
+}
+
+int core_get_elements(Instance* self, const unsigned* vr, size_t n, double* value, size_t n_values) {
+  if (count_elements(self, vr, n) != n_values) {
+    self->log(self, 3, "logStatusError", "nValues is not the number of the variables' elements");
+    return 1;
+  }
+  if (update_derivatives(self) != 0) return 1;
+  for (size_t i = 0, k = 0; i < n; ++i)
+    for (size_t e = 0; e < slots(vr[i]); ++e) value[k++] = self->r[vr[i] + e];
+  return 0;
+}
+
+int core_set_elements(Instance* self, const unsigned* vr, size_t n, const double* value, size_t n_values) {
+  if (count_elements(self, vr, n) != n_values) {
+    self->log(self, 3, "logStatusError", "nValues is not the number of the variables' elements");
+    return 1;
+  }
+  for (size_t i = 0, k = 0; i < n; ++i)
+    for (size_t e = 0; e < slots(vr[i]); ++e) self->r[vr[i] + e] = value[k++];
+  return 0;
+}
+
 int core_indicators(Instance* self, double* z, size_t n) {
   if (n != model_spec.n_indicators) {
     self->log(self, 3, "logStatusError", "wrong number of event indicators asked for");

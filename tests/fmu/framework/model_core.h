@@ -35,6 +35,10 @@ typedef struct {
   void (*jacobian)(double t, const double* r, double* j);
   /* After an accepted step (completedIntegratorStep), or NULL: nothing to say. */
   void (*completed_step)(double t, double* r, int* enter_event_mode, int* terminate);
+  /* FMI 3.0 arrays: per value reference, how many slots from it on the variable holds (its
+     elements, row-major); NULL: every variable is a scalar. states/derivatives list one
+     slot per element. */
+  const unsigned* sizes;
 } ModelSpec;
 
 extern const ModelSpec model_spec;
@@ -56,6 +60,9 @@ int core_derivatives(Instance* self, double* dx, size_t n);
 int core_indicators(Instance* self, double* z, size_t n);
 int core_get_reals(Instance* self, const unsigned* vr, size_t n, double* value);
 int core_set_reals(Instance* self, const unsigned* vr, size_t n, const double* value);
+/* The same for variables that may be arrays: n_values in all, each variable's slots in turn. */
+int core_get_elements(Instance* self, const unsigned* vr, size_t n, double* value, size_t n_values);
+int core_set_elements(Instance* self, const unsigned* vr, size_t n, const double* value, size_t n_values);
 void core_update(Instance* self, int initial, EventOutcome* out);
 int core_directional(Instance* self, const unsigned* unknowns, size_t nu, const unsigned* knowns, size_t nk,
                      const double* seed, double* out);

@@ -41,4 +41,4 @@ static void jacobian(double t, const double* r, double* j) {
 }
 
 const ModelSpec model_spec = {"{8c4e810f-3df3-4a00-8276-176fa3c9f000}", N_REALS, 2, 1, states, derivatives,
-                              start, derivatives_of, indicators, update, jacobian, 0};
+                              start, derivatives_of, indicators, update, jacobian, 0, 0};

@@ -57,4 +57,4 @@ static void completed_step(double t, double* r, int* enter_event_mode, int* term
 }
 
 const ModelSpec model_spec = {"{5d7a3a52-1b84-4c1e-bb0c-0c3f3a9f7e02}", N_REALS, 3, 0, states, derivatives,
-                              start, derivatives_of, 0, update, jacobian, completed_step};
+                              start, derivatives_of, 0, update, jacobian, completed_step, 0};

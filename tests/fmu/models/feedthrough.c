@@ -19,4 +19,4 @@ static int derivatives_of(double t, double* r, const char** message) {
 }
 
 const ModelSpec model_spec = {"{6e2f1d84-3b7a-4c59-a0e8-51d9c2b7f364}", N_REALS, 0, 0, 0, 0,
-                              start, derivatives_of, 0, 0, 0, 0};
+                              start, derivatives_of, 0, 0, 0, 0, 0};

@@ -26,4 +26,4 @@ static void jacobian(double t, const double* r, double* j) {
 }
 
 const ModelSpec model_spec = {"{9a4d2c17-5e8b-4f03-b6a1-2c7e9f0d8b45}", N_REALS, 1, 0, states, derivatives,
-                              start, derivatives_of, 0, 0, jacobian, 0};
+                              start, derivatives_of, 0, 0, jacobian, 0, 0};

@@ -40,4 +40,4 @@ static void jacobian(double t, const double* r, double* j) {
 }
 
 const ModelSpec model_spec = {"{5d0b7c61-2f4e-4b8a-9c3e-7a1d2e4f6b80}", N_REALS, 3, 1, states, derivatives,
-                              start, derivatives_of, indicators, 0, jacobian, 0};
+                              start, derivatives_of, indicators, 0, jacobian, 0, 0};

@@ -27,4 +27,4 @@ static void update(double t, double* r, int initial, EventOutcome* out) {
 }
 
 const ModelSpec model_spec = {"{0b1c7a35-86a2-4f7e-9d1c-3e5f2a4b6c71}", N_REALS, 0, 0, 0, 0,
-                              start, derivatives_of, 0, update, 0, 0};
+                              start, derivatives_of, 0, update, 0, 0, 0};

@@ -38,4 +38,4 @@ static void jacobian(double t, const double* r, double* j) {
 }
 
 const ModelSpec model_spec = {"{1f1c5a1e-6b0e-4d53-9a8e-5e2a8a0f0b01}", N_REALS, 2, 0, states, derivatives,
-                              start, derivatives_of, 0, 0, jacobian, 0};
+                              start, derivatives_of, 0, 0, jacobian, 0, 0};
