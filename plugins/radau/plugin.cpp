@@ -1,6 +1,7 @@
 // The Radau IIA plugin: `radau5`, the three-stage, order-5 method with the
 // structure of Hairer & Wanner's RADAU5 (core Radau5Stepper), and `radauiia`, the
 // same family with 3, 5 or 7 stages chosen during the run (core RadauIIAStepper).
+#include <daekit/numerics/newton_krylov.hpp>
 #include <daekit/numerics/one_step_solve.hpp>
 #include <daekit/kits/radau/radau5_stepper.hpp>
 #include <daekit/kits/radau/radau_iia_stepper.hpp>
@@ -29,49 +30,71 @@ SolverDescription radau_description(int order) {
   return d;
 }
 
-// Both solvers' linear algebra, beside their steppers' settings: dense LUs, or sparse ones
-// in the problem's Jacobian pattern.
-enum class LinearSolver { automatic, dense, sparse };
-
-template <class StepperSettings>
-struct Options : StepperSettings {
-  LinearSolver linear_solver = LinearSolver::automatic;
-};
-
-template <class S>
-OptionTable<Options<S>>& with_linear_algebra(OptionTable<Options<S>>& table) {
-  return table
-      .choice("linear_solver", &Options<S>::linear_solver,
-              {{"auto", LinearSolver::automatic}, {"dense", LinearSolver::dense}, {"sparse", LinearSolver::sparse}},
-              "auto: sparse LUs (real and complex) in the problem's Jacobian pattern when it gives one, else dense")
-      .listed(iteration_matrix_options());
+const std::vector<std::string>& radau_direct_solvers() {
+  static const std::vector<std::string> choices = {"auto", "dense", "sparse"};
+  return choices;
 }
 
-// Whether the LUs are sparse; error says when the choice cannot be had.
-bool sparse_lus(LinearSolver choice, const ProblemView& problem, std::string& error) {
-  const bool has_pattern = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
-  if (choice == LinearSolver::sparse && !has_pattern) error = "linear_solver=sparse needs a problem with a Jacobian pattern";
-  return choice != LinearSolver::dense && has_pattern;
+// Both solvers' linear algebra, listed beside their steppers' settings: LUs (dense, or
+// sparse in the problem's pattern), or a Krylov method for the real and complex systems.
+template <class Settings>
+OptionTable<Settings>& with_linear_algebra(OptionTable<Settings>& table) {
+  return table.listed(iteration_matrix_options())
+      .listed(krylov_option_rows(radau_direct_solvers(),
+                                 "sparse LUs (real and complex) in the problem's Jacobian pattern when it gives one, "
+                                 "else dense; with krylov the complex systems are solved as real ones of twice the "
+                                 "size, not on DAEs of index 2 or 3"));
 }
 
-using Radau5Options = Options<Radau5Settings>;
-
-const OptionTable<Radau5Options>& radau5_options() {
-  static OptionTable<Radau5Options> table = [] {
-    OptionTable<Radau5Options> t;
-    t.integer("max_newton", &Radau5Options::max_newton, at_least(1), "Newton iterations per step (RADAU5's NIT)")
-        .real("jacobian_reuse", &Radau5Options::jacobian_reuse, at_least(0),
+const OptionTable<Radau5Settings>& radau5_options() {
+  static OptionTable<Radau5Settings> table = [] {
+    OptionTable<Radau5Settings> t;
+    t.integer("max_newton", &Radau5Settings::max_newton, at_least(1), "Newton iterations per step (RADAU5's NIT)")
+        .real("jacobian_reuse", &Radau5Settings::jacobian_reuse, at_least(0),
               "keep the Jacobian after a step whose Newton contraction rate was below this (RADAU5's THET)")
-        .real("safety", &Radau5Options::safety, {0, 1, true, false}, "safety factor of the step-size controller")
-        .real("fac_min", &Radau5Options::fac_min, {0, 1, true, true}, "smallest step-size ratio h_new/h")
-        .real("fac_max", &Radau5Options::fac_max, above(1), "largest step-size ratio h_new/h")
-        .real("keep_step_low", &Radau5Options::keep_step_low, {0, 1, true, false},
+        .real("safety", &Radau5Settings::safety, {0, 1, true, false}, "safety factor of the step-size controller")
+        .real("fac_min", &Radau5Settings::fac_min, {0, 1, true, true}, "smallest step-size ratio h_new/h")
+        .real("fac_max", &Radau5Settings::fac_max, above(1), "largest step-size ratio h_new/h")
+        .real("keep_step_low", &Radau5Settings::keep_step_low, {0, 1, true, false},
               "keep h and the factorisations when h_new/h is in [keep_step_low, keep_step_high] (RADAU5's QUOT1)")
-        .real("keep_step_high", &Radau5Options::keep_step_high, at_least(1),
-              "upper end of that band (RADAU5's QUOT2; Hairer suggests 0.99 and 2 for large full systems)");
+        .real("keep_step_high", &Radau5Settings::keep_step_high, at_least(1),
+              "upper end of that band (RADAU5's QUOT2; Hairer suggests 0.99 and 2 for large full systems)")
+        ;
     return with_linear_algebra(t);
   }();
   return table;
+}
+
+// The linear algebra read: LUs (dense or sparse), or a Krylov method (linear_solver=krylov,
+// or auto on a problem built for it); sensitivities and DAEs of index 2 and 3 take the
+// LUs. The refusal, if any.
+std::optional<SolveOutcome> radau_linear_algebra(const char* solver, ProblemView& problem, const SolveRequest& request,
+                                                 KrylovOptions& linear, bool* sparse) {
+  std::string why;
+  if (!read_krylov_options(problem, request, radau_direct_solvers(), linear, &why))
+    return SolveOutcome{Status::invalid_input, why, request.t0};
+  const bool asked = request.extra.count("linear_solver") && request.extra.at("linear_solver") != "auto";
+  // Components of index 2 and 3 are weighted by h and h^2 in the error test: a Krylov
+  // residual measured in those weights let andrews (index 3) end at scd -4.0 with every
+  // step accepted (LUs: 5.1), and fekete (index 2) ran out of steps. Not yet, then.
+  int index = 0;
+  for (Eigen::Index i = 0; i < problem.size(); ++i) index = std::max(index, problem.index_of(i));
+  const std::string not_yet = request.wants_sensitivities() ? "with sensitivities"
+                              : index >= 2 ? "on DAEs of index " + std::to_string(index) : "";
+  if (linear.krylov() && !not_yet.empty()) {
+    if (asked)
+      return SolveOutcome{Status::unsupported_problem,
+                          std::string(solver) + ": linear_solver=krylov " + not_yet + ": not yet; use the direct LUs",
+                          request.t0};
+    linear.linear_solver = "auto";  // auto: the LUs
+  }
+  if (linear.krylov() && Preconditioner::resolve(linear.preconditioner, problem, &why) == PreconditionerKind::automatic)
+    return SolveOutcome{Status::invalid_input, why, request.t0};
+  const bool has_pattern = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
+  if (linear.linear_solver == "sparse" && !has_pattern)
+    return SolveOutcome{Status::invalid_input, "linear_solver=sparse needs a problem with a Jacobian pattern", request.t0};
+  *sparse = !linear.krylov() && linear.linear_solver != "dense" && has_pattern;
+  return std::nullopt;
 }
 
 // The output's s(t): the stepper's collocation polynomial of s, where sensitivities are asked for.
@@ -84,6 +107,17 @@ void output_sensitivities(const SolveRequest& request, OutputSink& sink, const S
   });
 }
 
+// With linear_solver=krylov: the Krylov method (owned by the solve) behind the stepper's systems.
+template <class Stepper>
+void attach_krylov(Stepper& stepper, std::optional<NewtonKrylov>& krylov, ProblemView& problem,
+                   const SolveRequest& request, const KrylovOptions& linear, const MassMatrix& mass) {
+  if (!linear.krylov()) return;
+  std::string why;  // resolved by radau_linear_algebra: the preconditioner can be had
+  krylov.emplace();
+  krylov->setup(problem, request, linear, &mass, &why);
+  stepper.solve_stages_by_krylov(&*krylov);
+}
+
 class Radau5Solver : public Solver {
  public:
   static SolverDescription describe() {
@@ -94,27 +128,29 @@ class Radau5Solver : public Solver {
   }
 
   SolveOutcome solve(ProblemView& problem, const SolveRequest& request, OutputSink& sink) override {
-    Radau5Options options;
+    Radau5Settings settings;
+    KrylovOptions linear;
+    bool sparse = false;
     std::string error;
-    if (!radau5_options().read(request, options, &error)) return {Status::invalid_input, error, request.t0};
-    const bool sparse = sparse_lus(options.linear_solver, problem, error);
-    if (!error.empty()) return {Status::invalid_input, error, request.t0};
-    const Radau5Settings settings = options;
+    if (!radau5_options().read(request, settings, &error)) return {Status::invalid_input, error, request.t0};
+    if (auto refused = radau_linear_algebra("radau5", problem, request, linear, &sparse)) return *refused;
     if (request.wants_sensitivities())
       if (const std::string why = Radau5Sensitivities(problem, request).refused(); !why.empty())
         return {Status::unsupported_problem, why, request.t0};
+    std::optional<NewtonKrylov> krylov;
     return solve_one_step(
         problem, request, sink, 5, sparse,
         [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm&) {
           auto stepper = std::make_unique<Radau5Stepper>(problem, request, mass, matrix, settings);
           output_sensitivities(request, sink, *stepper);
+          attach_krylov(*stepper, krylov, problem, request, linear, mass);
           return stepper;
         },
         [](const Radau5Stepper& stepper) { return std::make_unique<Radau5Controller>(stepper); });
   }
 };
 
-using RadauIIAOptions = Options<RadauIIASettings>;
+using RadauIIAOptions = RadauIIASettings;
 
 // The defaults listed are those of small problems; RadauIIASettings::for_size gives the rest.
 const OptionTable<RadauIIAOptions>& radauiia_options() {
@@ -154,13 +190,12 @@ class RadauIIASolver : public Solver {
   }
 
   SolveOutcome solve(ProblemView& problem, const SolveRequest& request, OutputSink& sink) override {
-    RadauIIAOptions options;
-    static_cast<RadauIIASettings&>(options) = RadauIIASettings::for_size(problem.size());
+    RadauIIASettings s = RadauIIASettings::for_size(problem.size());
+    KrylovOptions linear;
+    bool sparse = false;
     std::string error;
-    if (!radauiia_options().read(request, options, &error)) return {Status::invalid_input, error, request.t0};
-    const bool sparse = sparse_lus(options.linear_solver, problem, error);
-    if (!error.empty()) return {Status::invalid_input, error, request.t0};
-    const RadauIIASettings s = options;
+    if (!radauiia_options().read(request, s, &error)) return {Status::invalid_input, error, request.t0};
+    if (auto refused = radau_linear_algebra("radauiia", problem, request, linear, &sparse)) return *refused;
     auto valid = [](int k) { return k == 3 || k == 5 || k == 7; };
     if (!valid(s.min_stages) || !valid(s.max_stages) || !valid(s.start_stages) || s.min_stages > s.max_stages ||
         s.start_stages < s.min_stages || s.start_stages > s.max_stages)
@@ -169,11 +204,13 @@ class RadauIIASolver : public Solver {
     if (request.wants_sensitivities())
       if (const std::string why = RadauIIASensitivities(problem, request).refused(); !why.empty())
         return {Status::unsupported_problem, why, request.t0};
+    std::optional<NewtonKrylov> krylov;
     return solve_one_step(
         problem, request, sink, 2 * s.start_stages - 1, sparse,
         [&](const MassMatrix& mass, IterationMatrix& matrix, const ErrorNorm&) {
           auto stepper = std::make_unique<RadauIIAStepper>(problem, request, mass, matrix, s);
           output_sensitivities(request, sink, *stepper);
+          attach_krylov(*stepper, krylov, problem, request, linear, mass);
           return stepper;
         },
         [](const RadauIIAStepper& stepper) { return std::make_unique<RadauIIAController>(stepper); });

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The brusselator (periodic N x N grid, n = 2 N^2) at rtol 1e-6 to t = 0.5, direct sparse
-# LUs against linear_solver=krylov: wall and CPU seconds, peak memory, steps, Krylov
+# LUs against linear_solver=krylov (bdf, rodas5p, radau5, radauiia): wall and CPU seconds, peak memory, steps, Krylov
 # iterations, and the largest difference from the direct solution in the error norm's units
 # (atol = rtol), where both ran. Usage: krylov-scaling.sh BUILD_DIR "N ..." "N ..."
 #   (first list: sizes with direct runs beside, second: Krylov alone).
@@ -41,18 +41,26 @@ PY
 echo "| N | n | setup | status | steps (rejected) | LUs | Krylov its | wall s | CPU s | peak MB | bytes/unknown | vs direct |"
 echo "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for N in $both; do
-  run "bdf-direct-$N" "$N" bdf linear_solver=auto
+  run "bdf-direct-$N" "$N" bdf linear_solver=sparse
   row "bdf-direct-$N" "$N" "bdf; sparse LU"
   run "bdf-free-$N" "$N" bdf linear_solver=krylov
   row "bdf-free-$N" "$N" "bdf; GMRES + problem's preconditioner; matrix-free" "bdf-direct-$N"
   run "bdf-ilu-$N" "$N" bdf linear_solver=krylov preconditioner=ilu
   row "bdf-ilu-$N" "$N" "bdf; GMRES + ILUT" "bdf-direct-$N"
-  run "rodas5p-direct-$N" "$N" rodas5p linear_solver=auto
+  run "rodas5p-direct-$N" "$N" rodas5p linear_solver=sparse
   row "rodas5p-direct-$N" "$N" "rodas5p; sparse LU"
   run "rodas5p-free-$N" "$N" rodas5p linear_solver=krylov
   row "rodas5p-free-$N" "$N" "rodas5p; GMRES + problem's preconditioner; matrix-free" "rodas5p-direct-$N"
+  for radau in radau5 radauiia; do
+    run "$radau-direct-$N" "$N" $radau linear_solver=sparse
+    row "$radau-direct-$N" "$N" "$radau; sparse LUs (real, complex)"
+    run "$radau-free-$N" "$N" $radau linear_solver=krylov
+    row "$radau-free-$N" "$N" "$radau; GMRES + problem's preconditioner; matrix-free" "$radau-direct-$N"
+  done
 done
 for N in $krylov_only; do
-  run "bdf-free-$N" "$N" bdf linear_solver=krylov
-  row "bdf-free-$N" "$N" "bdf; GMRES + problem's preconditioner; matrix-free"
+  for solver in bdf radau5; do
+    run "$solver-free-$N" "$N" $solver linear_solver=krylov
+    row "$solver-free-$N" "$N" "$solver; GMRES + problem's preconditioner; matrix-free"
+  done
 done

@@ -172,9 +172,67 @@ KrylovSolver::Outcome NewtonKrylov::solve(const Eigen::VectorXd& weights, const 
                                      },
                                      weights, b_rows_, x, tol);
   ++stats.nsolve;
-  stats.nlin_iters += krylov_.iterations();
+  return counted(krylov_, outcome);
+}
+
+KrylovSolver::Outcome NewtonKrylov::counted(KrylovSolver& solver, KrylovSolver::Outcome outcome) {
+  Stats& stats = problem_->stats();
+  stats.nlin_iters += solver.iterations();
+  model_failure_ = solver.model_failure();
   if (outcome == KrylovSolver::Outcome::reduced || outcome == KrylovSolver::Outcome::failed) ++stats.nlin_conv_fails;
   return outcome;
+}
+
+KrylovSolver::Outcome NewtonKrylov::solve_complex(double a, double b, const Eigen::VectorXd& weights,
+                                                  const Eigen::VectorXd& b_re, const Eigen::VectorXd& b_im,
+                                                  Eigen::VectorXd& x_re, Eigen::VectorXd& x_im, double tol) {
+  const Eigen::Index n = b_re.size();
+  if (weights_2n_.size() != 2 * n) {
+    krylov_2n_.setup(2 * n, krylov_.settings());
+    for (Eigen::VectorXd* v : {&weights_2n_, &b_2n_, &x_2n_}) v->resize(2 * n);
+    for (Eigen::VectorXd* v : {&jv_im_, &mv_im_}) v->resize(n);
+  }
+  if (!mass_) return KrylovSolver::Outcome::failed;  // the Radau methods take M y' = f only
+  const double real_gamma = gamma_;  // the real systems' scaling, back after this solve
+  gamma_ = 1.0 / a;
+  shift_ratio_ = b / a;
+  for (const Eigen::Index i : algebraic_rows_) row_scale_[i] = a;
+  tol *= std::sqrt(static_cast<double>(2 * n));
+  delta_ = tol;
+  weights_2n_ << weights, weights;
+  b_2n_ << gamma_ * row_scale_.cwiseProduct(b_re), gamma_ * row_scale_.cwiseProduct(b_im);
+  const auto outcome = krylov_2n_.solve([this](ConstRef v, Ref out) { return apply_complex(v, out); },
+                                        [this, n](ConstRef r, Ref z) {
+                                          for (const Eigen::Index half : {Eigen::Index{0}, n}) {
+                                            r_rows_ = r.segment(half, n).cwiseQuotient(row_scale_);
+                                            if (const Eval e = preconditioner_.apply(r_rows_, z.segment(half, n), delta_);
+                                                e != Eval::ok)
+                                              return e;
+                                          }
+                                          return Eval::ok;
+                                        },
+                                        weights_2n_, b_2n_, x_2n_, tol);
+  x_re = x_2n_.head(n);
+  x_im = x_2n_.tail(n);
+  gamma_ = real_gamma;
+  for (const Eigen::Index i : algebraic_rows_) row_scale_[i] = 1.0 / gamma_;
+  ++problem_->stats().nsolve;
+  return counted(krylov_2n_, outcome);
+}
+
+// out = D [v_re - g J v_re - (b/a) M v_im; (b/a) M v_re + M v_im - g J v_im], g = 1/a (M
+// applied where it is not the identity).
+Eval NewtonKrylov::apply_complex(ConstRef v, Ref out) {
+  const Eigen::Index n = v.size() / 2;
+  if (Eval e = product_.apply(v.head(n), jv_); e != Eval::ok) return e;
+  if (Eval e = product_.apply(v.tail(n), jv_im_); e != Eval::ok) return e;
+  v_ = v.head(n);
+  mass_->apply(v_, mv_);
+  v_ = v.tail(n);
+  mass_->apply(v_, mv_im_);
+  out.head(n) = row_scale_.cwiseProduct(mv_ - gamma_ * jv_ - shift_ratio_ * mv_im_);
+  out.tail(n) = row_scale_.cwiseProduct(shift_ratio_ * mv_ + mv_im_ - gamma_ * jv_im_);
+  return Eval::ok;
 }
 
 Eval NewtonKrylov::apply(ConstRef v, Ref out) {

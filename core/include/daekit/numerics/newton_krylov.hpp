@@ -72,15 +72,33 @@ class NewtonKrylov {
   // RMS of the residual (weights: the error norm's) of at most `tol`.
   KrylovSolver::Outcome solve(const Eigen::VectorXd& weights, const Eigen::VectorXd& b, Eigen::VectorXd& x,
                               double tol);
-  Eval model_failure() const { return krylov_.model_failure(); }
+  // The Radau methods' complex systems ((a + i b) M - J)(x_re + i x_im) = b_re + i b_im,
+  // with J v at the linearisation point, as the real system of size 2n
+  //   [aM - J  -bM] [x_re]   [b_re]
+  //   [bM   aM - J] [x_im] = [b_im],
+  // scaled by 1/a into y's units as the real one is (its algebraic rows by a), each half
+  // preconditioned by the real preconditioner as prepared (for a real shift near a: the
+  // preconditioned operator's eigenvalues (a + ib - l)/(g - l) stay near 1 for the stiff
+  // ones and bounded for the others). Tolerance as solve(), over both halves; the second
+  // Krylov workspace (2n) is made at the first call.
+  KrylovSolver::Outcome solve_complex(double a, double b, const Eigen::VectorXd& weights, const Eigen::VectorXd& b_re,
+                                      const Eigen::VectorXd& b_im, Eigen::VectorXd& x_re, Eigen::VectorXd& x_im,
+                                      double tol);
+  Eval model_failure() const { return model_failure_; }
   const KrylovSettings& settings() const { return krylov_.settings(); }
 
  private:
   Eval apply(ConstRef v, Ref out);
+  Eval apply_complex(ConstRef v, Ref out);
+  KrylovSolver::Outcome counted(KrylovSolver& solver, KrylovSolver::Outcome outcome);
 
   ProblemView* problem_ = nullptr;
   const MassMatrix* mass_ = nullptr;  // nullptr: residual form
   KrylovSolver krylov_;
+  KrylovSolver krylov_2n_;  // the complex systems' (solve_complex), set up at its first use
+  Eval model_failure_ = Eval::ok;
+  double shift_ratio_ = 0.0;  // b / a of the present complex solve
+  Eigen::VectorXd weights_2n_, b_2n_, x_2n_, jv_im_, mv_im_;
   Preconditioner preconditioner_;
   JacobianProduct product_;  // J v at the linearisation point
   double gamma_ = 0.0;

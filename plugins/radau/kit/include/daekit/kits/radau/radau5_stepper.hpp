@@ -5,7 +5,10 @@
 // convergence-rate monitoring; starting values from the last step's collocation
 // polynomial; the embedded error estimate filtered by (M/(h gamma0) - J)^-1, with
 // the extra correction after a rejected first step; dense output from the
-// collocation polynomial; components of index 2 and 3 weighted by h and h^2.
+// collocation polynomial; components of index 2 and 3 weighted by h and h^2. With
+// linear_solver=krylov the two systems are solved by a Krylov method instead of LUs:
+// J only through products at the step's start, the complex one as a real system of
+// twice the size (numerics/newton_krylov.hpp), both with the real preconditioner.
 #pragma once
 
 #include <Eigen/Dense>
@@ -18,6 +21,7 @@
 #include "daekit/numerics/driver.hpp"
 #include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
+#include "daekit/kits/radau/radau_krylov.hpp"
 #include "daekit/problem_view.hpp"
 #include "daekit/kits/radau/error_scale.hpp"
 #include "daekit/kits/radau/radau5_sensitivities.hpp"
@@ -67,6 +71,9 @@ class Radau5Stepper {
 
   // For the controller: Newton iterations of the last step and its convergence rate.
   int last_newton() const { return newton_; }
+  // E1 and E2 solved by a Krylov method (the stepper does not own it): each Newton
+  // correction to the method's fraction of the Newton tolerance, in the error norm.
+  void solve_stages_by_krylov(NewtonKrylov* krylov) { krylov_.emplace(*krylov, problem_); }
   double last_theta() const { return theta_; }
   const Radau5Settings& settings() const { return settings_; }
 
@@ -78,6 +85,11 @@ class Radau5Stepper {
   void start_stages(double h);
   std::optional<StepAttempt> solve_stages(double t, double h, const Eigen::VectorXd& y);
   double error_estimate(double t, double h, const Eigen::VectorXd& y);
+  // E1 x = b and E2 (x_re + i x_im) = b_re + i b_im: the LUs, or Krylov to `tol` in the
+  // error norm; a failure when the Krylov method made no progress or the model failed.
+  std::optional<StepAttempt> solve_real(const Eigen::VectorXd& b, Eigen::VectorXd& x, double tol);
+  std::optional<StepAttempt> solve_complex(double h, Eigen::VectorXd& re, Eigen::VectorXd& im, double tol);
+
   void apply_mass(const Eigen::VectorXd& x, Eigen::VectorXd& out) const { mass_.apply(x, out); }
 
   ProblemView& problem_;
@@ -93,6 +105,7 @@ class Radau5Stepper {
   int newton_ = 0;
 
   ComplexIterationMatrix complex_;  // E2 = ((alph + i beta)/h) M - J
+  std::optional<RadauKrylov> krylov_;  // linear_solver=krylov
   Eigen::VectorXcd rhs_c_, sol_c_;
   Eigen::VectorXd f0_, f_new_, y_new_, z1_, z2_, z3_, f1_, f2_, f3_, work_, work2_, stage_, fz_;
   Eigen::VectorXd mf1_, mf2_, mf3_;
