@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The brusselator (periodic N x N grid, n = 2 N^2) at rtol 1e-6 to t = 0.5, direct sparse
-# LUs against linear_solver=krylov (bdf, rodas5p, radau5, radauiia): wall and CPU seconds, peak memory, steps, Krylov
+# LUs against linear_solver=krylov (bdf, rodas5p, radau5): wall and CPU seconds, peak memory, steps, Krylov
 # iterations, and the largest difference from the direct solution in the error norm's units
 # (atol = rtol), where both ran. Usage: krylov-scaling.sh BUILD_DIR "N ..." "N ..."
 #   (first list: sizes with direct runs beside, second: Krylov alone).
@@ -51,12 +51,10 @@ for N in $both; do
   row "rodas5p-direct-$N" "$N" "rodas5p; sparse LU"
   run "rodas5p-free-$N" "$N" rodas5p linear_solver=krylov
   row "rodas5p-free-$N" "$N" "rodas5p; GMRES + problem's preconditioner; matrix-free" "rodas5p-direct-$N"
-  for radau in radau5 radauiia; do
-    run "$radau-direct-$N" "$N" $radau linear_solver=sparse
-    row "$radau-direct-$N" "$N" "$radau; sparse LUs (real, complex)"
-    run "$radau-free-$N" "$N" $radau linear_solver=krylov
-    row "$radau-free-$N" "$N" "$radau; GMRES + problem's preconditioner; matrix-free" "$radau-direct-$N"
-  done
+  run "radau5-direct-$N" "$N" radau5 linear_solver=sparse
+  row "radau5-direct-$N" "$N" "radau5; sparse LUs (real and complex)"
+  run "radau5-free-$N" "$N" radau5 linear_solver=krylov
+  row "radau5-free-$N" "$N" "radau5; GMRES + problem's preconditioner; matrix-free" "radau5-direct-$N"
 done
 for N in $krylov_only; do
   for solver in bdf radau5; do

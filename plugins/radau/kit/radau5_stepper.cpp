@@ -234,7 +234,9 @@ std::optional<StepAttempt> Radau5Stepper::solve_stages(double t, double h, const
     z1_ = t11 * f1_ + t12 * f2_ + t13 * f3_;
     z2_ = t21 * f1_ + t22 * f2_ + t23 * f3_;
     z3_ = t31 * f1_ + f2_;
-    if (faccon_ * dyno <= scale_.newton_tolerance()) break;
+    // Never converged on a Krylov correction that stopped short of its tolerance.
+    const bool inexact = krylov_ && krylov_->take_inexact();
+    if (faccon_ * dyno <= scale_.newton_tolerance() && !inexact) break;
   }
   return std::nullopt;
 }
@@ -250,13 +252,14 @@ double Radau5Stepper::error_estimate(double t, double h, const Eigen::VectorXd& 
   apply_mass(work_, work2_);  // M (hee . z)
   stage_ = work2_ + f0_;
   if (solve_real(stage_, fz_, tol)) return fail;
+  if (krylov_ && krylov_->take_inexact()) return fail;  // not an estimate to accept on
   double err = std::max(scale_.norm(fz_), 1e-10);
   if (err >= 1.0 && (first_ || retry_)) {
     stage_ = y + fz_;
     Eval e = problem_.rhs(t, stage_, work_);
     if (e == Eval::ok) {
       stage_ = work_ + work2_;
-      if (solve_real(stage_, fz_, tol)) return fail;
+      if (solve_real(stage_, fz_, tol) || (krylov_ && krylov_->take_inexact())) return fail;
       err = std::max(scale_.norm(fz_), 1e-10);
     }
   }

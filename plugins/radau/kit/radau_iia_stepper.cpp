@@ -104,7 +104,6 @@ StepAttempt RadauIIAStepper::attempt(double t, double h, const Eigen::VectorXd& 
   if (std::optional<StepAttempt> failed = prepare_matrices(t, h, y)) return *failed;
   h_ = h;
   scale_.update(y, h);
-  if (krylov_) krylov_->weigh(scale_.weights());
   start_stages(h);
   if (std::optional<StepAttempt> failed = solve_stages(t, h, y)) return *failed;
   double err_s = 0.0;
@@ -139,12 +138,6 @@ std::optional<StepAttempt> RadauIIAStepper::prepare_matrices(double t, double h,
     have_f0_ = true;
   }
   if (retry_ && !jac_current_) have_jac_ = false;
-  if (krylov_) {  // J v at the step's start, the preconditioner where the LUs would be renewed
-    if (krylov_->wants_fresh_preconditioner()) have_jac_ = false;
-    const bool fresh = !have_jac_;
-    have_jac_ = jac_current_ = true;
-    return krylov_->prepare(t, y, f0_, tab_->gamma / h, fresh);
-  }
   bool new_matrix = false;
   if (!have_jac_) {
     const Eval e = matrix_.evaluate_jacobian(t, y, f0_);
@@ -216,13 +209,16 @@ std::optional<StepAttempt> RadauIIAStepper::solve_stages(double t, double h, con
       z_[a] += -al * mw_[a] + be * mw_[b];
       z_[b] += -al * mw_[b] - be * mw_[a];
     }
-    // The corrections to a fraction of the Newton tolerance (Krylov; the LUs are exact).
-    const double linear_tol = krylov_ ? krylov_->tolerance(scale_.newton_tolerance()) : 0.0;
-    if (auto failed = solve_real(z_[0], work_, linear_tol)) return failed;
+    matrix_.solve(z_[0], work_);
     z_[0] = work_;
     for (std::size_t k = 0; k < pairs_; ++k) {
       const int a = 1 + 2 * static_cast<int>(k), b = a + 1;
-      if (auto failed = solve_complex(k, h, z_[a], z_[b], linear_tol)) return failed;
+      rhs_c_.real() = z_[a];
+      rhs_c_.imag() = z_[b];
+      complex_[k].solve(rhs_c_, sol_c_);
+      ++stats.nsolve;
+      z_[a] = sol_c_.real();
+      z_[b] = sol_c_.imag();
     }
     ++newton_;
     ++stats.nnewton;
@@ -269,44 +265,22 @@ std::optional<StepAttempt> RadauIIAStepper::solve_stages(double t, double h, con
 // The embedded estimate, filtered through E1; after a rejected first step once more
 // with f at y + err (RADAU5's rule).
 double RadauIIAStepper::error_estimate(double t, double h, const Eigen::VectorXd& y) {
-  // With Krylov, the estimate to a hundredth of the error norm's unit, enough for the
-  // controller; a solve that fails rejects the step.
-  const double tol = krylov_ ? 0.01 : 0.0;
-  const double fail = std::numeric_limits<double>::infinity();
   const int s = stages_;
   work_.setZero();
   for (int j = 0; j < s; ++j) work_ += (tab_->error_weights[j] / h) * z_[j];
   mass_.apply(work_, work2_);
   stage_ = work2_ + f0_;
-  if (solve_real(stage_, err_, tol)) return fail;
+  matrix_.solve(stage_, err_);
   double err = std::max(scale_.norm(err_), 1e-10);
   if (err >= 1.0 && (first_ || retry_)) {
     stage_ = y + err_;
     if (problem_.rhs(t, stage_, work_) == Eval::ok) {
       stage_ = work_ + work2_;
-      if (solve_real(stage_, err_, tol)) return fail;
+      matrix_.solve(stage_, err_);
       err = std::max(scale_.norm(err_), 1e-10);
     }
   }
   return err;
-}
-
-std::optional<StepAttempt> RadauIIAStepper::solve_real(const Eigen::VectorXd& b, Eigen::VectorXd& x, double tol) {
-  if (krylov_) return krylov_->solve_real(b, x, tol);
-  matrix_.solve(b, x);
-  return std::nullopt;
-}
-
-std::optional<StepAttempt> RadauIIAStepper::solve_complex(std::size_t k, double h, Eigen::VectorXd& re,
-                                                          Eigen::VectorXd& im, double tol) {
-  if (krylov_) return krylov_->solve_complex(tab_->alpha[k] / h, tab_->beta[k] / h, re, im, tol);
-  rhs_c_.real() = re;
-  rhs_c_.imag() = im;
-  complex_[k].solve(rhs_c_, sol_c_);
-  ++problem_.stats().nsolve;
-  re = sol_c_.real();
-  im = sol_c_.imag();
-  return std::nullopt;
 }
 
 void RadauIIAStepper::accept() {

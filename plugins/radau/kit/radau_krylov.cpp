@@ -27,7 +27,8 @@ std::optional<StepAttempt> RadauKrylov::outcome(KrylovSolver::Outcome outcome) {
     return StepAttempt::failed(StepAttempt::Kind::convergence, "the Krylov method made no progress on a Radau system",
                                0.5);
   }
-  return std::nullopt;  // converged, or reduced: an inexact Newton correction
+  if (outcome == KrylovSolver::Outcome::reduced) inexact_ = true;
+  return std::nullopt;
 }
 
 std::optional<StepAttempt> RadauKrylov::solve_real(const Eigen::VectorXd& b, Eigen::VectorXd& x, double tol) {

@@ -25,7 +25,6 @@
 #include "daekit/numerics/driver.hpp"
 #include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
-#include "daekit/kits/radau/radau_krylov.hpp"
 #include "daekit/problem_view.hpp"
 #include "daekit/kits/radau/error_scale.hpp"
 #include "daekit/kits/radau/radau_iia_sensitivities.hpp"
@@ -104,9 +103,6 @@ class RadauIIAStepper {
   int error_stages() const { return stages_used_; }  // stages of the last attempt (its error's order)
 
   int last_newton() const { return newton_; }
-  // The real and complex systems solved by a Krylov method (the stepper does not own it;
-  // kits/radau/radau_krylov.hpp).
-  void solve_stages_by_krylov(NewtonKrylov* krylov) { krylov_.emplace(*krylov, problem_); }
   int max_newton() const { return nit_; }
   double last_theta() const { return theta_; }
   const RadauIIASettings& settings() const { return settings_; }
@@ -122,10 +118,6 @@ class RadauIIAStepper {
   void start_stages(double h);
   std::optional<StepAttempt> solve_stages(double t, double h, const Eigen::VectorXd& y);
   double error_estimate(double t, double h, const Eigen::VectorXd& y);
-  // E1 x = b and E_k (re + i im) = (re + i im): the LUs, or Krylov to `tol` (error norm).
-  std::optional<StepAttempt> solve_real(const Eigen::VectorXd& b, Eigen::VectorXd& x, double tol);
-  std::optional<StepAttempt> solve_complex(std::size_t k, double h, Eigen::VectorXd& re, Eigen::VectorXd& im,
-                                           double tol);
   void to_stages();      // Z = (T x I) W
   void to_transformed(); // W = (T^-1 x I) Z
 
@@ -149,7 +141,6 @@ class RadauIIAStepper {
   // One per complex eigenvalue pair: pairs_ of them in use, prepared_ set up (on first use,
   // so that a run at 3 stages holds one n x n complex matrix, not three).
   std::array<ComplexIterationMatrix, 3> complex_;
-  std::optional<RadauKrylov> krylov_;  // linear_solver=krylov
   std::size_t pairs_ = 0, prepared_ = 0;
   Eigen::VectorXcd rhs_c_, sol_c_;
   std::vector<Eigen::VectorXd> z_, w_, fz_, mw_;  // stages, transformed stages, f at the stages, M w
