@@ -66,8 +66,7 @@ const OptionTable<Radau5Settings>& radau5_options() {
         .real("keep_step_low", &Radau5Settings::keep_step_low, {0, 1, true, false},
               "keep h and the factorisations when h_new/h is in [keep_step_low, keep_step_high] (RADAU5's QUOT1)")
         .real("keep_step_high", &Radau5Settings::keep_step_high, at_least(1),
-              "upper end of that band (RADAU5's QUOT2; Hairer suggests 0.99 and 2 for large full systems)")
-        ;
+              "upper end of that band (RADAU5's QUOT2; Hairer suggests 0.99 and 2 for large full systems)");
     return with_linear_algebra(t);
   }();
   return table;
@@ -119,7 +118,7 @@ void output_sensitivities(const SolveRequest& request, OutputSink& sink, const S
 void attach_krylov(Radau5Stepper& stepper, std::optional<NewtonKrylov>& krylov, ProblemView& problem,
                    const SolveRequest& request, const KrylovOptions& linear, const MassMatrix& mass) {
   if (!linear.krylov()) return;
-  std::string why;  // resolved by radau_linear_algebra: the preconditioner can be had
+  std::string why;  // resolved by radau5_linear_algebra: the preconditioner can be had
   krylov.emplace();
   krylov->setup(problem, request, linear, &mass, &why);
   stepper.solve_stages_by_krylov(&*krylov);
