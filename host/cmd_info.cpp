@@ -178,9 +178,10 @@ void print_problem(const loader::Plugin& plugin, const std::map<std::string, std
     for (std::size_t i = 0; i < p.n && i < 8; ++i) std::cout << " " << p.atol_scale[i];
     std::cout << (p.n > 8 ? " ..." : "") << "\n";
   }
-  if (p.ntstops) {
+  if (p.ntstops) {  // the first few (an FMU's input file may give one per row)
     std::cout << "breakpoints";
-    for (std::size_t i = 0; i < p.ntstops; ++i) std::cout << " " << p.tstops[i];
+    for (std::size_t i = 0; i < p.ntstops && i < 8; ++i) std::cout << " " << p.tstops[i];
+    if (p.ntstops > 8) std::cout << " ... (" << p.ntstops << " in all)";
     std::cout << "\n";
   }
   const bool stored_reference = problem.has_stored_reference();

@@ -196,6 +196,18 @@ TEST_CASE("an input integrated by the FMU's state follows the closed form throug
     }
     CHECK(k == exact.size());
   }
+  // The kink at t = 3 is a breakpoint; the jump at t = 1 and the gain's step at t = 2 are
+  // time events. A long file's breakpoints are listed by their first few.
+  std::string out;
+  REQUIRE(run_command(daekit_cmd("info fmu --param file=" + fmu("integrator_fmi2") + " --param input=" + signals), &out) ==
+          0);
+  CHECK_THAT(out, Catch::Contains("breakpoints 3\n"));
+  std::string many = "time,u,gain\n";
+  for (int row = 0; row < 400; ++row) many += std::to_string(0.01 * row) + "," + std::to_string(0.02 * row) + ",1\n";
+  REQUIRE(run_command(daekit_cmd("info fmu --param file=" + fmu("integrator_fmi2") +
+                                 " --param input=" + dir.write("many.csv", many)),
+                      &out) == 0);
+  CHECK_THAT(out, Catch::Contains(" ... (399 in all)"));
 }
 
 TEST_CASE("bad input files are refused by name, before the run", "[fmu][bad-input]") {
