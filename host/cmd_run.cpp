@@ -47,15 +47,44 @@ std::vector<double> default_output_grid(const dk_problem_info& info, double tend
   return grid;
 }
 
+// A range START:STEP:END expands to START + k STEP up to END (END itself when the steps
+// reach it within rounding), as Julia's and MATLAB's ranges; at most this many points.
+constexpr double max_range_points = 1e7;
+
+double saveat_number(const std::string& text, const std::string& item) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(v))
+    throw UsageError("--saveat expects comma-separated times or ranges START:STEP:END, got '" + item + "'");
+  return v;
+}
+
+void append_range(const std::string& item, std::vector<double>& out) {
+  std::vector<std::string> parts;
+  std::stringstream in(item);
+  for (std::string part; std::getline(in, part, ':');) parts.push_back(part);
+  if (parts.size() != 3 || item.back() == ':')
+    throw UsageError("--saveat: a range is START:STEP:END, got '" + item + "'");
+  const double first = saveat_number(parts[0], item), step = saveat_number(parts[1], item),
+               last = saveat_number(parts[2], item);
+  if (step == 0.0 || (last - first) / step < 0.0)
+    throw UsageError("--saveat: the range '" + item + "' has a step that does not lead from its start to its end");
+  const double count = std::floor((last - first) / step * (1.0 + 1e-12) + 1e-9) + 1.0;
+  if (!(count <= max_range_points))
+    throw UsageError("--saveat: the range '" + item + "' has more than 10^7 points");
+  for (long k = 0; k < static_cast<long>(count); ++k) out.push_back(first + static_cast<double>(k) * step);
+  if (std::abs(out.back() - last) <= 1e-9 * std::abs(step)) out.back() = last;
+}
+
 std::vector<double> parse_times(const std::string& list) {
   std::vector<double> out;
   std::stringstream in(list);
   std::string item;
   while (std::getline(in, item, ',')) {
-    char* end = nullptr;
-    double v = std::strtod(item.c_str(), &end);
-    if (item.empty() || *end != '\0') throw UsageError("--saveat expects comma-separated times, got '" + item + "'");
-    out.push_back(v);
+    if (item.find(':') != std::string::npos)
+      append_range(item, out);
+    else
+      out.push_back(saveat_number(item, item));
   }
   return out;
 }

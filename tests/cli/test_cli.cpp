@@ -301,11 +301,32 @@ TEST_CASE("tolerances that accept anything or that no step can meet are refused"
   }
 }
 
+TEST_CASE("saveat takes ranges START:STEP:END beside single times", "[cli][output]") {
+  const auto csv = std::filesystem::temp_directory_path() / ("daekit-saveat-range-" + std::to_string(::getpid()) + ".csv");
+  std::string out;
+  REQUIRE(run_command(daekit_cmd("run --problem vdpol --solver radau5 --saveat 0:0.25:1,1.5,1.6:0.2:2 --output " +
+                                 csv.string()),
+                      &out) == 0);
+  std::vector<double> t;
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) t.push_back(std::stod(line.substr(0, line.find(','))));
+  // k steps from the start, not sums: no rounding gathers; the end itself where the steps reach it.
+  CHECK(t == std::vector<double>{0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 1.6, 1.6 + 0.2, 2.0});
+  std::filesystem::remove(csv);
+}
+
 TEST_CASE("nonsense on the command line is refused, not ignored", "[cli][usage]") {
   std::string out;
   const std::vector<std::pair<std::string, std::string>> cases{
       {"run --problem vdpol --solver rodas5p 1e-12", "too many positional options"},
       {"run --problem vdpol --solver rodas5p --saveat ''", "--saveat needs at least one time"},
+      {"run --problem vdpol --solver rodas5p --saveat 0:0:1", "has a step that does not lead from its start"},
+      {"run --problem vdpol --solver rodas5p --saveat 1:0.1:0", "has a step that does not lead from its start"},
+      {"run --problem vdpol --solver rodas5p --saveat 0:1", "a range is START:STEP:END"},
+      {"run --problem vdpol --solver rodas5p --saveat 0:1e-9:2", "more than 10^7 points"},
+      {"run --problem vdpol --solver rodas5p --saveat 0.5,nan", "got 'nan'"},
       {"run --problem vdpol --solver rodas5p --output ''", "--output needs a file name"},
       {"run --problem vdpol --solver rodas5p --param eps=1e-6 --param eps=1e-3", "gives 'eps' twice"},
       {"run --problem vdpol --solver rodas5p --solver-opt safety=0.8 --solver-opt safety=0.9", "gives 'safety' twice"},
