@@ -30,6 +30,17 @@ SolverDescription radau_description(int order) {
   return d;
 }
 
+// Sparse LUs in the problem's pattern unless dense ones are asked for; sparse ones asked
+// for a problem without a pattern are refused (the refusal, else nothing).
+std::optional<SolveOutcome> choose_lus(bool ask_sparse, bool ask_dense, const ProblemView& problem,
+                                       const SolveRequest& request, bool* sparse) {
+  const bool has_pattern = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
+  if (ask_sparse && !has_pattern)
+    return SolveOutcome{Status::invalid_input, "linear_solver=sparse needs a problem with a Jacobian pattern", request.t0};
+  *sparse = !ask_dense && has_pattern;
+  return std::nullopt;
+}
+
 const std::vector<std::string>& radau_direct_solvers() {
   static const std::vector<std::string> choices = {"auto", "dense", "sparse"};
   return choices;
@@ -97,11 +108,8 @@ std::optional<SolveOutcome> radau5_linear_algebra(ProblemView& problem, const So
   }
   if (linear.krylov() && Preconditioner::resolve(linear.preconditioner, problem, &why) == PreconditionerKind::automatic)
     return SolveOutcome{Status::invalid_input, why, request.t0};
-  const bool has_pattern = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
-  if (linear.linear_solver == "sparse" && !has_pattern)
-    return SolveOutcome{Status::invalid_input, "linear_solver=sparse needs a problem with a Jacobian pattern", request.t0};
-  *sparse = !linear.krylov() && linear.linear_solver != "dense" && has_pattern;
-  return std::nullopt;
+  return choose_lus(linear.linear_solver == "sparse", linear.krylov() || linear.linear_solver == "dense", problem,
+                    request, sparse);
 }
 
 // The output's s(t): the stepper's collocation polynomial of s, where sensitivities are asked for.
@@ -203,10 +211,10 @@ class RadauIIASolver : public Solver {
     static_cast<RadauIIASettings&>(options) = RadauIIASettings::for_size(problem.size());
     std::string error;
     if (!radauiia_options().read(request, options, &error)) return {Status::invalid_input, error, request.t0};
-    const bool has_pattern = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
-    if (options.linear_solver == LinearSolver::sparse && !has_pattern)
-      return {Status::invalid_input, "linear_solver=sparse needs a problem with a Jacobian pattern", request.t0};
-    const bool sparse = options.linear_solver != LinearSolver::dense && has_pattern;
+    bool sparse = false;
+    if (auto refused = choose_lus(options.linear_solver == LinearSolver::sparse,
+                                  options.linear_solver == LinearSolver::dense, problem, request, &sparse))
+      return *refused;
     const RadauIIASettings s = options;
     auto valid = [](int k) { return k == 3 || k == 5 || k == 7; };
     if (!valid(s.min_stages) || !valid(s.max_stages) || !valid(s.start_stages) || s.min_stages > s.max_stages ||

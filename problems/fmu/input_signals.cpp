@@ -159,18 +159,9 @@ double InputSignals::value(const Signal& s, double t, bool left) const {
   return s.values[i] + w * (s.values[i + 1] - s.values[i]);
 }
 
+// A value of the signal's number as its variable's type takes it.
 ModelExchange::Result InputSignals::set(ModelExchange& fmu, const Variable& v, double x) {
-  switch (v.type) {
-    case Variable::Type::real:
-      return fmu.set_real(v.value_reference, x);
-    case Variable::Type::integer:
-      return fmu.set_integer(v.value_reference, static_cast<int>(x));
-    case Variable::Type::boolean:
-      return fmu.set_boolean(v.value_reference, x != 0.0);
-    case Variable::Type::other:
-      break;
-  }
-  return ModelExchange::Result::error;
+  return apply(fmu, VariableSetting{&v, x, static_cast<long>(x), x != 0.0});
 }
 
 ModelExchange::Result InputSignals::set_continuous(ModelExchange& fmu, double t, bool left) const {

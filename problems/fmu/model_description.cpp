@@ -55,12 +55,14 @@ struct Reader {
   unsigned long long whole_number(const pugi::xml_node& node, const char* name, unsigned long long max,
                                   unsigned long long fallback, const std::string& where) const {
     const pugi::xml_attribute a = node.attribute(name);
-    if (!a) return fallback;
-    const std::string text = a.value();
+    return a ? whole_number(a.value(), max, where + ": " + name) : fallback;
+  }
+  // The same for a text `what` names (an attribute, a start value).
+  unsigned long long whole_number(const std::string& text, unsigned long long max, const std::string& what) const {
     const bool digits = !text.empty() && text.size() <= 20 && text.find_first_not_of("0123456789") == std::string::npos;
     const unsigned long long value = digits ? std::strtoull(text.c_str(), nullptr, 10) : 0;
     if (!digits || value > max || (text.size() == 20 && text > "18446744073709551615"))
-      fail(where + ": " + name + "=\"" + text + "\" is not a whole number from 0 to " + std::to_string(max));
+      fail(what + "=\"" + text + "\" is not a whole number from 0 to " + std::to_string(max));
     return value;
   }
 
@@ -185,14 +187,7 @@ struct Reader {
         if (!d.attribute("valueReference") || it == by_reference.end())
           fail(where + "'s Dimension has neither a start nor the valueReference of a variable");
         const Variable& p = md.variables[it->second];
-        const char* text = p.start.c_str();
-        char* end = nullptr;
-        const unsigned long long parsed = std::strtoull(text, &end, 10);
-        if (!p.has_start || p.start.empty() || *end || p.start.find_first_not_of("0123456789") != std::string::npos ||
-            parsed > max_array_elements)
-          fail(where + "'s Dimension names '" + p.name + "', whose start '" + p.start +
-               "' is not a whole number from 0 to " + std::to_string(max_array_elements));
-        extent = parsed;
+        extent = whole_number(p.start, max_array_elements, where + "'s Dimension names '" + p.name + "': start");
       }
       v.dimensions.push_back(static_cast<std::size_t>(extent));
       if (extent != 0 && v.size > max_array_elements / extent)

@@ -45,6 +45,19 @@ void check_against_lus(const char* solver, const char* preconditioner, bool same
         3.0 * weighted_error(d.y_end(), reference.y_end(), rtol) + 1.0);
 }
 
+// `solver` with `linear` on the matrix-free brusselator (no pattern, no Jacobian: J v and
+// the problem's preconditioner alone): no difference columns, the reference's answer.
+void check_matrix_free(const char* solver, const char* linear, const test::RunResult& reference, double rtol) {
+  INFO(solver << " matrix-free");
+  test::RunSpec free = brusselator(linear, rtol);
+  free.solver = solver;
+  free.params["matrix_free"] = "true";
+  const auto k = test::run(free);
+  REQUIRE(k.status() == Status::success);
+  CHECK(k.stats().nfev_jac == 0);
+  CHECK(weighted_error(k.y_end(), reference.y_end(), rtol) < 30.0);
+}
+
 }  // namespace
 
 TEST_CASE("every Krylov method and preconditioner matches the direct LUs on the brusselator",
@@ -108,14 +121,7 @@ TEST_CASE("radau5's real and complex stage systems by Krylov match its direct LU
   const auto l = test::run(on_96);
   REQUIRE(l.status() == Status::success);
   CHECK(weighted_error(l.y_end(), fine.y_end(), rtol) < 1.0);
-  // Matrix-free (no pattern, no Jacobian): J v and the problem's preconditioner alone.
-  test::RunSpec free = brusselator("krylov", rtol);
-  free.solver = "radau5";
-  free.params["matrix_free"] = "true";
-  const auto f = test::run(free);
-  REQUIRE(f.status() == Status::success);
-  CHECK(f.stats().nfev_jac == 0);
-  CHECK(weighted_error(f.y_end(), reference.y_end(), rtol) < 30.0);
+  check_matrix_free("radau5", "krylov", reference, rtol);
   // Index-1 DAEs (algebraic rows scaled, in both systems) against the LUs: Robertson's
   // DAE form and the Akzo Nobel problem.
   for (const char* problem : {"rober_dae", "chemakzo"}) {
@@ -298,14 +304,7 @@ TEST_CASE("cvode and ida run SUNDIALS' own Krylov solvers with the core's precon
           CHECK(k.stats().accepted <= d.stats().accepted + d.stats().accepted / 5 + 2);
       }
   }
-  // Matrix-free: no pattern, no Jacobian, only the problem's products and preconditioner.
-  test::RunSpec free = brusselator("spgmr", rtol);
-  free.solver = "cvode";
-  free.params["matrix_free"] = "true";
-  const auto k = test::run(free);
-  REQUIRE(k.status() == Status::success);
-  CHECK(k.stats().nfev_jac == 0);
-  CHECK(weighted_error(k.y_end(), reference.y_end(), rtol) < 30.0);
+  check_matrix_free("cvode", "spgmr", reference, rtol);
 }
 
 TEST_CASE("cvode and ida with Krylov: difference products on ODEs, DAEs and residuals; refusals",

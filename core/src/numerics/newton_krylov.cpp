@@ -186,13 +186,13 @@ KrylovSolver::Outcome NewtonKrylov::counted(KrylovSolver& solver, KrylovSolver::
 KrylovSolver::Outcome NewtonKrylov::solve_complex(double a, double b, const Eigen::VectorXd& weights,
                                                   const Eigen::VectorXd& b_re, const Eigen::VectorXd& b_im,
                                                   Eigen::VectorXd& x_re, Eigen::VectorXd& x_im, double tol) {
+  if (!mass_) return KrylovSolver::Outcome::failed;  // the Radau methods take M y' = f only
   const Eigen::Index n = b_re.size();
   if (weights_2n_.size() != 2 * n) {
     krylov_2n_.setup(2 * n, krylov_.settings());
     for (Eigen::VectorXd* v : {&weights_2n_, &b_2n_, &x_2n_}) v->resize(2 * n);
     for (Eigen::VectorXd* v : {&jv_im_, &mv_im_}) v->resize(n);
   }
-  if (!mass_) return KrylovSolver::Outcome::failed;  // the Radau methods take M y' = f only
   const double real_gamma = gamma_;  // the real systems' scaling, back after this solve
   gamma_ = 1.0 / a;
   shift_ratio_ = b / a;

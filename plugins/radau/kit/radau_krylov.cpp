@@ -37,9 +37,7 @@ std::optional<StepAttempt> RadauKrylov::solve_real(const Eigen::VectorXd& b, Eig
 
 std::optional<StepAttempt> RadauKrylov::solve_complex(double a, double b, Eigen::VectorXd& re, Eigen::VectorXd& im,
                                                       double tol) {
-  re_ = re;
-  im_ = im;
-  return outcome(krylov_.solve_complex(a, b, weights_, re_, im_, re, im, tol));
+  return outcome(krylov_.solve_complex(a, b, weights_, re, im, re, im, tol));
 }
 
 }  // namespace daekit

@@ -105,16 +105,16 @@ EXPORT fmi2Status fmi2Reset(fmi2Component c) {
 }
 
 EXPORT fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[], size_t n, double value[]) {
-  return core_get_reals((Instance*)c, vr, n, value) == 0 ? fmi2OK : fmi2Error;
+  return core_get_elements((Instance*)c, vr, n, value, n) == 0 ? fmi2OK : fmi2Error;
 }
 EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t n, const double value[]) {
-  return core_set_reals((Instance*)c, vr, n, value) == 0 ? fmi2OK : fmi2Error;
+  return core_set_elements((Instance*)c, vr, n, value, n) == 0 ? fmi2OK : fmi2Error;
 }
 /* Integers and booleans live in the same table as doubles. */
 #define FMI2_CONVERTED(NAME, TYPE, TO_DOUBLE, FROM_DOUBLE)                                                  \
   EXPORT fmi2Status fmi2Get##NAME(fmi2Component c, const fmi2ValueReference vr[], size_t n, TYPE value[]) { \
     double v[MAX_REALS];                                                                                   \
-    if (n > MAX_REALS || core_get_reals((Instance*)c, vr, n, v) != 0) return fmi2Error;                   \
+    if (n > MAX_REALS || core_get_elements((Instance*)c, vr, n, v, n) != 0) return fmi2Error;                   \
     for (size_t i = 0; i < n; ++i) value[i] = FROM_DOUBLE(v[i]);                                           \
     return fmi2OK;                                                                                         \
   }                                                                                                        \
@@ -123,7 +123,7 @@ EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], si
     double v[MAX_REALS];                                                                                   \
     if (n > MAX_REALS) return fmi2Error;                                                                   \
     for (size_t i = 0; i < n; ++i) v[i] = TO_DOUBLE(value[i]);                                             \
-    return core_set_reals((Instance*)c, vr, n, v) == 0 ? fmi2OK : fmi2Error;                               \
+    return core_set_elements((Instance*)c, vr, n, v, n) == 0 ? fmi2OK : fmi2Error;                               \
   }
 #define AS_DOUBLE(x) ((double)(x))
 #define AS_INTEGER(x) ((fmi2Integer)(x))

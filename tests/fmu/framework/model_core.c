@@ -32,30 +32,6 @@ int core_derivatives(Instance* self, double* dx, size_t n) {
   return 0;
 }
 
-int core_get_reals(Instance* self, const unsigned* vr, size_t n, double* value) {
-  /* As a generated FMU does, the getters see values computed from the current time and
-     states: the derivatives (and the locals beside them) are brought up to date first. */
-  for (size_t i = 0; i < n; ++i)
-    if (!core_valid_reference(self, vr[i])) {
-      self->log(self, 3, "logStatusError", "unknown value reference");
-      return 1;
-    }
-  if (update_derivatives(self) != 0) return 1;
-  for (size_t i = 0; i < n; ++i) value[i] = self->r[vr[i]];
-  return 0;
-}
-
-int core_set_reals(Instance* self, const unsigned* vr, size_t n, const double* value) {
-  for (size_t i = 0; i < n; ++i) {
-    if (!core_valid_reference(self, vr[i])) {
-      self->log(self, 3, "logStatusError", "unknown value reference");
-      return 1;
-    }
-    self->r[vr[i]] = value[i];
-  }
-  return 0;
-}
-
 static size_t slots(unsigned vr) { return model_spec.sizes ? model_spec.sizes[vr] : 1; }
 
 /* The slots the variables hold in all, or 0 (logged) when a reference is unknown. */
@@ -72,6 +48,8 @@ static size_t count_elements(Instance* self, const unsigned* vr, size_t n) {
 }
 
 int core_get_elements(Instance* self, const unsigned* vr, size_t n, double* value, size_t n_values) {
+  /* As a generated FMU does, the getters see values computed from the current time and
+     states: the derivatives (and the locals beside them) are brought up to date first. */
   if (count_elements(self, vr, n) != n_values) {
     self->log(self, 3, "logStatusError", "nValues is not the number of the variables' elements");
     return 1;

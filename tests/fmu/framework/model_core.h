@@ -58,9 +58,7 @@ struct Instance {
 void core_reset(Instance* self);
 int core_derivatives(Instance* self, double* dx, size_t n);
 int core_indicators(Instance* self, double* z, size_t n);
-int core_get_reals(Instance* self, const unsigned* vr, size_t n, double* value);
-int core_set_reals(Instance* self, const unsigned* vr, size_t n, const double* value);
-/* The same for variables that may be arrays: n_values in all, each variable's slots in turn. */
+/* Variables' values, each variable's slots in turn (one for a scalar): n_values in all. */
 int core_get_elements(Instance* self, const unsigned* vr, size_t n, double* value, size_t n_values);
 int core_set_elements(Instance* self, const unsigned* vr, size_t n, const double* value, size_t n_values);
 void core_update(Instance* self, int initial, EventOutcome* out);

@@ -80,7 +80,8 @@ class NewtonKrylov {
   // preconditioned by the real preconditioner as prepared (for a real shift near a: the
   // preconditioned operator's eigenvalues (a + ib - l)/(g - l) stay near 1 for the stiff
   // ones and bounded for the others). Tolerance as solve(), over both halves; the second
-  // Krylov workspace (2n) is made at the first call.
+  // Krylov workspace (2n) is made at the first call. b and x may be the same vectors (b
+  // is read before x is written).
   KrylovSolver::Outcome solve_complex(double a, double b, const Eigen::VectorXd& weights, const Eigen::VectorXd& b_re,
                                       const Eigen::VectorXd& b_im, Eigen::VectorXd& x_re, Eigen::VectorXd& x_im,
                                       double tol);

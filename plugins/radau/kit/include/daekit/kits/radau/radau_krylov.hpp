@@ -1,16 +1,16 @@
 // The Radau methods' stage systems solved by a Krylov method (linear_solver=krylov; radau5
 // takes it, radauiia not yet: docs/krylov.md): E1 = (g/h) M - J and the complex
-// E_k = ((a_k + i b_k)/h) M - J
-// with J only through products at the step's start, the complex ones as real systems of
-// twice the size (numerics/newton_krylov.hpp), all preconditioned by the one real
-// preconditioner prepared for E1's shift. The residuals are measured in the error norm's
-// weights (1/scal), each Newton correction to eplifac x the Newton tolerance.
-// A Krylov method that makes no progress fails the step, which is retried smaller with a
-// new preconditioner. One that reduced the residual but stopped short of its tolerance
-// gives an inexact correction the iteration may go on from, but never stop on: the Radau iteration's test measures the correction, and GMRES stopped early
-// returns one smaller than the true one (radau5 with eplifac = 0.005 on the brusselator,
-// N = 128, ended 2 200 times the tolerance off when it stopped on such corrections, whose
-// residuals were 10^6-10^7 times their tolerance).
+// E_k = ((a_k + i b_k)/h) M - J with J only through products at the step's start, the
+// complex ones as real systems of twice the size (numerics/newton_krylov.hpp), all
+// preconditioned by the one real preconditioner prepared for E1's shift. The residuals
+// are measured in the error norm's weights (1/scal), each Newton correction to eplifac x
+// the Newton tolerance. A Krylov method that makes no progress fails the step, which is
+// retried smaller with a new preconditioner. One that reduced the residual but stopped
+// short of its tolerance gives an inexact correction the iteration may go on from, but
+// never stop on: the Radau iteration's test measures the correction, and GMRES stopped
+// early returns one smaller than the true one (radau5 with eplifac = 0.005 on the
+// brusselator, N = 128, ended 2 200 times the tolerance off when it stopped on such
+// corrections, whose residuals were 10^6-10^7 times their tolerance).
 #pragma once
 
 #include <Eigen/Core>
@@ -56,7 +56,7 @@ class RadauKrylov {
 
   NewtonKrylov& krylov_;
   ProblemView& problem_;
-  Eigen::VectorXd weights_, re_, im_;
+  Eigen::VectorXd weights_;
   double prepared_shift_ = 0.0;
   bool stale_ = false, inexact_ = false;
 };
