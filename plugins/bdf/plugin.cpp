@@ -18,7 +18,8 @@ const OptionTable<BdfSettings>& bdf_options() {
                    "Newton iterations per step before the step is retried (DASSL's MAXIT)")
           .real("newton_tol", &BdfSettings::newton_tol, at_least(0),
                 "Newton converged when rate/(1-rate)*|delta| <= this (in the error norm); 0: max(10 u/rtol, "
-                "min(0.33, sqrt(rtol))), tighter at tight tolerances (DASSL's fixed 0.33 lets rounding steer the order)")
+                "min(0.33, sqrt(rtol))), tighter at tight tolerances (DASSL's fixed 0.33 lets rounding steer the order); "
+                "with linear_solver=krylov behind the problem's preconditioner, ILUT or AMG, DASSL's 0.33")
           .flag("restart_at_tstops", &BdfSettings::restart_at_tstops,
                 "restart at order 1 at every breakpoint (tstop), as the test set's drivers do; false: only land on them")
           .real("fixed_step", &BdfSettings::fixed_step, at_least(0),

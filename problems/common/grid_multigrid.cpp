@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "parallel_for.hpp"
+
 namespace daekit_problems {
 namespace {
 
@@ -57,11 +59,17 @@ double GridMultigrid::value(const std::vector<double>& v, int n, Point p, int c)
 }
 
 template <class Visit>
-void GridMultigrid::for_each_point(int n, Visit visit) const {
-  const int nk = dimensions_ == 3 ? n : 1;
-  for (int k = 0; k < nk; ++k)
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i) visit(Point{i, j, k});
+void GridMultigrid::for_each_point(int n, bool parallel, Visit visit) const {
+  const int rows = dimensions_ == 3 ? n * n : n;
+  auto visit_row = [&](int row) {
+    for (int i = 0; i < n; ++i) visit(Point{i, row % n, row / n});
+  };
+  if (parallel) {
+    DAEKIT_PROBLEMS_PARALLEL_FOR(threads_)
+    for (int row = 0; row < rows; ++row) visit_row(row);
+  } else {
+    for (int row = 0; row < rows; ++row) visit_row(row);
+  }
 }
 
 void GridMultigrid::solve(const double* b, double* x, int cycles) {
@@ -128,19 +136,24 @@ template <int Dimensions>
 
 template <int Dimensions>
 void GridMultigrid::smooth_sweep(Level& level, int colour) const {
-  const int n = level.n, nk = Dimensions == 3 ? n : 1;
+  const int n = level.n, rows = Dimensions == 3 ? n * n : n;
   const double s = level.s, inv = 1.0 / (1.0 + 2.0 * Dimensions * s);
   const auto d = static_cast<std::size_t>(dof_);
-  std::array<double, max_dof> sum{};
-  for (int k = 0; k < nk; ++k)
-    for (int j = 0; j < n; ++j) {
-      const Rows r = rows_around(level.x, n, j, k);
-      for (int i = (j + k + colour) % 2; i < n; i += 2) {
-        sum_around<Dimensions>(level.x, n, r, i, sum.data());
-        const std::size_t at = r.centre + static_cast<std::size_t>(i) * d;
-        for (std::size_t c = 0; c < d; ++c) level.x[at + c] = (level.b[at + c] + s * sum[c]) * inv;
-      }
+  // A colour's points read only the other colour's, so its rows are independent; not on a
+  // periodic grid of odd side, where the wrap joins two points of one colour (the first
+  // and last rows, in the order the serial sweep takes them).
+  [[maybe_unused]] const int team = boundary_ == Boundary::dirichlet || n % 2 == 0 ? threads_ : 1;
+  DAEKIT_PROBLEMS_PARALLEL_FOR(team)
+  for (int row = 0; row < rows; ++row) {
+    const int j = row % n, k = row / n;
+    std::array<double, max_dof> sum{};
+    const Rows r = rows_around(level.x, n, j, k);
+    for (int i = (j + k + colour) % 2; i < n; i += 2) {
+      sum_around<Dimensions>(level.x, n, r, i, sum.data());
+      const std::size_t at = r.centre + static_cast<std::size_t>(i) * d;
+      for (std::size_t c = 0; c < d; ++c) level.x[at + c] = (level.b[at + c] + s * sum[c]) * inv;
     }
+  }
 }
 
 // Red-black Gauss-Seidel: x = (b + s * sum of neighbours) / (1 + 2 d s), one colour at a time.
@@ -152,20 +165,20 @@ void GridMultigrid::smooth(Level& level, int sweeps) const {
 
 template <int Dimensions>
 void GridMultigrid::residual_of(Level& level) const {
-  const int n = level.n, nk = Dimensions == 3 ? n : 1;
+  const int n = level.n, rows = Dimensions == 3 ? n * n : n;
   const double s = level.s, centre = 2.0 * Dimensions;
   const auto d = static_cast<std::size_t>(dof_);
-  std::array<double, max_dof> sum{};
-  for (int k = 0; k < nk; ++k)
-    for (int j = 0; j < n; ++j) {
-      const Rows r = rows_around(level.x, n, j, k);
-      for (int i = 0; i < n; ++i) {
-        sum_around<Dimensions>(level.x, n, r, i, sum.data());
-        const std::size_t at = r.centre + static_cast<std::size_t>(i) * d;
-        for (std::size_t c = 0; c < d; ++c)
-          level.r[at + c] = level.b[at + c] - (level.x[at + c] - s * (sum[c] - centre * level.x[at + c]));
-      }
+  DAEKIT_PROBLEMS_PARALLEL_FOR(threads_)
+  for (int row = 0; row < rows; ++row) {
+    std::array<double, max_dof> sum{};
+    const Rows r = rows_around(level.x, n, row % n, row / n);
+    for (int i = 0; i < n; ++i) {
+      sum_around<Dimensions>(level.x, n, r, i, sum.data());
+      const std::size_t at = r.centre + static_cast<std::size_t>(i) * d;
+      for (std::size_t c = 0; c < d; ++c)
+        level.r[at + c] = level.b[at + c] - (level.x[at + c] - s * (sum[c] - centre * level.x[at + c]));
     }
+  }
 }
 
 void GridMultigrid::residual(Level& level) const {
@@ -192,7 +205,7 @@ void GridMultigrid::restrict_residual(const Level& fine, Level& coarse) const {
   const int n = fine.n, dk = dimensions_ == 3 ? 1 : 0;
   const Neighbourhood hood = neighbourhood(n, {0.25, 0.5, 0.25});
   const auto& [offset, w, count] = hood;
-  for_each_point(coarse.n, [&](const Point& P) {
+  for_each_point(coarse.n, /*parallel=*/true, [&](const Point& P) {
     const Point centre{2 * P[0] + offset_, 2 * P[1] + offset_, dk ? 2 * P[2] + offset_ : 0};
     const std::size_t at = index(coarse.n, P);
     bool inside = true;  // the whole neighbourhood on the fine grid
@@ -225,7 +238,7 @@ void GridMultigrid::prolong_add(const Level& coarse, Level& fine) const {
   const auto d = static_cast<std::size_t>(dof_);
   const Neighbourhood hood = neighbourhood(n, {0.5, 1.0, 0.5});
   const auto& [offset, w, count] = hood;
-  for_each_point(coarse.n, [&](const Point& P) {
+  for_each_point(coarse.n, /*parallel=*/false, [&](const Point& P) {
     const Point centre{2 * P[0] + offset_, 2 * P[1] + offset_, dk ? 2 * P[2] + offset_ : 0};
     const double* x = coarse.x.data() + index(coarse.n, P);
     bool inside = true;  // the whole neighbourhood on the fine grid

@@ -21,6 +21,9 @@ class GridMultigrid {
   enum class Boundary { periodic, dirichlet };
   GridMultigrid(int n_side, int dimensions, int dof, Boundary boundary);
   void set_shift(double s);
+  // Threads for the sweeps, residuals and restrictions (parallel_for.hpp): the same x for
+  // every count; the prolongation, which adds into shared fine points, stays on one.
+  void set_threads(int threads) { threads_ = threads; }
   int levels() const { return static_cast<int>(levels_.size()); }
   // x ~ (I - s L)^-1 b by `cycles` V-cycles from x = 0 (b and x: N^d * dof values).
   void solve(const double* b, double* x, int cycles);
@@ -35,8 +38,10 @@ class GridMultigrid {
   // The value at point p of grid n (0 outside a Dirichlet grid; wrapped on a periodic one).
   double value(const std::vector<double>& v, int n, Point p, int c) const;
   std::size_t index(int n, const Point& p) const;
+  // Visits every point of grid n, row by row; `parallel`: the rows over the threads
+  // (for visits that write their own point only).
   template <class Visit>
-  void for_each_point(int n, Visit visit) const;
+  void for_each_point(int n, bool parallel, Visit visit) const;
   // One dimension's neighbour of i at i + delta: wrapped, or -1 outside a Dirichlet grid.
   int step(int i, int delta, int n) const;
   // Row (j, k)'s flat start and its neighbour rows (j -+ 1, then k -+ 1 in 3D), the zero
@@ -73,6 +78,7 @@ class GridMultigrid {
   static constexpr int max_dof = 4;
   std::vector<double> zeros_;  // a row of zeros: the neighbours outside a Dirichlet grid
   std::vector<Level> levels_;
+  int threads_ = 1;
 };
 
 }  // namespace daekit_problems

@@ -1,5 +1,7 @@
 #include "reaction_diffusion_preconditioner.hpp"
 
+#include "parallel_for.hpp"
+
 namespace daekit_problems {
 
 ReactionDiffusionPreconditioner::ReactionDiffusionPreconditioner(int n_side, int dimensions,
@@ -20,8 +22,10 @@ bool ReactionDiffusionPreconditioner::prepare(double gamma, double diffusion) {
 
 void ReactionDiffusionPreconditioner::solve(const double* r, double* z, int cycles) {
   multigrid_.solve(r, work_.data(), cycles);
-  for (std::size_t p = 0; p < inverse_.size(); ++p) {
-    const Block& m = inverse_[p];
+  const auto points = static_cast<std::ptrdiff_t>(inverse_.size());
+  DAEKIT_PROBLEMS_PARALLEL_FOR(threads_)
+  for (std::ptrdiff_t p = 0; p < points; ++p) {
+    const Block& m = inverse_[static_cast<std::size_t>(p)];
     const double u = work_[2 * p], v = work_[2 * p + 1];
     z[2 * p] = m[0] * u + m[1] * v;
     z[2 * p + 1] = m[2] * u + m[3] * v;

@@ -27,11 +27,17 @@ class ReactionDiffusionPreconditioner {
   bool prepare(double gamma, double diffusion);
   // z = P^-1 r with `cycles` V-cycles.
   void solve(const double* r, double* z, int cycles);
+  // Threads for solve() (parallel_for.hpp): the same z for every count.
+  void set_threads(int threads) {
+    threads_ = threads;
+    multigrid_.set_threads(threads);
+  }
 
  private:
   GridMultigrid multigrid_;
   std::vector<Block> reaction_, inverse_;
   std::vector<double> work_;
+  int threads_ = 1;
 };
 
 }  // namespace daekit_problems

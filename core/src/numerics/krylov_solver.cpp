@@ -64,6 +64,7 @@ void KrylovSolver::setup(Eigen::Index n, const KrylovSettings& settings) {
     case KrylovMethod::gmres:
       s.solver = SUNLinSol_SPGMR(shape, SUN_PREC_RIGHT, maxl, s.context);
       if (s.solver) SUNLinSol_SPGMRSetMaxRestarts(s.solver, settings.max_restarts);
+      if (s.solver) SUNLinSol_SPGMRSetGSType(s.solver, SUN_CLASSICAL_GS);
       break;
     case KrylovMethod::fgmres:
       s.solver = SUNLinSol_SPFGMR(shape, SUN_PREC_RIGHT, maxl, s.context);

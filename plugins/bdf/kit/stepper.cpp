@@ -28,8 +28,18 @@ constexpr double ndf_kappa[BdfStepper::kMaxOrder + 1] = {0.0, -0.1850, -1.0 / 9.
 // (docs/solvers/bdf.md: spread 0.00 on Fekete 1e-8 .. 1e-11) and takes fewer steps.
 constexpr double dassl_newton_tolerance = 0.33;
 
-BdfSettings with_newton_tolerance(BdfSettings s, const SolveRequest& request) {
-  if (s.newton_tol == 0.0) s.newton_tol = newton_tolerance(request.rtol.minCoeff(), dassl_newton_tolerance);
+// With a Krylov method and a preconditioner near W^-1, DASSL's and IDA's own 0.33: there
+// is no LU whose rounding moves with the BLAS kernel, and the linear tolerance is a
+// fraction (eplifac) of the Newton tolerance, so the tighter rule made every linear solve
+// 330 times tighter at rtol 1e-6 for no accuracy: on reaction3d (n = 5 10^5) 2.5x the
+// GMRES iterations, 1.3-1.7x the time, the same scd to 0.06 (docs/benchmarks/scaling.md,
+// "Krylov, part 3"). Not without one (or with Jacobi): there a small
+// residual is no small error, and on Robertson's DAE the looser solves' noise in the
+// error estimate held the steps near 1e-5 (100 000 steps to t = 0.2 against 571 to 1e5).
+BdfSettings with_newton_tolerance(BdfSettings s, const SolveRequest& request, const ImplicitSystem& system) {
+  if (s.newton_tol != 0.0) return s;
+  s.newton_tol = system.krylov_preconditioned() ? dassl_newton_tolerance
+                                                : newton_tolerance(request.rtol.minCoeff(), dassl_newton_tolerance);
   return s;
 }
 
@@ -47,7 +57,7 @@ BdfStepper::BdfStepper(ImplicitSystem& system, const SolveRequest& request, cons
       request_(request),
       norm_(norm),
       newton_norm_(ErrorNorm::for_request(request, system.problem(), /*error_test=*/false)),
-      settings_(with_newton_tolerance(settings, request)),
+      settings_(with_newton_tolerance(settings, request, system)),
       n_(request.y0.size()),
       max_order_(std::clamp(settings.max_order, 1, kMaxOrder)) {
   phi_.setZero(n_, max_order_ + 3);
@@ -130,19 +140,31 @@ void BdfStepper::compute_coefficients(double h) {
   error_constant_ = std::max(std::abs(alpha_[k + 1] + leading - alpha_0), alpha_[k + 1] * lte_factor(k));
 }
 
+// phi*_j = beta_j phi_j, y_pred = sum of the phi*_j, y'_pred = sum of gamma_j phi*_j, in one
+// pass over the rows rather than 3 (k + 1): at 10^6 unknowns each pass is a trip through
+// memory. Each value is summed in the same order as column by column.
+void BdfStepper::predict(int k) {
+  for (Eigen::Index i = 0; i < n_; ++i) {
+    double y = beta_[1] * phi_(i, 1), yp = 0.0;
+    phi_star_(i, 1) = y;
+    for (int j = 2; j <= k + 1; ++j) {
+      const double v = beta_[j] * phi_(i, j);
+      phi_star_(i, j) = v;
+      y += v;
+      yp += gamma_[j] * v;
+    }
+    y_pred_[i] = y;
+    yp_pred_[i] = yp;
+  }
+}
+
 StepAttempt BdfStepper::attempt(double t, double h, const Eigen::VectorXd&) {
   h_attempt_ = h;
   t_new_ = t + h;
   if (fresh_start_) restart_history(h);
   compute_coefficients(h);
   const int k = order_;
-  for (int j = 1; j <= k + 1; ++j) phi_star_.col(j) = beta_[j] * phi_.col(j);
-  y_pred_ = phi_star_.col(1);
-  yp_pred_.setZero();
-  for (int j = 2; j <= k + 1; ++j) {
-    y_pred_ += phi_star_.col(j);
-    yp_pred_ += gamma_[j] * phi_star_.col(j);
-  }
+  predict(k);
   y_pred_norm_ = newton_norm(y_pred_);
   if (sensitivities_) sensitivities_->predict(beta_.data(), gamma_.data(), k);
 
@@ -170,9 +192,19 @@ StepAttempt BdfStepper::newton(double t_new) {
   yp_ = yp_pred_;
   e_.setZero();
   jacobian_fresh_ = false;
-  // DASSL starts every step's iteration with S = 100: a first correction is only
-  // trusted when it is tiny, so the error estimate carries little iteration error.
-  rate_factor_ = 100.0;
+  // The convergence factor S = rate / (1 - rate) carries over from the last step, as
+  // IDA's does: a first correction is trusted when the last rate says the iteration
+  // error after it is within the tolerance. It starts at DASSL's 100 (a first correction
+  // only trusted when tiny) after a restart and with every new matrix or preconditioner,
+  // where the last rate says nothing. Restarting it every step cost a second iteration
+  // on nearly every step: bdf ran 2.0 Newton iterations per step on the brusselator
+  // where IDA runs 1.15 (docs/benchmarks/scaling.md). Only with a Krylov solve behind a
+  // preconditioner near W^-1, where the Newton tolerance is DASSL's too. Without one the
+  // correction's error follows the residual at hand, not the last rate (Robertson's
+  // residual form crept at steps of 1e-12). With LUs the iteration error it leaves in the
+  // error estimate at the tight tolerance cost accuracy: Fekete 1e-8 scd 6.6 -> 6.0, the
+  // constant-step orders of BDF2 and BDF4 off by 0.6.
+  if (fresh_start_ || !system_.krylov_preconditioned()) rate_factor_ = 100.0;
   // A new factorisation when cj moved too far from the one factorised (DASSL's
   // window [0.6, 1/0.6]) or the last iteration failed.
   const double ratio = matrix_valid_ ? cj_ / system_.matrix_cj() : 0.0;
@@ -214,6 +246,10 @@ StepAttempt BdfStepper::newton(double t_new) {
     if (c.model != Eval::ok) return model_failure(c.model);
     // No progress of the Krylov method: as a diverging iteration, retried with a new preconditioner.
     if (c.outcome == KrylovSolver::Outcome::failed) break;
+    // A solve that only reduced its residual gives a usable step but no measure of
+    // convergence: its correction may be small because the method stalled, not because y
+    // is near the solution. Iterated from, never stopped on.
+    const bool inexact = c.outcome == KrylovSolver::Outcome::reduced;
     // The matrix was factorised for another cj: DASSL's correction of the step length
     // (a Krylov operator has the present cj).
     const double cj_matrix = system_.matrix_cj();
@@ -225,15 +261,16 @@ StepAttempt BdfStepper::newton(double t_new) {
     if (!std::isfinite(delta_norm)) break;
     if (m == 0) {
       old_norm = delta_norm;
-      if (delta_norm <= 100.0 * eps * y_pred_norm_) return {};
+      if (!inexact && delta_norm <= 100.0 * eps * y_pred_norm_) return {};
     } else {
       const double rate = std::pow(delta_norm / old_norm, 1.0 / m);
       if (rate > 0.9) {
-        if (dassl_converged) return {};
+        if (dassl_converged && !inexact) return {};
         break;
       }
       rate_factor_ = rate / (1.0 - rate);
     }
+    if (inexact) continue;
     if (rate_factor_ * delta_norm <= settings_.newton_tol) return {};
     dassl_converged = rate_factor_ * delta_norm <= dassl_tol;
   }
@@ -342,11 +379,14 @@ void BdfStepper::accept() {
   const int k = order_;
   const double h = h_attempt_;
   choose_after_success(h);
-  // The new differences: phi_j of this step are the beta-scaled ones plus the correction.
-  for (int j = 1; j <= k + 1; ++j) phi_.col(j) = phi_star_.col(j);
-  if (k < max_order_) phi_.col(k + 2) = e_;
-  phi_.col(k + 1) += e_;
-  for (int j = k; j >= 1; --j) phi_.col(j) += phi_.col(j + 1);
+  // The new differences: phi_j of this step are the beta-scaled ones plus the correction
+  // (phi_{k+1} = phi*_{k+1} + e, then phi_j = phi*_j + phi_{j+1}), row by row in one pass.
+  for (Eigen::Index i = 0; i < n_; ++i) {
+    if (k < max_order_) phi_(i, k + 2) = e_[i];
+    double sum = phi_star_(i, k + 1) + e_[i];
+    phi_(i, k + 1) = sum;
+    for (int j = k; j >= 1; --j) phi_(i, j) = sum = phi_star_(i, j) + sum;
+  }
   if (sensitivities_) sensitivities_->accept(k, max_order_);
   psi_ = psi_trial_;
   constant_steps_ = constant_steps_trial_;

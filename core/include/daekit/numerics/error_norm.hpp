@@ -40,6 +40,8 @@ class ErrorNorm {
   std::vector<bool> included_;
   bool index_scaling_ = true;
   Eigen::Index count_ = 0;
+  // One rtol and one atol for all, every component included, no index scaling to apply.
+  bool uniform_ = false;
 };
 
 }  // namespace daekit

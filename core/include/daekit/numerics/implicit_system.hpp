@@ -31,6 +31,8 @@ class ImplicitSystem {
   // The Krylov path (numerics/newton_krylov.hpp): "" or why it cannot serve this problem.
   std::string setup_krylov(const SolveRequest& request, const KrylovOptions& options);
   bool krylov() const { return krylov_; }
+  // Krylov with a preconditioner near W^-1 (Preconditioner::approximates_inverse).
+  bool krylov_preconditioned() const { return krylov_ && newton_krylov_.preconditioner_approximates_inverse(); }
 
   bool mass_form() const { return mass_form_; }
   const MassMatrix& mass() const { return mass_; }

@@ -67,6 +67,7 @@ class NewtonKrylov {
   Eval prepare_preconditioner(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& f0, double gamma,
                               bool fresh);
   double preconditioner_gamma() const { return preconditioner_.gamma(); }
+  bool preconditioner_approximates_inverse() const { return preconditioner_.approximates_inverse(); }
 
   // A x = gamma b (the family's W x = b, scaled into y's units), x from 0, to a weighted
   // RMS of the residual (weights: the error norm's) of at most `tol`.

@@ -50,6 +50,12 @@ class Preconditioner {
   bool setup(ProblemView& problem, const SolveRequest& request, const MassMatrix* mass, PreconditionerKind kind,
              const PreconditionerNumbers& numbers, std::string* why);
   PreconditionerKind kind() const { return kind_; }
+  // Whether the preconditioned operator is near the identity (the problem's own, ILUT,
+  // AMG), so that a small residual means a small error; not with none or Jacobi, where the
+  // error can be the condition number times the residual.
+  bool approximates_inverse() const {
+    return kind_ == PreconditionerKind::problem || kind_ == PreconditionerKind::ilu || kind_ == PreconditionerKind::amg;
+  }
 
   // Ready for M - gamma J near (t, y); f0 = f(t, y). `fresh`: evaluate J (or have the
   // problem re-evaluate its data) rather than reuse the last one with the new gamma.

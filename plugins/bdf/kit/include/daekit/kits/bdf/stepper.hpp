@@ -85,6 +85,7 @@ class BdfStepper {
 
   void restart_history(double h);
   void compute_coefficients(double h);
+  void predict(int k);
   StepAttempt newton(double t_new);
   StepAttempt error_test(double h);
   void choose_after_success(double h);
