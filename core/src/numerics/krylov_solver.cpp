@@ -49,8 +49,10 @@ struct KrylovSolver::Sundials {
 KrylovSolver::KrylovSolver() = default;
 KrylovSolver::~KrylovSolver() = default;
 
-void KrylovSolver::setup(Eigen::Index n, const KrylovSettings& settings) {
+void KrylovSolver::setup(Eigen::Index n, const KrylovSettings& settings, GramSchmidt gram_schmidt) {
   settings_ = settings;
+  gram_schmidt_ = gram_schmidt;
+  const int gs_type = gram_schmidt == GramSchmidt::classical ? SUN_CLASSICAL_GS : SUN_MODIFIED_GS;
   sundials_ = std::make_unique<Sundials>();
   Sundials& s = *sundials_;
   if (SUNContext_Create(nullptr, &s.context) != 0) throw std::runtime_error("SUNDIALS: no context");
@@ -64,11 +66,12 @@ void KrylovSolver::setup(Eigen::Index n, const KrylovSettings& settings) {
     case KrylovMethod::gmres:
       s.solver = SUNLinSol_SPGMR(shape, SUN_PREC_RIGHT, maxl, s.context);
       if (s.solver) SUNLinSol_SPGMRSetMaxRestarts(s.solver, settings.max_restarts);
-      if (s.solver) SUNLinSol_SPGMRSetGSType(s.solver, SUN_CLASSICAL_GS);
+      if (s.solver) SUNLinSol_SPGMRSetGSType(s.solver, gs_type);
       break;
     case KrylovMethod::fgmres:
       s.solver = SUNLinSol_SPFGMR(shape, SUN_PREC_RIGHT, maxl, s.context);
       if (s.solver) SUNLinSol_SPFGMRSetMaxRestarts(s.solver, settings.max_restarts);
+      if (s.solver) SUNLinSol_SPFGMRSetGSType(s.solver, gs_type);
       break;
     case KrylovMethod::bicgstab: s.solver = SUNLinSol_SPBCGS(shape, SUN_PREC_RIGHT, maxl, s.context); break;
   }

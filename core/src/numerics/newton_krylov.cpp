@@ -128,7 +128,9 @@ bool NewtonKrylov::setup(ProblemView& problem, const SolveRequest& request, cons
   if (kind == PreconditionerKind::automatic) return false;
   const Eigen::Index n = problem.size();
   if (!preconditioner_.setup(problem, request, mass, kind, options.numbers(), why)) return false;
-  krylov_.setup(n, options.settings);
+  krylov_.setup(n, options.settings,
+                preconditioner_.approximates_inverse() ? KrylovSolver::GramSchmidt::classical
+                                                       : KrylovSolver::GramSchmidt::modified);
   problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_KRYLOV;
   product_.setup(problem, request, mass != nullptr);
   if (product_.by_differences() && !Preconditioner::forms_jacobian(kind))
@@ -189,7 +191,7 @@ KrylovSolver::Outcome NewtonKrylov::solve_complex(double a, double b, const Eige
   if (!mass_) return KrylovSolver::Outcome::failed;  // the Radau methods take M y' = f only
   const Eigen::Index n = b_re.size();
   if (weights_2n_.size() != 2 * n) {
-    krylov_2n_.setup(2 * n, krylov_.settings());
+    krylov_2n_.setup(2 * n, krylov_.settings(), krylov_.gram_schmidt());
     for (Eigen::VectorXd* v : {&weights_2n_, &b_2n_, &x_2n_}) v->resize(2 * n);
     for (Eigen::VectorXd* v : {&jv_im_, &mv_im_}) v->resize(n);
   }
