@@ -61,15 +61,10 @@ double GridMultigrid::value(const std::vector<double>& v, int n, Point p, int c)
 template <class Visit>
 void GridMultigrid::for_each_point(int n, bool parallel, Visit visit) const {
   const int rows = dimensions_ == 3 ? n * n : n;
-  auto visit_row = [&](int row) {
+  [[maybe_unused]] const int team = parallel ? threads_ : 1;
+  DAEKIT_PROBLEMS_PARALLEL_FOR(team)
+  for (int row = 0; row < rows; ++row)
     for (int i = 0; i < n; ++i) visit(Point{i, row % n, row / n});
-  };
-  if (parallel) {
-    DAEKIT_PROBLEMS_PARALLEL_FOR(threads_)
-    for (int row = 0; row < rows; ++row) visit_row(row);
-  } else {
-    for (int row = 0; row < rows; ++row) visit_row(row);
-  }
 }
 
 void GridMultigrid::solve(const double* b, double* x, int cycles) {

@@ -29,9 +29,15 @@ ErrorNorm ErrorNorm::for_request(const SolveRequest& request, const ProblemView&
   return ErrorNorm(request.rtol, request.atol, std::move(index), std::move(included), request.index_scaling);
 }
 
+namespace {
+// e over its tolerance atol + rtol max(|y_old|, |y_new|).
+double relative(double e, double atol, double rtol, double y_old, double y_new) {
+  return e / (atol + rtol * std::max(std::abs(y_old), std::abs(y_new)));
+}
+}  // namespace
+
 double ErrorNorm::scaled(Eigen::Index i, double e, double y_old, double y_new, double h) const {
-  double sc = atol_[i] + rtol_[i] * std::max(std::abs(y_old), std::abs(y_new));
-  double v = e / sc;
+  double v = relative(e, atol_[i], rtol_[i], y_old, y_new);
   if (index_scaling_ && index_[i] > 1) v *= (index_[i] == 2 ? h : std::pow(h, index_[i] - 1));
   return v;
 }
@@ -41,12 +47,12 @@ double ErrorNorm::rms(const Eigen::VectorXd& err, const Eigen::VectorXd& y_old, 
   if (count_ == 0) return 0.0;
   double sum = 0.0;
   if (uniform_) {
-    // The same arithmetic as scaled() in the same order, without reading the tolerance,
-    // index and inclusion arrays: at 10^6 unknowns the norms are passes over memory, and
-    // two of five arrays per pass is what they cost (docs/benchmarks/scaling.md).
+    // scaled() without reading the tolerance, index and inclusion arrays: at 10^6 unknowns
+    // the norms are passes over memory, and two of five arrays per pass is what they cost
+    // (docs/benchmarks/scaling.md).
     const double atol = atol_[0], rtol = rtol_[0];
     for (Eigen::Index i = 0; i < err.size(); ++i) {
-      const double v = err[i] / (atol + rtol * std::max(std::abs(y_old[i]), std::abs(y_new[i])));
+      const double v = relative(err[i], atol, rtol, y_old[i], y_new[i]);
       sum += v * v;
     }
     return std::sqrt(sum / static_cast<double>(count_));
