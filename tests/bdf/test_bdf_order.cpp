@@ -4,6 +4,7 @@
 // code reaches accuracy proportional to the tolerance.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <optional>
 #include <daekit/kits/bdf/stepper.hpp>
 #include <daekit/sdk/export_problem.hpp>
 #include <iostream>
@@ -128,5 +129,105 @@ TEST_CASE("variable-order BDF reaches accuracy proportional to the tolerance", "
     std::cout << (ndf ? "ndf" : "bdf") << ": error ~ tol^" << p << "\n";
     CHECK(p >= 0.7);
     CHECK(p <= 1.3);
+  }
+}
+
+namespace {
+
+// A BDF stepper on problem P from its exact y(0), as solve_bdf sets one up.
+template <class P>
+struct SteppingRig {
+  dk_problem handle{};
+  Stats stats{};
+  std::optional<ProblemView> view;
+  SolveRequest req;
+  ImplicitSystem system;
+  std::optional<ErrorNorm> norm;
+  std::optional<BdfStepper> stepper;
+
+  explicit SteppingRig(double tol) {
+    char err[256];
+    REQUIRE(sdk::make_problem<P>(nullptr, nullptr, 0, &handle, err, sizeof err) == 0);
+    view.emplace(handle, stats);
+    req.t0 = 0.0;
+    req.tend = 2.0;
+    req.y0 = P::exact(0.0);
+    req.rtol = req.atol = Eigen::VectorXd::Constant(view->size(), tol);
+    req.hmax = std::numeric_limits<double>::infinity();
+    REQUIRE(system.setup(*view, req, /*allow_sparse=*/false) == Eval::ok);
+    norm.emplace(ErrorNorm::for_request(req, *view));
+    BdfSettings settings;
+    settings.newton_tol = 0.33;
+    stepper.emplace(system, req, *norm, settings);
+    Eigen::VectorXd f(view->size());
+    REQUIRE(view->rhs(0.0, req.y0, f) == Eval::ok);
+    stepper->start(0.0, req.y0, f);
+  }
+  ~SteppingRig() {
+    stepper.reset();
+    view.reset();
+    handle.vtbl->destroy(handle.self);
+  }
+  // Accepted steps as the stepper chooses them (its order rises, its steps change).
+  // Returns t; h is the step it would take next.
+  double warm_up(double* h, int accepted) {
+    double t = 0.0;
+    while (accepted > 0) {
+      const StepAttempt a = stepper->attempt(t, *h, req.y0);
+      REQUIRE(a.kind == StepAttempt::Kind::ok);
+      if (!(a.error <= 1.0)) {
+        *h *= stepper->rejected_factor();
+        continue;
+      }
+      stepper->accept();
+      t += *h;
+      *h *= stepper->accepted_factor();
+      --accepted;
+    }
+    return t;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("bdf's history is itself again after an attempt that was not accepted", "[plugin:bdf]") {
+  // The stepper scales its differences by beta_j in place for an attempt (as IDA does)
+  // and must undo that before the next one, whether the error test rejected the attempt
+  // or the driver declined a passed one (a sign constraint violated at the step's end).
+  SteppingRig<SmoothOde> reference(1e-8), rejected(1e-8), declined(1e-8);
+  double t = 0.0, h = 1e-4;
+  for (auto* rig : {&reference, &rejected, &declined}) {
+    h = 1e-4;
+    t = rig->warm_up(&h, 40);
+  }
+  const int order = reference.stepper->order();
+  std::cout << "history test: order " << order << " at t = " << t << ", h = " << h << "\n";
+  REQUIRE(order >= 3);
+  // Rejected by the error test: a step far too long for the tolerance.
+  const StepAttempt too_long = rejected.stepper->attempt(t, 4.0 * h, rejected.req.y0);
+  REQUIRE(too_long.kind == StepAttempt::Kind::ok);
+  CHECK(!(too_long.error <= 1.0));
+  // Passed the error test, but never accepted.
+  const StepAttempt passed = declined.stepper->attempt(t, 0.7 * h, declined.req.y0);
+  REQUIRE(passed.kind == StepAttempt::Kind::ok);
+  REQUIRE(passed.error <= 1.0);
+  const double h_next = 0.5 * h;  // another step again: beta_j != 1
+  // The same step from each: the same answer to rounding (the undone scaling may leave
+  // the last bit of a difference off), and its interpolant too.
+  std::cout << "after the rejection: order " << rejected.stepper->order() << " (was " << order << ")\n";
+  REQUIRE(rejected.stepper->order() == order);  // so the two attempts are the same step
+  for (auto* rig : {&reference, &rejected, &declined}) {
+    const StepAttempt a = rig->stepper->attempt(t, h_next, rig->req.y0);
+    REQUIRE(a.kind == StepAttempt::Kind::ok);
+    rig->stepper->accept();
+  }
+  const Eigen::VectorXd expected = reference.stepper->y_new();
+  Eigen::VectorXd mid_expected, mid;
+  reference.stepper->interpolate(0.5, mid_expected);
+  for (auto* rig : {&rejected, &declined}) {
+    const double scale = expected.cwiseAbs().maxCoeff();
+    CHECK((rig->stepper->y_new() - expected).cwiseAbs().maxCoeff() <= 1e-13 * scale);
+    rig->stepper->interpolate(0.5, mid);
+    CHECK((mid - mid_expected).cwiseAbs().maxCoeff() <= 1e-13 * scale);
   }
 }

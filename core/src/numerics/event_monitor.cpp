@@ -30,8 +30,9 @@ EventMonitor::EventMonitor(ProblemView& problem, const SolveRequest& request, Ou
       next_time_(request.direction() * std::numeric_limits<double>::infinity()) {
   const auto m = static_cast<Eigen::Index>(nroots_);
   for (auto* g : {&g_left_, &g_right_, &g_root_, &g_piece_left_, &g_piece_right_, &g_probe_}) g->setZero(m);
-  y_scratch_.setZero(problem.size());
-  y_before_.setZero(problem.size());
+  // State-sized work for root finding and handling only where events can happen.
+  y_scratch_.setZero(nroots_ > 0 ? problem.size() : 0);
+  y_before_.setZero(active() || problem.wants_step_notification() ? problem.size() : 0);
   // Only where events can happen: the jump keeps its own sensitivity equations.
   if (request.wants_sensitivities() && (active() || problem.wants_step_notification())) jump_.emplace(problem, request);
 }

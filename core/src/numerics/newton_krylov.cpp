@@ -135,8 +135,6 @@ bool NewtonKrylov::setup(ProblemView& problem, const SolveRequest& request, cons
   product_.setup(problem, request, mass != nullptr);
   if (product_.by_differences() && !Preconditioner::forms_jacobian(kind))
     problem.stats().jacobian_used = DK_JACOBIAN_FINITE_DIFFERENCE;
-  for (Eigen::VectorXd* v : {&v_, &mv_, &jv_, &b_rows_, &r_rows_}) v->resize(n);
-  row_scale_.setOnes(n);
   algebraic_rows_.clear();
   if (mass) {
     algebraic_rows_ = mass->zero_rows();
@@ -144,6 +142,15 @@ bool NewtonKrylov::setup(ProblemView& problem, const SolveRequest& request, cons
     for (Eigen::Index i = 0; i < n; ++i)
       if (problem.is_algebraic(i)) algebraic_rows_.push_back(i);
   }
+  // Only the vectors this problem's operator needs: M v where M is not the identity, the
+  // row scaling where there are algebraic rows (at 2 10^6 unknowns each is 16 MB).
+  const bool general_mass = mass && !mass->is_identity();
+  const bool scaled_rows = !algebraic_rows_.empty();
+  jv_.resize(n);
+  b_rows_.resize(n);
+  for (Eigen::VectorXd* v : {&v_, &mv_}) v->resize(general_mass ? n : 0);
+  r_rows_.resize(scaled_rows ? n : 0);
+  row_scale_.setOnes(scaled_rows ? n : 0);
   return true;
 }
 
@@ -166,13 +173,13 @@ KrylovSolver::Outcome NewtonKrylov::solve(const Eigen::VectorXd& weights, const 
   tol *= std::sqrt(static_cast<double>(b.size()));
   delta_ = tol;
   // D A x = D gamma b with D the row scaling; preconditioned by D P, whose inverse is P^-1 D^-1.
-  b_rows_ = gamma_ * row_scale_.cwiseProduct(b);
+  if (scaled_rows())
+    b_rows_ = gamma_ * row_scale_.cwiseProduct(b);
+  else
+    b_rows_ = gamma_ * b;
   const auto outcome = krylov_.solve([this](ConstRef v, Ref out) { return apply(v, out); },
-                                     [this](ConstRef r, Ref z) {
-                                       r_rows_ = r.cwiseQuotient(row_scale_);
-                                       return preconditioner_.apply(r_rows_, z, delta_);
-                                     },
-                                     weights, b_rows_, x, tol);
+                                     [this](ConstRef r, Ref z) { return precondition(r, z); }, weights, b_rows_, x,
+                                     tol);
   ++stats.nsolve;
   return counted(krylov_, outcome);
 }
@@ -193,7 +200,8 @@ KrylovSolver::Outcome NewtonKrylov::solve_complex(double a, double b, const Eige
   if (weights_2n_.size() != 2 * n) {
     krylov_2n_.setup(2 * n, krylov_.settings(), krylov_.gram_schmidt());
     for (Eigen::VectorXd* v : {&weights_2n_, &b_2n_, &x_2n_}) v->resize(2 * n);
-    for (Eigen::VectorXd* v : {&jv_im_, &mv_im_}) v->resize(n);
+    jv_im_.resize(n);
+    mv_im_.resize(mass_->is_identity() ? 0 : n);
   }
   const double real_gamma = gamma_;  // the real systems' scaling, back after this solve
   gamma_ = 1.0 / a;
@@ -202,15 +210,16 @@ KrylovSolver::Outcome NewtonKrylov::solve_complex(double a, double b, const Eige
   tol *= std::sqrt(static_cast<double>(2 * n));
   delta_ = tol;
   weights_2n_ << weights, weights;
-  b_2n_ << gamma_ * row_scale_.cwiseProduct(b_re), gamma_ * row_scale_.cwiseProduct(b_im);
+  if (scaled_rows())
+    b_2n_ << gamma_ * row_scale_.cwiseProduct(b_re), gamma_ * row_scale_.cwiseProduct(b_im);
+  else
+    b_2n_ << gamma_ * b_re, gamma_ * b_im;
   const auto outcome = krylov_2n_.solve([this](ConstRef v, Ref out) { return apply_complex(v, out); },
                                         [this, n](ConstRef r, Ref z) {
-                                          for (const Eigen::Index half : {Eigen::Index{0}, n}) {
-                                            r_rows_ = r.segment(half, n).cwiseQuotient(row_scale_);
-                                            if (const Eval e = preconditioner_.apply(r_rows_, z.segment(half, n), delta_);
+                                          for (const Eigen::Index half : {Eigen::Index{0}, n})
+                                            if (const Eval e = precondition(r.segment(half, n), z.segment(half, n));
                                                 e != Eval::ok)
                                               return e;
-                                          }
                                           return Eval::ok;
                                         },
                                         weights_2n_, b_2n_, x_2n_, tol);
@@ -228,12 +237,21 @@ Eval NewtonKrylov::apply_complex(ConstRef v, Ref out) {
   const Eigen::Index n = v.size() / 2;
   if (Eval e = product_.apply(v.head(n), jv_); e != Eval::ok) return e;
   if (Eval e = product_.apply(v.tail(n), jv_im_); e != Eval::ok) return e;
-  v_ = v.head(n);
-  mass_->apply(v_, mv_);
-  v_ = v.tail(n);
-  mass_->apply(v_, mv_im_);
-  out.head(n) = row_scale_.cwiseProduct(mv_ - gamma_ * jv_ - shift_ratio_ * mv_im_);
-  out.tail(n) = row_scale_.cwiseProduct(shift_ratio_ * mv_ + mv_im_ - gamma_ * jv_im_);
+  if (mass_->is_identity()) {
+    out.head(n) = v.head(n) - gamma_ * jv_ - shift_ratio_ * v.tail(n);
+    out.tail(n) = shift_ratio_ * v.head(n) + v.tail(n) - gamma_ * jv_im_;
+  } else {
+    v_ = v.head(n);
+    mass_->apply(v_, mv_);
+    v_ = v.tail(n);
+    mass_->apply(v_, mv_im_);
+    out.head(n) = mv_ - gamma_ * jv_ - shift_ratio_ * mv_im_;
+    out.tail(n) = shift_ratio_ * mv_ + mv_im_ - gamma_ * jv_im_;
+  }
+  if (scaled_rows()) {
+    out.head(n).array() *= row_scale_.array();
+    out.tail(n).array() *= row_scale_.array();
+  }
   return Eval::ok;
 }
 
@@ -241,13 +259,28 @@ Eval NewtonKrylov::apply(ConstRef v, Ref out) {
   const Eval e = product_.apply(v, jv_);
   if (e != Eval::ok) return e;
   if (!mass_) {  // residual form: gamma (dF/dy + cj dF/dy') v
-    out = gamma_ * row_scale_.cwiseProduct(jv_);
+    if (scaled_rows())
+      out = gamma_ * row_scale_.cwiseProduct(jv_);
+    else
+      out = gamma_ * jv_;
     return Eval::ok;
   }
-  v_ = v;
-  mass_->apply(v_, mv_);
-  out = row_scale_.cwiseProduct(mv_ - gamma_ * jv_);
+  if (mass_->is_identity()) {
+    out = v - gamma_ * jv_;
+  } else {
+    v_ = v;
+    mass_->apply(v_, mv_);
+    out = mv_ - gamma_ * jv_;
+  }
+  if (scaled_rows()) out.array() *= row_scale_.array();
   return Eval::ok;
+}
+
+// The preconditioner of D A: P^-1 D^-1 r.
+Eval NewtonKrylov::precondition(ConstRef r, Ref z) {
+  if (!scaled_rows()) return preconditioner_.apply(r, z, delta_);
+  r_rows_ = r.cwiseQuotient(row_scale_);
+  return preconditioner_.apply(r_rows_, z, delta_);
 }
 
 }  // namespace daekit

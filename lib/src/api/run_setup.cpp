@@ -213,6 +213,8 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
   } catch (const loader::LoadError& e) {
     throw UsageError(e.what());
   }
+  // The ABI's call fills both; a y'(t0) the problem does not declare is never handed on.
+  if (!(info.flags & DK_PROBLEM_HAS_YP0)) std::vector<double>().swap(yp0_);
   std::vector<std::size_t> replaced;
   for (const auto& [word, value] : s.initial_values) {
     const std::size_t i = resolve_component(info, word, "--y0");

@@ -60,11 +60,9 @@ BdfStepper::BdfStepper(ImplicitSystem& system, const SolveRequest& request, cons
       settings_(with_newton_tolerance(settings, request, system)),
       n_(request.y0.size()),
       max_order_(std::clamp(settings.max_order, 1, kMaxOrder)) {
-  phi_.setZero(n_, max_order_ + 3);
-  phi_star_.setZero(n_, max_order_ + 2);
-  for (Eigen::VectorXd* v : {&y_, &yp_, &y_pred_, &yp_pred_, &e_, &delta_, &r_, &work_, &yp_start_, &y_n_,
-                             &newton_weights_})
-    v->setZero(n_);
+  phi_.setZero(n_, max_order_ + 1);
+  for (Eigen::VectorXd* v : {&y_, &yp_, &e_, &delta_, &r_, &yp_start_, &y_n_}) v->setZero(n_);
+  if (system_.krylov()) newton_weights_.setZero(n_);
 }
 
 void BdfStepper::start(double t0, const Eigen::VectorXd& y0, const Eigen::VectorXd& yp0) {
@@ -73,6 +71,7 @@ void BdfStepper::start(double t0, const Eigen::VectorXd& y0, const Eigen::Vector
   y_ = y0;
   yp_start_ = yp0;
   fresh_start_ = true;
+  scaled_order_ = 0;  // the history starts again from y0 and y'0
   restarted_at_stop_ = false;
   initial_phase_ = settings_.fixed_step <= 0.0;
   order_ = 1;
@@ -103,8 +102,8 @@ double BdfStepper::lte_factor(int k) const {
 
 // First step after a (re)start: order 1 from y and h y'.
 void BdfStepper::restart_history(double h) {
-  phi_.col(1) = y_n_;
-  phi_.col(2) = h * yp_start_;
+  phi(1) = y_n_;
+  phi(2) = h * yp_start_;
   psi_[1] = h;
   h_old_ = h;
   order_ = 1;
@@ -140,32 +139,46 @@ void BdfStepper::compute_coefficients(double h) {
   error_constant_ = std::max(std::abs(alpha_[k + 1] + leading - alpha_0), alpha_[k + 1] * lte_factor(k));
 }
 
-// phi*_j = beta_j phi_j, y_pred = sum of the phi*_j, y'_pred = sum of gamma_j phi*_j, in one
-// pass over the rows rather than 3 (k + 1): at 10^6 unknowns each pass is a trip through
-// memory. Each value is summed in the same order as column by column.
+// phi*_j = beta_j phi_j in place of phi_j (as IDA scales its differences: a second copy
+// of the history was 7 of the 69 doubles per unknown at 2 10^6 unknowns), y = sum of the
+// phi*_j and y' = sum of gamma_j phi*_j as the Newton iteration's start, in one pass over
+// the rows rather than 3 (k + 1): at 10^6 unknowns each pass is a trip through memory.
+// Each value is summed in the same order as column by column.
 void BdfStepper::predict(int k) {
   for (Eigen::Index i = 0; i < n_; ++i) {
-    double y = beta_[1] * phi_(i, 1), yp = 0.0;
-    phi_star_(i, 1) = y;
+    double y = beta_[1] * phi_(i, 0), yp = 0.0;
+    phi_(i, 0) = y;
     for (int j = 2; j <= k + 1; ++j) {
-      const double v = beta_[j] * phi_(i, j);
-      phi_star_(i, j) = v;
+      const double v = beta_[j] * phi_(i, j - 1);
+      phi_(i, j - 1) = v;
       y += v;
       yp += gamma_[j] * v;
     }
-    y_pred_[i] = y;
-    yp_pred_[i] = yp;
+    y_[i] = y;
+    yp_[i] = yp;
   }
+  scaled_order_ = k;
+}
+
+// The attempt was not accepted: phi_j = phi*_j / beta_j again (only the columns whose
+// beta_j is not 1; those that are 1, all of them at constant steps, are unchanged bit for
+// bit). Rounding may leave the last bit of a restored value off, as in IDA.
+void BdfStepper::unscale_history() {
+  const int k = scaled_order_;
+  scaled_order_ = 0;
+  for (int j = 1; j <= k + 1; ++j)
+    if (beta_[j] != 1.0) phi(j) /= beta_[j];
 }
 
 StepAttempt BdfStepper::attempt(double t, double h, const Eigen::VectorXd&) {
   h_attempt_ = h;
   t_new_ = t + h;
+  if (scaled_order_ > 0) unscale_history();  // the last attempt was rejected or failed
   if (fresh_start_) restart_history(h);
   compute_coefficients(h);
   const int k = order_;
   predict(k);
-  y_pred_norm_ = newton_norm(y_pred_);
+  y_pred_norm_ = newton_norm(y_);
   if (sensitivities_) sensitivities_->predict(beta_.data(), gamma_.data(), k);
 
   StepAttempt a = newton(t_new_);
@@ -188,9 +201,7 @@ StepAttempt BdfStepper::attempt(double t, double h, const Eigen::VectorXd&) {
 
 StepAttempt BdfStepper::newton(double t_new) {
   Stats& stats = system_.problem().stats();
-  y_ = y_pred_;
-  yp_ = yp_pred_;
-  e_.setZero();
+  e_.setZero();  // y - y_pred: y and y' start at the prediction
   jacobian_fresh_ = false;
   // The convergence factor S = rate / (1 - rate) carries over from the last step, as
   // IDA's does: a first correction is trusted when the last rate says the iteration
@@ -289,13 +300,14 @@ StepAttempt BdfStepper::error_test(double h) {
   est_ = erk;
   order_new_ = k;
   if (k > 1) {
-    work_ = phi_star_.col(k + 1) + e_;
-    erkm1_ = sigma_[k] * norm(work_, h) * lte_factor(k - 1);
+    Eigen::VectorXd& work = delta_;  // free once the iteration is over
+    work = phi(k + 1) + e_;
+    erkm1_ = sigma_[k] * norm(work, h) * lte_factor(k - 1);
     terkm1_ = k * erkm1_;
     bool lower;
     if (k > 2) {
-      work_ += phi_star_.col(k);
-      const double terkm2 = (k - 1) * sigma_[k - 1] * norm(work_, h) * lte_factor(k - 2);
+      work += phi(k);
+      const double terkm2 = (k - 1) * sigma_[k - 1] * norm(work, h) * lte_factor(k - 2);
       lower = std::max(terkm1_, terkm2) <= terk_;
     } else {
       lower = terkm1_ <= 0.5 * terk_;
@@ -359,8 +371,9 @@ void BdfStepper::choose_after_success(double h) {
     next = k - 1, est = erkm1_;
   } else if (k < max_order_ && constant_steps_trial_ > k + 1 && order_change != 1) {
     // phi_{k+2} holds the previous step's correction: their difference estimates order k+1.
-    work_ = e_ - phi_.col(k + 2);
-    const double erkp1 = norm(work_, h) / (k + 2) * lte_factor(k + 1) * sensitivity_factor_;
+    Eigen::VectorXd& work = delta_;  // free once the iteration is over
+    work = e_ - phi(k + 2);
+    const double erkp1 = norm(work, h) / (k + 2) * lte_factor(k + 1) * sensitivity_factor_;
     const double terkp1 = (k + 2) * erkp1;
     if (k == 1) {
       if (terkp1 < 0.5 * terk_) next = 2, est = erkp1;
@@ -382,11 +395,12 @@ void BdfStepper::accept() {
   // The new differences: phi_j of this step are the beta-scaled ones plus the correction
   // (phi_{k+1} = phi*_{k+1} + e, then phi_j = phi*_j + phi_{j+1}), row by row in one pass.
   for (Eigen::Index i = 0; i < n_; ++i) {
-    if (k < max_order_) phi_(i, k + 2) = e_[i];
-    double sum = phi_star_(i, k + 1) + e_[i];
-    phi_(i, k + 1) = sum;
-    for (int j = k; j >= 1; --j) phi_(i, j) = sum = phi_star_(i, j) + sum;
+    if (k < max_order_) phi_(i, k + 1) = e_[i];
+    double sum = phi_(i, k) + e_[i];
+    phi_(i, k) = sum;
+    for (int j = k; j >= 1; --j) phi_(i, j - 1) = sum = phi_(i, j - 1) + sum;
   }
+  scaled_order_ = 0;
   if (sensitivities_) sensitivities_->accept(k, max_order_);
   psi_ = psi_trial_;
   constant_steps_ = constant_steps_trial_;
@@ -420,7 +434,7 @@ void BdfStepper::accept() {
 }
 
 void BdfStepper::projected(const Eigen::VectorXd& y) {
-  phi_.col(1) += y - y_n_;
+  phi(1) += y - y_n_;
   y_n_ = y;
   y_ = y;
 }
@@ -428,12 +442,12 @@ void BdfStepper::projected(const Eigen::VectorXd& y) {
 // DASSL's interpolation on the last step from the updated differences.
 void BdfStepper::interpolate(double theta, Eigen::VectorXd& out) const {
   const double offset = (theta - 1.0) * h_old_;  // t_out - t_n
-  out = phi_.col(1);
+  out = phi(1);
   double c = 1.0, gamma = offset / psi_[1];
   for (int j = 2; j <= order_old_ + 1; ++j) {
     c *= gamma;
     gamma = (offset + psi_[j - 1]) / psi_[j];
-    out += c * phi_.col(j);
+    out += c * phi(j);
   }
 }
 
@@ -468,6 +482,7 @@ SolveOutcome solve_bdf(ProblemView& problem, const SolveRequest& request, Output
   const ErrorNorm norm = ErrorNorm::for_request(request, problem);
   BdfStepper stepper(system, request, norm, settings);
   stepper.start(request.t0, y, yp);
+  yp = Eigen::VectorXd();  // the stepper keeps y'(t0); y goes on as the driver's state
   std::optional<BdfSensitivities> sensitivities;
   if (request.wants_sensitivities()) {
     sensitivities.emplace(problem, request, settings.max_order);

@@ -44,11 +44,12 @@ class JacobianProduct {
 
  private:
   double increment(ConstRef v) const;  // of the difference along v
-  Eval evaluate_at(double sigma, ConstRef v, Eigen::VectorXd& value);  // f or F at y + sigma v
+  Eval evaluate_at(double sigma, ConstRef v, Ref value);  // f or F at y + sigma v
 
   ProblemView* problem_ = nullptr;
   bool mass_form_ = true;
-  Eigen::VectorXd atol_, y_work_, yp_work_, f_work_, f_back_;
+  const Eigen::VectorXd* atol_ = nullptr;  // the request's, which outlives the solve
+  Eigen::VectorXd y_work_, yp_work_, f_back_;
   double t_ = 0.0, cj_ = 0.0;
   const Eigen::VectorXd *y_ = nullptr, *yp_ = nullptr;
 };

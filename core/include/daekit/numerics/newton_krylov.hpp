@@ -2,8 +2,8 @@
 // M y' = f with a constant M, A = gamma (dF/dy + cj dF/dy') with gamma = 1/cj for a
 // residual-form one (the same matrix scaled: both are in y's units, so the error weights
 // measure the linear residual as they measure the Newton correction). J v comes from the
-// problem's jacobian_vector (exact, or an AutoDiffProblem's dual pass), else from one
-// forward difference of f along v; nothing n x n is ever formed unless the preconditioner
+// problem's jacobian_vector (exact, or an AutoDiffProblem's dual pass), else from
+// differences of f along v (jacobian_product.hpp); nothing n x n is ever formed unless the preconditioner
 // asks for J. Options (linear_solver=krylov and the rest) are declared here, once.
 #pragma once
 
@@ -92,6 +92,8 @@ class NewtonKrylov {
  private:
   Eval apply(ConstRef v, Ref out);
   Eval apply_complex(ConstRef v, Ref out);
+  Eval precondition(ConstRef r, Ref z);
+  bool scaled_rows() const { return !algebraic_rows_.empty(); }
   KrylovSolver::Outcome counted(KrylovSolver& solver, KrylovSolver::Outcome outcome);
 
   ProblemView* problem_ = nullptr;
@@ -110,7 +112,7 @@ class NewtonKrylov {
   // 1/gamma, so that the linear residual measures a correction of the size it causes
   // (unscaled, a residual of gamma's order in a constraint hides an O(1) error in x).
   std::vector<Eigen::Index> algebraic_rows_;
-  Eigen::VectorXd row_scale_;
+  Eigen::VectorXd row_scale_;  // empty without algebraic rows
   double delta_ = 0.0;  // the present solve's tolerance, handed to the problem's preconditioner
 };
 

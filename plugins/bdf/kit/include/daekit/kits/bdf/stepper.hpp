@@ -86,6 +86,7 @@ class BdfStepper {
   void restart_history(double h);
   void compute_coefficients(double h);
   void predict(int k);
+  void unscale_history();
   StepAttempt newton(double t_new);
   StepAttempt error_test(double h);
   void choose_after_success(double h);
@@ -106,8 +107,12 @@ class BdfStepper {
   Eigen::Index n_;
   int max_order_;
 
-  // Committed history after the last accepted step.
-  Eigen::MatrixXd phi_;        // column j = phi_j, j = 1 .. max_order + 2 (column 0 unused)
+  // Committed history after the last accepted step: phi_j, j = 1 .. max_order + 1, in
+  // column j - 1; during an attempt columns 1 .. k + 1 hold phi*_j = beta_j phi_j.
+  Eigen::MatrixXd phi_;
+  auto phi(int j) { return phi_.col(j - 1); }
+  auto phi(int j) const { return phi_.col(j - 1); }
+  int scaled_order_ = 0;       // k of the attempt whose phi* the history holds (0: none)
   Coefficients psi_{};         // psi_j = t_n - t_{n-j}
   double t_ = 0.0;             // time of the last accepted point
   Eigen::VectorXd y_n_;        // y at t_: the error weights of the next step
@@ -125,8 +130,7 @@ class BdfStepper {
   Coefficients alpha_{}, beta_{}, sigma_{}, gamma_{}, psi_trial_{};
   int constant_steps_trial_ = 0;
   double cj_ = 0.0, error_constant_ = 0.0;
-  Eigen::MatrixXd phi_star_;  // beta-scaled phi of this attempt
-  Eigen::VectorXd y_, yp_, y_pred_, yp_pred_, e_, delta_, r_, work_;
+  Eigen::VectorXd y_, yp_, e_, delta_, r_;  // y and y' from the prediction on; e = y - y_pred
   Eigen::VectorXd newton_weights_;  // the Newton norm's weights at y_n_, for Krylov's residual
   double y_pred_norm_ = 0.0;
   double h_attempt_ = 0.0, t_new_ = 0.0;
