@@ -47,7 +47,10 @@ class PetscSolver : public Solver {
  public:
   static SolverDescription describe() {
     SolverDescription d;
-    d.capabilities.max_mass = MassKind::constant;
+    // M(t) as a residual (engine/ts_model.hpp); the state-dependent M would go the same way,
+    // but no index-1 problem with one exists to prove it on (crank17 is of index 2).
+    d.capabilities.max_mass = MassKind::time_dependent;
+    d.capabilities.residual_form = true;
     d.capabilities.max_dae_index = 1;
     d.capabilities.dense_output = true;  // TSInterpolate (not rosw_type=rodas3: refused where output needs it)
     d.capabilities.sparse = true;

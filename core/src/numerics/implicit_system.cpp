@@ -99,15 +99,19 @@ Eval ImplicitSystem::refresh(double t, const Eigen::VectorXd& y, const Eigen::Ve
     singular_ = !matrix_.factor(cj);
     return Eval::ok;
   }
-  ++problem_->stats().njac;
-  const Eval e = analytic_residual_jacobian_ ? problem_->residual_jacobian(t, y, yp, cj, w_)
-                : sparse_residual_         ? coloured_difference_matrix(t, y, yp, r, cj)
-                                           : difference_matrix(t, y, yp, r, cj);
-  if (e != Eval::ok) return e;
+  if (const Eval e = assemble(t, y, yp, r, cj); e != Eval::ok) return e;
   ++problem_->stats().nlu;
   singular_ = sparse_residual_ ? !sparse_lu_.factor(w_sparse_) : !lu_.factor(w_);
   if (singular_) ++problem_->stats().nsingular;
   return Eval::ok;
+}
+
+Eval ImplicitSystem::assemble(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const Eigen::VectorXd& r,
+                              double cj) {
+  ++problem_->stats().njac;
+  return analytic_residual_jacobian_ ? problem_->residual_jacobian(t, y, yp, cj, w_)
+         : sparse_residual_         ? coloured_difference_matrix(t, y, yp, r, cj)
+                                    : difference_matrix(t, y, yp, r, cj);
 }
 
 // Column j of dF/dy + cj dF/dy' is the change of F along (e_j, cj e_j), as DASSL forms it.

@@ -1,9 +1,7 @@
 // The PETSc engine's solve: the model and TS set up, then the core's one-step loop (output,
 // breakpoints, events, constraints, the step budget) over TS's steps.
 #include <daekit/numerics/consistency.hpp>
-#include <daekit/numerics/error_norm.hpp>
 #include <daekit/numerics/event_monitor.hpp>
-#include <daekit/numerics/initial_step.hpp>
 #include <daekit/numerics/one_step_loop.hpp>
 
 #include "../engine_table.hpp"
@@ -15,20 +13,11 @@
 namespace daekit::plugins::petsc {
 namespace {
 
-// The first step: the request's, else the core's estimate for a method of order 2 (the
-// lowest of the TS types here after backward Euler, whose estimate is no safer).
-bool first_step(TsModel& model, const Eigen::VectorXd& y0, double* h0, std::string* why) {
+// Consistent y(t0) (and y'(t0) for the residual form) by the core's services.
+InitialisationOutcome consistent_start(TsModel& model, Eigen::VectorXd& y0, Eigen::VectorXd& yp0) {
   const SolveRequest& req = model.request();
-  if (req.h0 > 0.0) return *h0 = req.h0, true;
-  ProblemView& problem = model.problem();
-  Eigen::VectorXd f0(y0.size());
-  const ErrorNorm norm = ErrorNorm::for_request(req, problem);
-  if (problem.rhs(req.t0, y0, f0) != Eval::ok ||
-      initial_step(problem, norm, model.mass(), req.t0, y0, f0, 2, req.hmax, h0) != Eval::ok) {
-    *why = "choosing the first step: " + problem.last_message();
-    return false;
-  }
-  return true;
+  if (model.residual_form()) return initialise_residual(model.problem(), req, y0, yp0);
+  return initialise(model.problem(), req, model.mass(), y0);
 }
 
 // A TS type without TSInterpolate answers at its step ends only: refused before the run
@@ -51,11 +40,14 @@ SolveOutcome solve(ProblemView& problem, const SolveRequest& req, OutputSink& si
   if (problem.distribution()) return solve_distributed(problem, req, sink, options);
   TsModel model(problem, req);
   if (const std::string why = model.setup(req.y0); !why.empty()) return {Status::evaluation_failure, why, req.t0};
-  Eigen::VectorXd y0 = req.y0;
-  const InitialisationOutcome init = initialise(problem, req, model.mass(), y0);
+  Eigen::VectorXd y0 = req.y0, yp0 = req.yp0;
+  const InitialisationOutcome init = consistent_start(model, y0, yp0);
   if (init.status != Status::success) return {init.status, init.message, req.t0};
   double h0 = 0.0;
-  if (std::string why; !first_step(model, y0, &h0, &why)) return {Status::evaluation_failure, why, req.t0};
+  if (req.h0 > 0.0)
+    h0 = req.h0;
+  else if (std::string why; !model.first_step(req.t0, y0, yp0, &h0, &why))
+    return {Status::evaluation_failure, why, req.t0};
   TsIntegrator ts(model, options);
   if (const std::string why = ts.start(req.t0, y0, h0); !why.empty()) return {Status::invalid_input, why, req.t0};
   problem.stats().jacobian_used = problem.has_analytic_jacobian() && req.jacobian != JacobianSource::finite_difference
@@ -67,6 +59,7 @@ SolveOutcome solve(ProblemView& problem, const SolveRequest& req, OutputSink& si
   EventMonitor events(problem, req, sink);
   SolveOutcome out = one_step_loop(ts, req, sink, static_cast<long>(req.max_steps), events);
   ts.add_stats(problem.stats());
+  if (!init.message.empty() && is_success(out.status)) out.message = init.message;
   return out;
 }
 

@@ -51,6 +51,7 @@ class TsIntegrator {
   void add_stats(Stats& s) const;
 
  private:
+  void limit_first_step(double t);
   void to_ts();    // y_ into TS's solution
   void from_ts();  // TS's solution into y_
 

@@ -53,6 +53,15 @@ class ImplicitSystem {
 
   void solve(const Eigen::VectorXd& b, Eigen::VectorXd& x);
 
+  // The residual form's matrix dF/dy + cj dF/dy' at (t, y, y'), r = F there, without its
+  // LU: for an engine that factorises it itself (PETSc's TS). In sparse_matrix() where
+  // sparse_form() (its pattern fixed by setup), else in dense_matrix().
+  Eval assemble(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, const Eigen::VectorXd& r, double cj);
+  bool sparse_form() const { return sparse_residual_; }
+  bool analytic_matrix() const { return analytic_residual_jacobian_; }  // no F needed at the point
+  const Eigen::MatrixXd& dense_matrix() const { return w_; }
+  const Eigen::SparseMatrix<double>& sparse_matrix() const { return w_sparse_; }
+
   // The Newton correction x = W^-1 b at the iterate (t, y, y') where residual() was last
   // evaluated, b that residual: the LU's back-solve, or with Krylov a solve to a weighted
   // RMS of `tol` (weights: the Newton norm's at this step), with J v at the iterate and
