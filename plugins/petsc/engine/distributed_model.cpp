@@ -204,9 +204,9 @@ std::string DistributedModel::check_algebraic_rows(Vec y0) {
   return "";
 }
 
-double DistributedModel::first_step(Vec y0) {
-  gather_local(y0);
-  const bool failed = problem_.rhs_local(request_.t0, local_.data(), f_.data()) != Eval::ok;
+double DistributedModel::first_step(double t, Vec y) {
+  gather_local(y);
+  const bool failed = problem_.rhs_local(t, local_.data(), f_.data()) != Eval::ok;
   double sums[3] = {0.0, 0.0, failed ? 1.0 : 0.0}, all[3] = {0.0, 0.0, 0.0};
   for (Eigen::Index i = 0; !failed && i < owned_; ++i) {
     if (mass_[i] == 0.0) continue;
@@ -219,7 +219,7 @@ double DistributedModel::first_step(Vec y0) {
   const double size = static_cast<double>(problem_.info().n), d0 = std::sqrt(all[0] / size), d1 = std::sqrt(all[1] / size);
   // Hairer and Wanner's first guess (II.4): a step that moves y by 1 % of its size.
   double h = d0 < 1e-5 || d1 < 1e-5 ? 1e-6 : 0.01 * d0 / d1;
-  const double span = std::abs(request_.tend - request_.t0);
+  const double span = std::abs(request_.tend - t);
   if (request_.hmax > 0.0) h = std::min(h, request_.hmax);
   return std::min(h, span);
 }

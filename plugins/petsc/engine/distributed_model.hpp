@@ -41,8 +41,9 @@ class DistributedModel {
   // Whether every algebraic row (M's zero diagonal) is consistent at t0: f_i(t0, y0) = 0
   // within the tolerances of y_i; on every rank the same answer.
   std::string check_algebraic_rows(Vec y0);
-  // The weighted RMS norm over all ranks of f(t0, y0) and y0, for the first step.
-  double first_step(Vec y0);
+  // A first step from (t, y) (t0, or a breakpoint's restart) from the weighted RMS norms
+  // over all ranks of f(t, y) and y; 0 when f failed on some rank.
+  double first_step(double t, Vec y);
 
   static PetscErrorCode residual(TS ts, PetscReal t, Vec y, Vec yp, Vec f, void* self);
   static PetscErrorCode iteration_matrix(TS ts, PetscReal t, Vec y, Vec yp, PetscReal a, Mat, Mat p, void* self);

@@ -68,7 +68,7 @@ std::string DistributedRun::start() {
   VecScatterCreateToZero(solution_, &to_zero_, &on_zero_);
   if (req_.init != InitPolicy::trust)
     if (std::string why = model_.check_algebraic_rows(solution_); !why.empty()) return why;
-  const double h0 = req_.h0 > 0.0 ? req_.h0 : model_.first_step(solution_);
+  const double h0 = req_.h0 > 0.0 ? req_.h0 : model_.first_step(req_.t0, solution_);
   if (!(h0 > 0.0)) return "choosing the first step: f at t0 could not be evaluated";
   TSCreate(model_.communicator(), &ts_);
   TSSetProblemType(ts_, TS_NONLINEAR);
@@ -149,6 +149,14 @@ SolveOutcome DistributedRun::run() {
     if (req_.output == OutputMode::every_step && !emit(t_, solution_)) return ended(Status::stopped_by_observer, "");
     if (t_ == stop && t_ < req_.tend) {  // a breakpoint: TS restarts there
       TSRestartStep(ts_);
+      // TSTHETA's first step after it has no error estimate: a first step's length, as
+      // TsIntegrator::limit_first_step gives it (collective: every rank the same h).
+      if (options_.ts == "theta") {
+        PetscReal suggested = 0.0;
+        TSGetTimeStep(ts_, &suggested);
+        const double h = model_.first_step(t_, solution_);
+        if (h > 0.0 && h < suggested) TSSetTimeStep(ts_, h);
+      }
       stop = stop_after(t_);
       TSSetMaxTime(ts_, stop);
     }
