@@ -149,14 +149,12 @@ SolveOutcome DistributedRun::run() {
     if (req_.output == OutputMode::every_step && !emit(t_, solution_)) return ended(Status::stopped_by_observer, "");
     if (t_ == stop && t_ < req_.tend) {  // a breakpoint: TS restarts there
       TSRestartStep(ts_);
-      // TSTHETA's first step after it has no error estimate: a first step's length, as
-      // TsIntegrator::limit_first_step gives it (collective: every rank the same h).
-      if (options_.ts == "theta") {
-        PetscReal suggested = 0.0;
-        TSGetTimeStep(ts_, &suggested);
-        const double h = model_.first_step(t_, solution_);
-        if (h > 0.0 && h < suggested) TSSetTimeStep(ts_, h);
-      }
+      // The first step after it as at t0 (TsIntegrator::after_breakpoint says why;
+      // collective: every rank the same h).
+      PetscReal suggested = 0.0;
+      TSGetTimeStep(ts_, &suggested);
+      const double h = model_.first_step(t_, solution_);
+      if (h > 0.0 && h < suggested) TSSetTimeStep(ts_, h);
       stop = stop_after(t_);
       TSSetMaxTime(ts_, stop);
     }

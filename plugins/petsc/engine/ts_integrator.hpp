@@ -35,6 +35,7 @@ class TsIntegrator {
   Eigen::Map<Eigen::VectorXd> state() { return {y_.data(), y_.size()}; }
   void set_stop_time(double t);
   int restart(double t);
+  void after_breakpoint(double t);  // the next step as a first step (ts_integrator.cpp)
   long steps() const;
   double last_step() const;
   double current_step() const;
@@ -51,7 +52,6 @@ class TsIntegrator {
   void add_stats(Stats& s) const;
 
  private:
-  void limit_first_step(double t);
   void to_ts();    // y_ into TS's solution
   void from_ts();  // TS's solution into y_
 

@@ -25,6 +25,7 @@ namespace daekit {
 //   Eigen::Map<Eigen::VectorXd> state();
 //   void set_stop_time(double t);
 //   int restart(double t);               // at a breakpoint: reinitialise from the current state
+//   void after_breakpoint(double t);     // optional: after restart() at a breakpoint (not a projection)
 //   long steps();                        // attempted steps: accepted and failed (--max-steps counts these)
 //   double last_step(); double current_step();  // last taken / next to try
 //   int tstop_return() const;            // the flag meaning "stopped at the stop time"
@@ -159,6 +160,7 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
       stop = stop_after(t);
       const int r = b.restart(t);
       if (r < 0) return ended(b.status_of(r), b.flag_name(r) + " restarting at t=" + std::to_string(t) + ": " + b.message());
+      if constexpr (requires { b.after_breakpoint(t); }) b.after_breakpoint(t);
       b.set_stop_time(stop);
     }
   }
