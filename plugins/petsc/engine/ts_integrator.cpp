@@ -19,9 +19,9 @@ Vec vector_of(const Eigen::VectorXd& values) {
 
 // TSAdapt's absolute tolerances: the request's, and with suppress_algebraic (IDA's
 // suppressalg) infinite for the algebraic components, PETSc's way to leave a component
-// out of TS's error estimate (TSSetTolerances). Index-2 components left out so let the
-// slider crank and the wheelset run (with them in, both fail at t0), but to 2.5 and 0.0
-// digits at rtol 1e-6 (docs/solvers/petsc.md): index 2 and 3 stay refused.
+// out of TS's error estimate (TSSetTolerances). Index-2 components left out the same way
+// let the slider crank run (with them in, it fails at t0), but to 2.5 digits at rtol 1e-6,
+// and the wheelset to 0.0-2.7 (docs/solvers/petsc.md): index 2 and 3 stay refused.
 Eigen::VectorXd error_test_atol(const ProblemView& problem, const SolveRequest& request) {
   Eigen::VectorXd atol = request.atol;
   if (!request.suppress_algebraic) return atol;

@@ -3,8 +3,9 @@
 // residual-form one (the same matrix scaled: both are in y's units, so the error weights
 // measure the linear residual as they measure the Newton correction). J v comes from the
 // problem's jacobian_vector (exact, or an AutoDiffProblem's dual pass), else from
-// differences of f along v (jacobian_product.hpp); nothing n x n is ever formed unless the preconditioner
-// asks for J. Options (linear_solver=krylov and the rest) are declared here, once.
+// differences of f along v (jacobian_product.hpp); nothing n x n is ever formed unless
+// the preconditioner asks for J. Options (linear_solver=krylov and the rest) are declared
+// here, once.
 #pragma once
 
 #include <Eigen/Core>
