@@ -87,7 +87,10 @@ int TsIntegrator::step(double, double* t) {
   }
   TSGetConvergedReason(ts_, &reason_);
   if (reason_ < 0) {
-    message_ = TSConvergedReasons[reason_];
+    message_ = reason_ == TS_DIVERGED_STEP_REJECTED
+                   ? "the error test rejected the step until TS gave up (its limit: -ts_max_reject)"
+               : reason_ == TS_DIVERGED_NONLINEAR_SOLVE ? "the Newton solves failed until TS gave up"
+                                                        : TSConvergedReasons[reason_];
     return -1;
   }
   from_ts();

@@ -39,6 +39,10 @@ std::string configure_method(TS ts, const PetscTsOptions& options, const SolveRe
     if (e == 0) e = TSARKIMEXSetFullyImplicit(ts, PETSC_TRUE);  // no explicit part: f is stiff
   }
   if (e == 0 && options.ts == "bdf") e = TSBDFSetOrder(ts, options.bdf_order);
+  // A step TS gives up on (too many rejections, a Newton solve that never converged) is
+  // its converged reason, mapped to daekit's status, not a PETSc error (which read as an
+  // internal error: rober_residual with inconsistent values trusted, DIVERGED_STEP_REJECTED).
+  if (e == 0) e = TSSetErrorIfStepFails(ts, PETSC_FALSE);
   TSAdapt adapt = nullptr;
   if (e == 0) e = TSGetAdapt(ts, &adapt);
   if (e == 0 && options.ts == "theta") {
