@@ -63,7 +63,7 @@ class DistributedRun {
 std::string DistributedRun::start() {
   solution_ = model_.vector_of(req_.y0);
   VecDuplicate(solution_, &work_);
-  atol_ = model_.vector_of(req_.atol);
+  atol_ = model_.vector_of(error_test_atol(model_.problem(), req_));
   rtol_ = model_.vector_of(req_.rtol);
   VecScatterCreateToZero(solution_, &to_zero_, &on_zero_);
   if (req_.init != InitPolicy::trust)

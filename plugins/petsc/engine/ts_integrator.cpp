@@ -17,19 +17,6 @@ Vec vector_of(const Eigen::VectorXd& values) {
   return v;
 }
 
-// TSAdapt's absolute tolerances: the request's, and with suppress_algebraic (IDA's
-// suppressalg) infinite for the algebraic components, PETSc's way to leave a component
-// out of TS's error estimate (TSSetTolerances). Index-2 components left out the same way
-// let the slider crank run (with them in, it fails at t0), but to 2.5 digits at rtol 1e-6,
-// and the wheelset to 0.0-2.7 (docs/solvers/petsc.md): index 2 and 3 stay refused.
-Eigen::VectorXd error_test_atol(const ProblemView& problem, const SolveRequest& request) {
-  Eigen::VectorXd atol = request.atol;
-  if (!request.suppress_algebraic) return atol;
-  for (Eigen::Index i = 0; i < atol.size(); ++i)
-    if (problem.is_algebraic(i)) atol[i] = PETSC_INFINITY;
-  return atol;
-}
-
 }  // namespace
 
 TsIntegrator::~TsIntegrator() {
@@ -135,13 +122,17 @@ int TsIntegrator::restart(double t) {
 // 2.4 digits accurate at rtol 1e-6 (now 6.8); rosw's step of 5 across a corner produced a
 // NaN in TS's error norm, a PETSc error at t = 15 (now 8.2 digits).
 void TsIntegrator::after_breakpoint(double t) {
-  Eigen::VectorXd yp;
+  Eigen::VectorXd yp;  // the residual form's first step needs y'(t)
   if (model_.residual_form()) {
     Eigen::VectorXd y = y_;
     if (reinitialise_after_event(model_.problem(), model_.request(), nullptr, t, false, y, &yp).status !=
         Status::success)
       yp.resize(0);  // DASSL's rule without a slope: 0.001 of the span left
   }
+  start_afresh(t, yp);
+}
+
+void TsIntegrator::start_afresh(double t, const Eigen::VectorXd& yp) {
   double h = 0.0;
   std::string why;
   if (!model_.first_step(t, y_, yp, &h, &why) || !(h > 0.0)) return;  // the step is then TS's
@@ -156,7 +147,7 @@ RestartOutcome TsIntegrator::reset(double t, bool reinit) {
                                               model_.residual_form() ? nullptr : &model_.mass(), t, reinit, y_, &yp);
   if (r.status != Status::success) return r;
   if (restart(t) != 0) return {Status::internal_error, "TSRestartStep failed", 0.0};
-  after_breakpoint(t);  // an event, too, is a corner
+  start_afresh(t, yp);  // an event, too, is a corner (y' from the reinitialisation)
   return {};
 }
 

@@ -52,6 +52,7 @@ class TsIntegrator {
   void add_stats(Stats& s) const;
 
  private:
+  void start_afresh(double t, const Eigen::VectorXd& yp);  // after_breakpoint's, with y'(t) known
   void to_ts();    // y_ into TS's solution
   void from_ts();  // TS's solution into y_
 

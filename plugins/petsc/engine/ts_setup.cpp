@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <daekit/numerics/mpi_singleton.hpp>
+#include <daekit/problem_view.hpp>
 #include <limits>
 
 #include "runtime.hpp"
@@ -95,6 +96,14 @@ std::string read_petsc_options(TS ts, const PetscTsOptions& options, PetscOption
   for (PetscInt i = 0; i < unused; ++i) left += std::string(left.empty() ? "" : ", ") + "-" + names[i];
   PetscOptionsLeftRestore(*database, &unused, &names, &values);
   return left.empty() ? "" : "petsc_options: PETSc did not use " + left;
+}
+
+Eigen::VectorXd error_test_atol(const ProblemView& problem, const SolveRequest& request) {
+  Eigen::VectorXd atol = request.atol;
+  if (!request.suppress_algebraic) return atol;
+  for (Eigen::Index i = 0; i < atol.size(); ++i)
+    if (problem.is_algebraic(i)) atol[i] = PETSC_INFINITY;
+  return atol;
 }
 
 Status ts_failure_status(PetscErrorCode error, TSConvergedReason reason, bool model_failed) {

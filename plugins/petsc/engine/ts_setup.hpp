@@ -5,11 +5,16 @@
 
 #include <petscts.h>
 
+#include <Eigen/Core>
 #include <daekit/sdk/solver.hpp>
 #include <daekit/solve_request.hpp>
 #include <string>
 
 #include "../options.hpp"
+
+namespace daekit {
+class ProblemView;
+}
 
 namespace daekit::plugins::petsc {
 
@@ -19,6 +24,14 @@ std::string configure_method(TS ts, const PetscTsOptions& options, const SolveRe
 // petsc_options into *database (created here, the caller destroys it), read by TS and
 // everything under it; an option daekit sets itself, or one nothing read, is refused.
 std::string read_petsc_options(TS ts, const PetscTsOptions& options, PetscOptions* database);
+
+// TSAdapt's absolute tolerances: the request's, and with suppress_algebraic (IDA's
+// suppressalg) infinite for the algebraic components, PETSc's way to leave a component
+// out of TS's error estimate (TSSetTolerances). Index-2 components left out the same way
+// let the slider crank run (with them in, it fails at t0), but to 2.5 digits at rtol 1e-6,
+// and the wheelset to 0.0-2.7 (docs/solvers/petsc.md): index 2 and 3 stay refused.
+// Both paths, one process and over ranks, set these.
+Eigen::VectorXd error_test_atol(const ProblemView& problem, const SolveRequest& request);
 
 // The status of a step that failed: `error` PETSc's error code (0: none, TS gave up:
 // `reason`), `model_failed` when the model's own evaluation stopped it.
