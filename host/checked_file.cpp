@@ -11,10 +11,15 @@
 
 namespace daekit::host {
 
+bool written_in_place(const std::string& file) {
+  std::error_code ec;
+  return std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec);
+}
+
 void write_file_checked(const std::string& file, const std::function<void(std::ostream&)>& fill) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  const bool in_place = fs::exists(file, ec) && !fs::is_regular_file(file, ec);
+  const bool in_place = written_in_place(file);
   const std::string target = in_place ? file : file + ".tmp-" + std::to_string(::getpid());
   {
     std::ofstream out(target);

@@ -13,4 +13,8 @@ namespace daekit::host {
 
 void write_file_checked(const std::string& file, const std::function<void(std::ostream&)>& fill);
 
+// A device or a pipe (/dev/null, /dev/stdout, a FIFO): written in place, never replaced,
+// and nothing is ever created beside it.
+bool written_in_place(const std::string& file);
+
 }  // namespace daekit::host

@@ -15,6 +15,7 @@
 #include <daekit/api/stat_fields.hpp>
 #include <daekit/daekit.hpp>
 
+#include "checked_file.hpp"
 #include "child_process.hpp"
 #include "farm/transport.hpp"
 #include "plugin_output.hpp"
@@ -226,14 +227,16 @@ void write_trajectory_with_sensitivities(const std::string& target, const std::v
   write_trajectory(target, names, std::vector<double>(collected.t.begin(), collected.t.begin() + static_cast<std::ptrdiff_t>(points)), rows);
 }
 
-// --output: the points; a failed run never replaces an existing file, what it reached goes beside it.
+// --output: the points; a failed run never replaces an existing file, what it reached goes
+// beside it (FILE.partial); a device or a pipe takes it in place, as it takes a success.
 void write_output(const std::string& output_file, const Solution& solution, const dk_problem_info& info,
                   bool has_events) {
   const Trajectory& collected = solution;
   std::vector<std::string> names;
   for (std::size_t i = 0; i < info.n; ++i) names.push_back(component_name(info, i));
   const bool success = solution.success();
-  const std::string target = success ? output_file : output_file + ".partial";
+  const bool in_place = success || written_in_place(output_file);
+  const std::string target = in_place ? output_file : output_file + ".partial";
   const bool chosen = !collected.variable_names.empty();
   if (has_events)
     write_trajectory_with_events(target, chosen ? collected.variable_names : names, collected,
@@ -247,7 +250,7 @@ void write_output(const std::string& output_file, const Solution& solution, cons
     write_trajectory(target, names, collected.t, collected.y);
   if (!success)
     std::cerr << "daekit run: the run failed; the " << collected.t.size() << " points it reached are in " << target
-              << " (" << output_file << " is left as it was)\n";
+              << (in_place ? "\n" : " (" + output_file + " is left as it was)\n");
 }
 
 int solve_and_report(const RunRequest& request) {

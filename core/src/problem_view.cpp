@@ -67,6 +67,9 @@ Eval ProblemView::finish(dk_eval code, const char* what, double t, const double*
 Eval ProblemView::classify(dk_eval code, const char* what, double t, const double* out, Eigen::Index count,
                            Layout layout) {
   if (code == DK_EVAL_OK) {
+    // Eigen's vectorised test on every evaluation; the entry is looked for only when
+    // there is one to report.
+    if (Eigen::Map<const Eigen::VectorXd>(out, count).allFinite()) return Eval::ok;
     for (Eigen::Index i = 0; i < count; ++i) {
       if (!std::isfinite(out[i])) {
         std::ostringstream m;

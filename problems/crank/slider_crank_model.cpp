@@ -69,18 +69,15 @@ void Model::evaluate(double t, const Vec7Of<T>& x, const Vec7Of<T>& v, Kinematic
   const T c12 = cos(x[0] - x[1]), s12 = sin(x[0] - x[1]);
   const T v1 = v[0], v2 = v[1];
   const Vec4 q = x.template tail<4>(), qd = v.template tail<4>();
-  // The rod's constant matrices in the scalar of this evaluation.
-  const Eigen::Matrix<T, 4, 4> mq = mq_.cast<T>(), kq = kq_.cast<T>(), bq = bq_.cast<T>(), dq = dq_.cast<T>();
-  const Vec4 c1v = c1_.cast<T>(), c2v = c2_.cast<T>(), c12v = c12_.cast<T>();
-
-  const T c1q = c1v.dot(q), c1qd = c1v.dot(qd);
-  const T c2q = c2v.dot(q), c2qd = c2v.dot(qd);
-  const T c12q = c12v.dot(q), c12qd = c12v.dot(qd);
-  const Vec4 mqq = mq.transpose() * q;
-  const Vec4 kqq = kq.transpose() * q;
-  const Vec4 dqqd = dq.transpose() * qd;
-  const Vec4 qtbq = bq.transpose() * q;
-  const Vec4 bqqd = bq * qd;
+  // The rod's matrices stay doubles: a double times a dual costs N products, a dual
+  // times a dual 2N (sdk/dual.hpp), and most of their entries are zeros.
+  const T c1q = c1_.dot(q), c1qd = c1_.dot(qd);
+  const T c2q = c2_.dot(q), c2qd = c2_.dot(qd);
+  const T c12q = c12_.dot(q), c12qd = c12_.dot(qd);
+  const Vec4 mqq = mq_.transpose() * q;
+  const Vec4 kqq = kq_.transpose() * q;
+  const Vec4 qtbq = bq_.transpose() * q;
+  const Vec4 bqqd = bq_ * qd;
   const T qt_mq_q = q.dot(mqq), qdt_mq_q = qd.dot(mqq), qdt_bq_qd = qd.dot(bqqd);
 
   // Mass matrix: rigid part plus the coupling with the elastic coordinates.
@@ -94,7 +91,7 @@ void Model::evaluate(double t, const Vec7Of<T>& x, const Vec7Of<T>& v, Kinematic
     am(0, 3 + i) = rho * l1 * (-s12 * c1_(i) + c12 * c2_(i));
     am(1, 3 + i) = rho * c21_(i) + rho * qtbq(i);
   }
-  am.template block<4, 4>(3, 3) = mq;
+  am.template block<4, 4>(3, 3) = mq_.cast<T>();
   for (int i = 0; i < 7; ++i)
     for (int j = i + 1; j < 7; ++j) am(j, i) = am(i, j);
 
@@ -116,8 +113,8 @@ void Model::evaluate(double t, const Vec7Of<T>& x, const Vec7Of<T>& v, Kinematic
          2.0 * v2 * qdt_mq_q - rho * qdt_bq_qd;
   for (int i = 0; i < 4; ++i)
     f(3 + i) = v2 * v2 * mqq(i) +
-               rho * (v2 * v2 * c12_(i) + l1 * v1 * v1 * (c12 * c1_(i) + s12 * c2_(i)) + 2.0 * v2 * bqqd(i)) - kqq(i) -
-               dqqd(i);
+               rho * (v2 * v2 * c12_(i) + l1 * v1 * v1 * (c12 * c1_(i) + s12 * c2_(i)) + 2.0 * v2 * bqqd(i)) - kqq(i);
+  if (options_.damping) f.template tail<4>() -= dq_.transpose() * qd;
   if (options_.nonlinear_stiffness) {
     const double fk = 0.5 * young * width * height / (l2 * l2) * pi * pi;
     const double fb = 80.0 / (pi * pi * 9.0);

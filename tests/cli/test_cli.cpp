@@ -1,12 +1,17 @@
 // The `daekit` command as users and scripts meet it: exit codes, messages, and
 // the `--report json` keys that scripts rely on.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <thread>
 #include <tuple>
 
 #include "harness.hpp"
@@ -366,6 +371,32 @@ TEST_CASE("output is checked before the solve, every write is checked, and a fai
   std::ifstream fresh(file);
   std::getline(fresh, line);
   CHECK(line == "t,y1,y2,y3");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a failed run writes what it reached into a pipe or a device itself, never beside it", "[cli][output]") {
+  // A FIFO stands for /dev/stdout, /dev/null and every other non-regular --output: a
+  // "FILE.partial" beside it would be a stray file in /dev, or lost to the reader.
+  const auto dir = std::filesystem::temp_directory_path() / ("daekit-fifo-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string fifo = (dir / "points").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::string received;
+  std::thread reader([&] {
+    std::ifstream in(fifo);
+    received.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  });
+  std::string out;
+  const int code = run_command(
+      daekit_cmd("run --problem rober --solver rodas5p --every-step --max-steps 5 --output " + fifo), &out);
+  // A reader still waiting for a writer (the run never opened the FIFO) gets its end of file.
+  if (const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK); fd >= 0) ::close(fd);
+  reader.join();
+  CHECK(code == 1);
+  CHECK_THAT(received, Catch::StartsWith("t,y1,y2,y3\n0,"));
+  CHECK(std::count(received.begin(), received.end(), '\n') >= 2);
+  CHECK_FALSE(std::filesystem::exists(fifo + ".partial"));
+  CHECK_THAT(out, Catch::Contains("points it reached are in " + fifo + "\n"));
   std::filesystem::remove_all(dir);
 }
 
