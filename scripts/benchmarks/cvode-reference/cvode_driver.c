@@ -18,6 +18,8 @@
 #include <sunmatrix/sunmatrix_dense.h>
 #include <time.h>
 
+#include "../radau5-reference/timing.h"
+
 void model_info(int* n, double* t0, double* tend, int* has_reference, int* has_jacobian);
 void model_initial_values(double* y);
 void model_scd(double* y, double* scd);
@@ -42,16 +44,6 @@ static int jacobian(realtype t, N_Vector y, N_Vector fy, SUNMatrix J, void* data
   return 0;
 }
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-static int compare(const void* a, const void* b) {
-  const double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
 
 int main(int argc, char** argv) {
   if (argc != 4) {

@@ -20,6 +20,8 @@
 #include <sunmatrix/sunmatrix_dense.h>
 #include <time.h>
 
+#include "../radau5-reference/timing.h"
+
 void model_info(int* n, double* t0, double* tend, int* has_reference, int* has_jacobian);
 void model_initial_derivatives(double* y, double* yp);
 void model_mass(double* y0, double* m);
@@ -56,16 +58,6 @@ static int jacobian(realtype t, realtype cj, N_Vector yy, N_Vector yp, N_Vector 
   return 0;
 }
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-static int compare(const void* a, const void* b) {
-  const double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
 
 int main(int argc, char** argv) {
   if (argc < 4) {
