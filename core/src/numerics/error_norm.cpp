@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "daekit/problem_view.hpp"
 #include "daekit/solve_request.hpp"
@@ -10,21 +12,24 @@ namespace daekit {
 
 ErrorNorm::ErrorNorm(const Eigen::VectorXd& rtol, const Eigen::VectorXd& atol, std::vector<int> index,
                      std::vector<bool> included, bool index_scaling)
-    : rtol_(rtol), atol_(atol), index_(std::move(index)), included_(std::move(included)),
-      index_scaling_(index_scaling) {
-  count_ = std::count(included_.begin(), included_.end(), true);
-  const auto n = static_cast<Eigen::Index>(included_.size());
-  const bool index_one = !index_scaling_ || std::all_of(index_.begin(), index_.end(), [](int k) { return k <= 1; });
+    : rtol_(rtol), atol_(atol) {
+  count_ = std::count(included.begin(), included.end(), true);
+  const auto n = static_cast<Eigen::Index>(included.size());
+  const bool index_one = !index_scaling || std::all_of(index.begin(), index.end(), [](int k) { return k <= 1; });
   uniform_ = n > 0 && count_ == n && index_one && (rtol_.array() == rtol_[0]).all() && (atol_.array() == atol_[0]).all();
   if (uniform_) {
     // One entry each is all a uniform norm reads: the per-component arrays were 4 of the 69
     // doubles per unknown of a Krylov run at 2 10^6 unknowns (two norms per solver).
     rtol_.conservativeResize(1);
     atol_.conservativeResize(1);
-    index_.clear();
-    index_.shrink_to_fit();
-    included_.clear();
-    included_.shrink_to_fit();
+    return;
+  }
+  power_.resize(included.size());
+  for (std::size_t i = 0; i < included.size(); ++i) {
+    const int k = index_scaling ? std::max(index[i], 1) - 1 : 0;
+    if (k > kMaxPower) throw std::invalid_argument("ErrorNorm: DAE index above " + std::to_string(kMaxPower + 1));
+    power_[i] = static_cast<signed char>(included[i] ? k : -1);
+    if (included[i]) max_power_ = std::max(max_power_, k);
   }
 }
 
@@ -46,11 +51,12 @@ double relative(double e, double atol, double rtol, double y_old, double y_new) 
 }
 }  // namespace
 
-double ErrorNorm::scaled(Eigen::Index i, double e, double y_old, double y_new, double h) const {
-  if (uniform_) return relative(e, atol_[0], rtol_[0], y_old, y_new);
-  double v = relative(e, atol_[i], rtol_[i], y_old, y_new);
-  if (index_scaling_ && index_[i] > 1) v *= (index_[i] == 2 ? h : std::pow(h, index_[i] - 1));
-  return v;
+ErrorNorm::Powers ErrorNorm::powers_of(double h) const {
+  Powers p{};
+  p[0] = 1.0;
+  p[1] = h;
+  for (int k = 2; k <= max_power_; ++k) p[static_cast<std::size_t>(k)] = std::pow(h, static_cast<double>(k));
+  return p;
 }
 
 double ErrorNorm::rms(const Eigen::VectorXd& err, const Eigen::VectorXd& y_old, const Eigen::VectorXd& y_new,
@@ -58,8 +64,8 @@ double ErrorNorm::rms(const Eigen::VectorXd& err, const Eigen::VectorXd& y_old, 
   if (count_ == 0) return 0.0;
   double sum = 0.0;
   if (uniform_) {
-    // scaled() without reading the tolerance, index and inclusion arrays: at 10^6 unknowns
-    // the norms are passes over memory, and two of five arrays per pass is what they cost
+    // No tolerance, power or inclusion arrays to read: at 10^6 unknowns the norms are
+    // passes over memory, and two of five arrays per pass is what they cost
     // (docs/benchmarks/scaling.md).
     const double atol = atol_[0], rtol = rtol_[0];
     for (Eigen::Index i = 0; i < err.size(); ++i) {
@@ -68,10 +74,13 @@ double ErrorNorm::rms(const Eigen::VectorXd& err, const Eigen::VectorXd& y_old, 
     }
     return std::sqrt(sum / static_cast<double>(count_));
   }
-  const double ah = std::abs(h);
+  // One table of |h|^k per call and a byte per component: the index scaling costs no call
+  // and no pow in the loop (it was a quarter of bdf's work on the index-2 crank).
+  const Powers hk = powers_of(std::abs(h));
   for (Eigen::Index i = 0; i < err.size(); ++i) {
-    if (!included_[i]) continue;
-    double v = scaled(i, err[i], y_old[i], y_new[i], ah);
+    const int k = power_[static_cast<std::size_t>(i)];
+    if (k < 0) continue;
+    const double v = relative(err[i], atol_[i], rtol_[i], y_old[i], y_new[i]) * hk[static_cast<std::size_t>(k)];
     sum += v * v;
   }
   return std::sqrt(sum / static_cast<double>(count_));
@@ -80,9 +89,17 @@ double ErrorNorm::rms(const Eigen::VectorXd& err, const Eigen::VectorXd& y_old, 
 double ErrorNorm::max(const Eigen::VectorXd& err, const Eigen::VectorXd& y_old, const Eigen::VectorXd& y_new,
                       double h) const {
   double m = 0.0;
-  const double ah = std::abs(h);
-  for (Eigen::Index i = 0; i < err.size(); ++i)
-    if (uniform_ || included_[i]) m = std::max(m, std::abs(scaled(i, err[i], y_old[i], y_new[i], ah)));
+  if (uniform_) {
+    for (Eigen::Index i = 0; i < err.size(); ++i)
+      m = std::max(m, std::abs(relative(err[i], atol_[0], rtol_[0], y_old[i], y_new[i])));
+    return m;
+  }
+  const Powers hk = powers_of(std::abs(h));
+  for (Eigen::Index i = 0; i < err.size(); ++i) {
+    const int k = power_[static_cast<std::size_t>(i)];
+    if (k >= 0)
+      m = std::max(m, std::abs(relative(err[i], atol_[i], rtol_[i], y_old[i], y_new[i]) * hk[static_cast<std::size_t>(k)]));
+  }
   return m;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <array>
 #include <vector>
 
 namespace daekit {
@@ -33,12 +34,16 @@ class ErrorNorm {
   void weights(const Eigen::VectorXd& y, Eigen::VectorXd& w) const;
 
  private:
-  double scaled(Eigen::Index i, double e, double y_old, double y_new, double h) const;
+  // Per component: -1 out of the norm, else the power of h its error is multiplied by
+  // (k - 1 for index k with index scaling, 0 otherwise).
+  static constexpr int kMaxPower = 7;  // index 8; the loader admits 1 to 3
+  using Powers = std::array<double, kMaxPower + 1>;
+  // |h|^k for k = 0 .. max_power_ (h itself for k = 1, std::pow above).
+  Powers powers_of(double h) const;
 
   Eigen::VectorXd rtol_, atol_;
-  std::vector<int> index_;
-  std::vector<bool> included_;
-  bool index_scaling_ = true;
+  std::vector<signed char> power_;
+  int max_power_ = 0;
   Eigen::Index count_ = 0;
   // One rtol and one atol for all, every component included, no index scaling to apply.
   bool uniform_ = false;
