@@ -70,7 +70,7 @@ void Model::evaluate(double t, const Vec7Of<T>& x, const Vec7Of<T>& v, Kinematic
   const T v1 = v[0], v2 = v[1];
   const Vec4 q = x.template tail<4>(), qd = v.template tail<4>();
   // The rod's matrices stay doubles: a double times a dual costs N products, a dual
-  // times a dual 2N (sdk/dual.hpp), and most of their entries are zeros.
+  // times a dual 2N (sdk/dual.hpp).
   const T c1q = c1_.dot(q), c1qd = c1_.dot(qd);
   const T c2q = c2_.dot(q), c2qd = c2_.dot(qd);
   const T c12q = c12_.dot(q), c12qd = c12_.dot(qd);
