@@ -35,6 +35,8 @@ import subprocess
 import sys
 import tempfile
 
+import c_peers
+
 here = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_CASES = ["fekete:N=20@1e-4,1e-6,1e-8,1e-10,1e-12", "fekete:N=80@1e-4,1e-6,1e-8,1e-10",
                  "crank@1e-6,1e-8,1e-9,1e-10"]
@@ -70,12 +72,6 @@ def run_daekit(daekit, problem, params, solver, tol, scorer=None, h0=True):
     return result
 
 
-def plugin_file(daekit, problem):
-    return subprocess.run(["bash", "-c", f'for so in "{os.path.dirname(daekit)}"/../lib/daekit/abi1/*.so; do '
-                           f'nm -D --defined-only "$so" 2>/dev/null | grep -q " daekit_v1_entry_{problem}$" '
-                           f'&& echo "$so"; done | head -n 1'], capture_output=True, text=True).stdout.strip()
-
-
 def parse_peer_table(text, tols):
     points = {}
     for line in text.splitlines()[2:]:
@@ -94,12 +90,10 @@ def parse_peer_table(text, tols):
 def run_ida(daekit, problem, params, tols, repeats, workdir):
     driver = os.path.join(workdir, "ida_driver")
     if not os.path.exists(driver):
-        subprocess.run(["gcc", "-O2", "-I" + os.path.join(here, "..", "..", "sdk", "include"),
-                        os.path.join(here, "ida-reference", "ida_driver.c"),
-                        os.path.join(here, "radau5-reference", "model.c"), "-o", driver, "-lsundials_ida",
-                        "-lsundials_nvecserial", "-lsundials_sunlinsoldense", "-lsundials_sunmatrixdense", "-ldl",
-                        "-lm"], check=True)
-    env = dict(os.environ, DAEKIT_PLUGIN=plugin_file(daekit, problem), DAEKIT_ENTRY=f"daekit_v1_entry_{problem}",
+        c_peers.build_driver(os.path.join("ida-reference", "ida_driver.c"), driver,
+                             ["sundials_ida", "sundials_nvecserial", "sundials_sunlinsoldense",
+                              "sundials_sunmatrixdense"])
+    env = dict(os.environ, DAEKIT_PLUGIN=c_peers.plugin_file(daekit, problem), DAEKIT_ENTRY=f"daekit_v1_entry_{problem}",
                DAEKIT_PARAMS=",".join(params),
                LD_LIBRARY_PATH=os.path.join(os.path.dirname(daekit), "..", "lib"))
     out = subprocess.run([driver, str(repeats), "1e-4"] + tols, capture_output=True, text=True, env=env)
@@ -110,10 +104,10 @@ class Scorer:
     """model.c's scd against an external reference file, loaded through ctypes."""
 
     def __init__(self, daekit, problem, params, reference_file, workdir):
-        plugin = plugin_file(daekit, problem)
+        plugin = c_peers.plugin_file(daekit, problem)
         lib = os.path.join(workdir, f"model-{problem}-{'-'.join(params)}.so")  # one library per case: model.c loads once
-        subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-I" + os.path.join(here, "..", "..", "sdk", "include"),
-                        os.path.join(here, "radau5-reference", "model.c"), "-o", lib, "-ldl", "-lm"], check=True)
+        subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-I" + c_peers.SDK_INCLUDE, c_peers.MODEL_C, "-o", lib,
+                        "-ldl", "-lm"], check=True)
         os.environ.update(DAEKIT_PLUGIN=plugin, DAEKIT_ENTRY=f"daekit_v1_entry_{problem}",
                           DAEKIT_PARAMS=",".join(params), DAEKIT_REFERENCE=reference_file)
         self.model = ctypes.CDLL(lib)

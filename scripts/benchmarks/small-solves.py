@@ -26,27 +26,18 @@ import subprocess
 import sys
 import tempfile
 
+import c_peers
+
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.normpath(os.path.join(here, "..", ".."))
 ATOL_SCALE = {"rober": 1e-4}  # the test set's settings (docs/problems.md)
 
 
-def build_driver(workdir):
-    driver = os.path.join(workdir, "cvode_driver")
-    subprocess.run(["gcc", "-O2", "-I" + os.path.join(root, "sdk", "include"),
-                    os.path.join(here, "cvode-reference", "cvode_driver.c"),
-                    os.path.join(here, "radau5-reference", "model.c"), "-o", driver, "-lsundials_cvode",
-                    "-lsundials_nvecserial", "-lsundials_sunlinsoldense", "-lsundials_sunmatrixdense", "-ldl", "-lm"],
-                   check=True)
-    return driver
-
-
-def plugin_file(bindir, problem):
-    out = subprocess.run([os.path.join(bindir, "daekit"), "info", problem], capture_output=True, text=True).stdout
-    for line in out.splitlines():
-        if line.startswith("file"):
-            return line.split(None, 1)[1].strip()
-    sys.exit(f"small-solves: daekit info {problem} names no plugin file")
+def peer_plugin(daekit, problem):
+    plugin = c_peers.plugin_file(daekit, problem)
+    if not plugin:
+        sys.exit(f"small-solves: no plugin holds problem {problem}")
+    return plugin
 
 
 def row(text):
@@ -67,17 +58,19 @@ def main():
     a = ap.parse_args()
     bindir = os.path.abspath(a.bin)
     env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(bindir, "..", "lib"))
-    version = subprocess.run([os.path.join(bindir, "daekit"), "--version", "--verbose"], capture_output=True,
-                             text=True).stdout.strip()
-    print("Made with: " + " | ".join(version.splitlines()))
+    daekit = os.path.join(bindir, "daekit")
+    print("Made with: " + c_peers.made_with(daekit))
     print("Command: scripts/benchmarks/small-solves.py " + " ".join(sys.argv[1:]) + "\n")
     print("| problem | tol | setup | scd | steps | microseconds per solve | / CVODE from C |")
     print("|---|---|---|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as workdir:
-        driver = build_driver(workdir)
+        driver = c_peers.build_driver(os.path.join("cvode-reference", "cvode_driver.c"),
+                                      os.path.join(workdir, "cvode_driver"),
+                                      ["sundials_cvode", "sundials_nvecserial", "sundials_sunlinsoldense",
+                                       "sundials_sunmatrixdense"])
         for case in a.cases.split():
             problem, tols = case.split("@")
-            peer_env = dict(env, DAEKIT_PLUGIN=plugin_file(bindir, problem), DAEKIT_ENTRY=f"daekit_v1_entry_{problem}")
+            peer_env = dict(env, DAEKIT_PLUGIN=peer_plugin(daekit, problem), DAEKIT_ENTRY=f"daekit_v1_entry_{problem}")
             for tol in tols.split(","):
                 atol = repr(float(tol) * ATOL_SCALE.get(problem, 1.0))
                 setups = {"CVODE from C": [driver, str(a.repeats), tol, atol]}

@@ -28,6 +28,8 @@ import statistics
 import subprocess
 import sys
 
+import c_peers
+
 here = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_PROBLEMS = "fekete,hires,rober,chemakzo,orego,pollu"
 DEFAULT_SOLVERS = "radau5,radauiia,rodas5p,rodas4,bdf,ndf,ida,cvode"
@@ -84,8 +86,7 @@ def main():
         sys.exit("tolerance-windows: --points must be at least 2")
     problems, solvers = a.problems.split(","), a.solvers.split(",")
     decades = [int(d) for d in a.decades.split(",")]
-    version = subprocess.run([a.daekit, "--version", "--verbose"], capture_output=True, text=True).stdout.strip()
-    print("Made with: " + " | ".join(version.splitlines()))
+    print("Made with: " + c_peers.made_with(a.daekit))
     print("Command: scripts/benchmarks/tolerance-windows.py " + " ".join(sys.argv[1:]) + "\n")
 
     keys = [(p, s, d, f * 10.0 ** d) for p in problems for s in solvers for d in decades for f in factors(a.points)]

@@ -151,10 +151,7 @@ SolveOutcome DistributedRun::run() {
       TSRestartStep(ts_);
       // The first step after it as at t0 (TsIntegrator::after_breakpoint says why;
       // collective: every rank the same h).
-      PetscReal suggested = 0.0;
-      TSGetTimeStep(ts_, &suggested);
-      const double h = model_.first_step(t_, solution_);
-      if (h > 0.0 && h < suggested) TSSetTimeStep(ts_, h);
+      shorten_next_step(ts_, model_.first_step(t_, solution_));
       stop = stop_after(t_);
       TSSetMaxTime(ts_, stop);
     }

@@ -135,10 +135,7 @@ void TsIntegrator::after_breakpoint(double t) {
 void TsIntegrator::start_afresh(double t, const Eigen::VectorXd& yp) {
   double h = 0.0;
   std::string why;
-  if (!model_.first_step(t, y_, yp, &h, &why) || !(h > 0.0)) return;  // the step is then TS's
-  PetscReal suggested = 0.0;
-  TSGetTimeStep(ts_, &suggested);
-  if (h < suggested) TSSetTimeStep(ts_, h);
+  if (model_.first_step(t, y_, yp, &h, &why)) shorten_next_step(ts_, h);  // else the step is TS's
 }
 
 RestartOutcome TsIntegrator::reset(double t, bool reinit) {

@@ -106,6 +106,12 @@ Eigen::VectorXd error_test_atol(const ProblemView& problem, const SolveRequest& 
   return atol;
 }
 
+void shorten_next_step(TS ts, double h) {
+  PetscReal suggested = 0.0;
+  TSGetTimeStep(ts, &suggested);
+  if (h > 0.0 && h < suggested) TSSetTimeStep(ts, h);
+}
+
 Status ts_failure_status(PetscErrorCode error, TSConvergedReason reason, bool model_failed) {
   if (error != 0) {
     if (model_failed) return Status::evaluation_failure;

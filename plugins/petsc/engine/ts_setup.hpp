@@ -33,6 +33,10 @@ std::string read_petsc_options(TS ts, const PetscTsOptions& options, PetscOption
 // Both paths, one process and over ranks, set these.
 Eigen::VectorXd error_test_atol(const ProblemView& problem, const SolveRequest& request);
 
+// TS's next step no longer than h: a first step's length after a breakpoint or an event
+// (TsIntegrator::after_breakpoint says why). h <= 0 (none found) leaves TS's own step.
+void shorten_next_step(TS ts, double h);
+
 // The status of a step that failed: `error` PETSc's error code (0: none, TS gave up:
 // `reason`), `model_failed` when the model's own evaluation stopped it.
 Status ts_failure_status(PetscErrorCode error, TSConvergedReason reason, bool model_failed);
