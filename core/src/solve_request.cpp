@@ -17,25 +17,26 @@ bool fail(std::string* why, const std::string& text) {
   return false;
 }
 
-bool expand_tolerance(const char* name, std::size_t count, const double* values, std::size_t n,
-                      Eigen::VectorXd* out, std::string* why) {
+bool expand_tolerance(const char* name, std::size_t count, const double* values, std::size_t n, PerComponent* out,
+                      std::string* why) {
   if (count != 1 && count != n) {
     std::ostringstream m;
     m << name << " must have 1 or " << n << " entries, got " << count;
     return fail(why, m.str());
   }
   if (!values) return fail(why, std::string(name) + " is missing");
-  out->resize(static_cast<Eigen::Index>(n));
-  for (std::size_t i = 0; i < n; ++i) {
-    double v = values[count == 1 ? 0 : i];
+  for (std::size_t i = 0; i < count; ++i) {
+    const double v = values[i];
     if (!std::isfinite(v) || v < 0.0) {
       std::ostringstream m;
       m << name << " must be finite and >= 0, got " << v;
       if (count > 1) m << " in component " << i + 1;
       return fail(why, m.str());
     }
-    (*out)[static_cast<Eigen::Index>(i)] = v;
   }
+  const auto size = static_cast<Eigen::Index>(n);
+  *out = count == 1 ? PerComponent(size, values[0])
+                    : PerComponent(Eigen::Map<const Eigen::VectorXd>(values, size));
   return true;
 }
 

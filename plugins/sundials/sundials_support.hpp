@@ -66,7 +66,7 @@ struct ErrorCapture {
 
 // Error weights 1 / (rtol_i |y_i| + atol_i): per-component rtol, which SUNDIALS'
 // own tolerance setters do not offer.
-inline int error_weights(const Eigen::VectorXd& rtol, const Eigen::VectorXd& atol, N_Vector y, N_Vector w) {
+inline int error_weights(const PerComponent& rtol, const PerComponent& atol, N_Vector y, N_Vector w) {
   const double* yv = N_VGetArrayPointer(y);
   double* wv = N_VGetArrayPointer(w);
   for (Eigen::Index i = 0; i < rtol.size(); ++i) {

@@ -42,7 +42,7 @@ double bdf_error(const BdfSettings& settings, double tol, SolveOutcome* outcome 
     req.t0 = 0.0;
     req.tend = 2.0;
     req.y0 = P::exact(0.0);
-    req.rtol = req.atol = Eigen::VectorXd::Constant(view.size(), tol);
+    req.rtol = req.atol = PerComponent(view.size(), tol);
     req.hmax = std::numeric_limits<double>::infinity();
     req.max_steps = 10000000;
     LastPoint last;
@@ -152,7 +152,7 @@ struct SteppingRig {
     req.t0 = 0.0;
     req.tend = 2.0;
     req.y0 = P::exact(0.0);
-    req.rtol = req.atol = Eigen::VectorXd::Constant(view->size(), tol);
+    req.rtol = req.atol = PerComponent(view->size(), tol);
     req.hmax = std::numeric_limits<double>::infinity();
     REQUIRE(system.setup(*view, req, /*allow_sparse=*/false) == Eval::ok);
     norm.emplace(ErrorNorm::for_request(req, *view));

@@ -33,8 +33,8 @@ LocalError one_step(const tableaus::RosenbrockTableau& tab, double t, double h) 
   {
     ProblemView view(handle, stats);
     SolveRequest req;
-    req.rtol = Eigen::VectorXd::Zero(1);
-    req.atol = Eigen::VectorXd::Ones(1);  // the weighted norm is then |estimate|
+    req.rtol = PerComponent(1, 0.0);
+    req.atol = PerComponent(1, 1.0);  // the weighted norm is then |estimate|
     MassMatrix mass;
     Eigen::VectorXd y = P::exact(t);
     REQUIRE(mass.setup(view, t, y) == Eval::ok);

@@ -31,7 +31,7 @@ inline Errors fixed_step_errors_with(Make&& make, int steps, double tend, double
     ProblemView view(handle, stats);
     const Eigen::Index n = view.size();
     SolveRequest req;
-    req.rtol = req.atol = Eigen::VectorXd::Constant(n, tol);
+    req.rtol = req.atol = PerComponent(n, tol);
     MassMatrix mass;
     Eigen::VectorXd y = P::exact(0.0);
     REQUIRE(mass.setup(view, 0.0, y) == Eval::ok);

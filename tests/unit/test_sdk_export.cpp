@@ -25,7 +25,45 @@ class DocsBrusselator : public daekit::AutoDiffProblem<DocsBrusselator> {
   void initial_values(daekit::Vector y, daekit::Vector) override { y << 1.5, 3.0; }
 };
 
+// A grid-like problem naming its components by a function of the index (the SDK packs the
+// names); `mode` makes it misdeclare them in the ways the adapter must refuse.
+class NamedByFunction : public daekit::Problem {
+ public:
+  static std::vector<daekit::ParamDesc> parameters() { return {{"mode", "good", "good, both, empty, output"}}; }
+  explicit NamedByFunction(const daekit::Params& p) {
+    info_.name = "named_by_function";
+    info_.n = 1000;
+    info_.component_name = [](std::size_t i) { return "c" + std::to_string(i * i); };
+    const std::string& mode = p.text("mode");
+    if (mode == "both") info_.component_names.assign(info_.n, "x");
+    if (mode == "empty") info_.component_name = [](std::size_t i) { return i == 999 ? std::string() : "c"; };
+    if (mode == "output") info_.outputs = {"c49"};  // the name of component 7
+  }
+  daekit::Eval rhs(double, daekit::ConstVector y, daekit::Vector f) override {
+    f = -y;
+    return daekit::Eval::ok;
+  }
+  void initial_values(daekit::Vector y, daekit::Vector) override { y.setOnes(); }
+};
+
 }  // namespace
+
+TEST_CASE("component names given as a function reach the C info packed, and bad ones are refused", "[sdk]") {
+  dk_problem handle{};
+  char err[256] = {};
+  REQUIRE(daekit::sdk::make_problem<NamedByFunction>(nullptr, nullptr, 0, &handle, err, sizeof err) == 0);
+  const dk_problem_info* info = handle.vtbl->info(handle.self);
+  REQUIRE(info->component_names != nullptr);
+  for (std::size_t i = 0; i < info->n; ++i) REQUIRE(std::string(info->component_names[i]) == "c" + std::to_string(i * i));
+  handle.vtbl->destroy(handle.self);
+  for (const char* mode : {"both", "empty", "output"}) {
+    INFO(mode);
+    dk_problem bad{};
+    const dk_keyval given[] = {{"mode", mode}};
+    CHECK(daekit::sdk::make_problem<NamedByFunction>(nullptr, given, 1, &bad, err, sizeof err) != 0);
+    CHECK(std::string(err).find("named_by_function") != std::string::npos);
+  }
+}
 
 TEST_CASE("a problem without parameters() exports through the SDK with no parameters", "[sdk]") {
   dk_problem handle{};

@@ -40,7 +40,27 @@ TEST_CASE("valid options expand scalar tolerances to every component", "[unit][o
   REQUIRE(parse_request(f.o, f.info, &r, &why));
   CHECK(r.rtol.size() == 2);
   CHECK(r.atol[1] == 1e-8);
+  CHECK(r.rtol.uniform());  // one number each, not n copies
+  CHECK(r.atol.uniform());
   CHECK(r.hmax == 1.0);
+}
+
+TEST_CASE("per-component tolerances keep each component's value", "[unit][options]") {
+  Fixture f;
+  const double atols[2] = {1e-8, 1e-3};
+  f.o.natol = 2;
+  f.o.atol = atols;
+  SolveRequest r;
+  std::string why;
+  REQUIRE(parse_request(f.o, f.info, &r, &why));
+  CHECK_FALSE(r.atol.uniform());
+  CHECK(r.atol[0] == 1e-8);
+  CHECK(r.atol[1] == 1e-3);
+  CHECK(r.rtol[1] == 1e-6);
+  const double bad[2] = {1e-8, -1.0};
+  f.o.atol = bad;
+  CHECK_FALSE(parse_request(f.o, f.info, &r, &why));
+  CHECK(why.find("component 2") != std::string::npos);
 }
 
 TEST_CASE("bad options are refused with a reason", "[unit][options]") {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "daekit/abi.h"
+#include "daekit/per_component.hpp"
 
 namespace daekit {
 
@@ -24,7 +25,7 @@ constexpr int max_event_samples = 100000;
 struct SolveRequest {
   double t0 = 0.0, tend = 1.0;
   Eigen::VectorXd y0, yp0;  // yp0 empty when not given
-  Eigen::VectorXd rtol, atol;  // n entries each
+  PerComponent rtol, atol;  // n entries each (one when all are equal)
   double h0 = 0.0, hmin = 0.0, hmax = 0.0;
   std::int64_t max_steps = 100000;
   OutputMode output = OutputMode::end;

@@ -328,7 +328,9 @@ InitialisationOutcome initialise_residual(ProblemView& problem, const SolveReque
   double tol = std::numeric_limits<double>::infinity();
   for (Eigen::Index i = 0; i < n; ++i)
     if (problem.is_algebraic(i)) tol = std::min(tol, request.atol[i] + request.rtol[i] * std::abs(y0[i]));
-  if (!std::isfinite(tol)) tol = (request.atol.array() + request.rtol.array() * y0.array().abs()).minCoeff();
+  if (!std::isfinite(tol)) {
+    for (Eigen::Index i = 0; i < y0.size(); ++i) tol = std::min(tol, request.atol[i] + request.rtol[i] * std::abs(y0[i]));
+  }
 
   Eigen::VectorXd r(n), r_work(n);
   auto residual = [&]() { return problem.residual(request.t0, y0, yp0, r); };

@@ -10,20 +10,16 @@
 
 namespace daekit {
 
-ErrorNorm::ErrorNorm(const Eigen::VectorXd& rtol, const Eigen::VectorXd& atol, std::vector<int> index,
+ErrorNorm::ErrorNorm(const PerComponent& rtol, const PerComponent& atol, std::vector<int> index,
                      std::vector<bool> included, bool index_scaling)
     : rtol_(rtol), atol_(atol) {
   count_ = std::count(included.begin(), included.end(), true);
   const auto n = static_cast<Eigen::Index>(included.size());
   const bool index_one = !index_scaling || std::all_of(index.begin(), index.end(), [](int k) { return k <= 1; });
-  uniform_ = n > 0 && count_ == n && index_one && (rtol_.array() == rtol_[0]).all() && (atol_.array() == atol_[0]).all();
-  if (uniform_) {
-    // One entry each is all a uniform norm reads: the per-component arrays were 4 of the 69
-    // doubles per unknown of a Krylov run at 2 10^6 unknowns (two norms per solver).
-    rtol_.conservativeResize(1);
-    atol_.conservativeResize(1);
-    return;
-  }
+  // Tolerances that are one number each are stored once (PerComponent): the per-component
+  // arrays were 4 of the 69 doubles per unknown of a Krylov run at 2 10^6 unknowns.
+  uniform_ = n > 0 && count_ == n && index_one && rtol_.uniform() && atol_.uniform();
+  if (uniform_) return;
   power_.resize(included.size());
   for (std::size_t i = 0; i < included.size(); ++i) {
     const int k = index_scaling ? std::max(index[i], 1) - 1 : 0;
@@ -106,8 +102,7 @@ double ErrorNorm::max(const Eigen::VectorXd& err, const Eigen::VectorXd& y_old, 
 void ErrorNorm::weights(const Eigen::VectorXd& y, Eigen::VectorXd& w) const {
   w.resize(y.size());
   for (Eigen::Index i = 0; i < y.size(); ++i) {
-    const Eigen::Index k = uniform_ ? 0 : i;
-    w[i] = 1.0 / (atol_[k] + rtol_[k] * std::abs(y[i]));
+    w[i] = 1.0 / (atol_[i] + rtol_[i] * std::abs(y[i]));
   }
 }
 

@@ -61,15 +61,15 @@ BdfStepper::BdfStepper(ImplicitSystem& system, const SolveRequest& request, cons
       n_(request.y0.size()),
       max_order_(std::clamp(settings.max_order, 1, kMaxOrder)) {
   phi_.setZero(n_, max_order_ + 1);
-  for (Eigen::VectorXd* v : {&y_, &yp_, &e_, &delta_, &r_, &yp_start_, &y_n_}) v->setZero(n_);
+  for (Eigen::VectorXd* v : {&y_, &yp_, &e_, &delta_, &r_}) v->setZero(n_);
   if (system_.krylov()) newton_weights_.setZero(n_);
 }
 
 void BdfStepper::start(double t0, const Eigen::VectorXd& y0, const Eigen::VectorXd& yp0) {
   t_ = t0;
-  y_n_ = y0;
   y_ = y0;
-  yp_start_ = yp0;
+  yp_ = yp0;
+  slope_in_yp_ = true;
   fresh_start_ = true;
   scaled_order_ = 0;  // the history starts again from y0 and y'0
   restarted_at_stop_ = false;
@@ -90,7 +90,7 @@ double BdfStepper::initial_step() const {
     return settings_.fixed_step * std::pow(rel, 0.5 * (max_order_ - 1));
   }
   double h = 0.001 * span;
-  const double yp_norm = norm_.rms(yp_start_, y_n_, y_n_, 1.0);
+  const double yp_norm = norm_.rms(yp_, y_, y_, 1.0);  // y and y' of the (re)start
   if (yp_norm > 0.5 / h) h = 0.5 / yp_norm;
   return h;
 }
@@ -100,10 +100,13 @@ double BdfStepper::lte_factor(int k) const {
   return std::abs(1.0 + (k + 1) * ndf_kappa[k] * harmonic(k));
 }
 
-// First step after a (re)start: order 1 from y and h y'.
-void BdfStepper::restart_history(double h) {
-  phi(1) = y_n_;
-  phi(2) = h * yp_start_;
+// First step after a (re)start: order 1 from y and h y'. Until that step is accepted,
+// phi_2 holds y' itself (every try at it scales by its own h: no copy of y'(t0) beside
+// the history, 1 of about 40 doubles per unknown at 2 10^6 unknowns).
+void BdfStepper::restart_history(double h, const Eigen::VectorXd& y) {
+  phi(1) = y;
+  if (slope_in_yp_) phi(2) = yp_;
+  slope_in_yp_ = false;
   psi_[1] = h;
   h_old_ = h;
   order_ = 1;
@@ -145,6 +148,16 @@ void BdfStepper::compute_coefficients(double h) {
 // the rows rather than 3 (k + 1): at 10^6 unknowns each pass is a trip through memory.
 // Each value is summed in the same order as column by column.
 void BdfStepper::predict(int k) {
+  if (fresh_start_) {  // order 1, beta_2 = 1, and phi_2 holds y': phi*_2 = h y' is not stored
+    const double h = h_attempt_;
+    for (Eigen::Index i = 0; i < n_; ++i) {
+      const double v = h * phi_(i, 1);
+      y_[i] = beta_[1] * phi_(i, 0) + v;
+      yp_[i] = gamma_[2] * v;
+    }
+    scaled_order_ = k;
+    return;
+  }
   for (Eigen::Index i = 0; i < n_; ++i) {
     double y = beta_[1] * phi_(i, 0), yp = 0.0;
     phi_(i, 0) = y;
@@ -170,11 +183,12 @@ void BdfStepper::unscale_history() {
     if (beta_[j] != 1.0) phi(j) /= beta_[j];
 }
 
-StepAttempt BdfStepper::attempt(double t, double h, const Eigen::VectorXd&) {
+StepAttempt BdfStepper::attempt(double t, double h, const Eigen::VectorXd& y) {
   h_attempt_ = h;
   t_new_ = t + h;
+  y_n_ = &y;
   if (scaled_order_ > 0) unscale_history();  // the last attempt was rejected or failed
-  if (fresh_start_) restart_history(h);
+  if (fresh_start_) restart_history(h, y);
   compute_coefficients(h);
   const int k = order_;
   predict(k);
@@ -220,7 +234,7 @@ StepAttempt BdfStepper::newton(double t_new) {
   // window [0.6, 1/0.6]) or the last iteration failed.
   const double ratio = matrix_valid_ ? cj_ / system_.matrix_cj() : 0.0;
   const bool refresh = !matrix_valid_ || need_new_jacobian_ || ratio < 0.6 || ratio > 1.0 / 0.6;
-  if (system_.krylov()) newton_norm_.weights(y_n_, newton_weights_);
+  if (system_.krylov()) newton_norm_.weights(*y_n_, newton_weights_);
   const double linear_tol = settings_.linear.settings.newton_fraction * settings_.newton_tol;
 
   auto model_failure = [&](Eval e) {
@@ -394,9 +408,11 @@ void BdfStepper::accept() {
   choose_after_success(h);
   // The new differences: phi_j of this step are the beta-scaled ones plus the correction
   // (phi_{k+1} = phi*_{k+1} + e, then phi_j = phi*_j + phi_{j+1}), row by row in one pass.
+  // The first step after a (re)start has phi*_2 = h y', phi_2 holding y' (predict).
+  const bool fresh = fresh_start_;
   for (Eigen::Index i = 0; i < n_; ++i) {
     if (k < max_order_) phi_(i, k + 1) = e_[i];
-    double sum = phi_(i, k) + e_[i];
+    double sum = (fresh ? h * phi_(i, k) : phi_(i, k)) + e_[i];
     phi_(i, k) = sum;
     for (int j = k; j >= 1; --j) phi_(i, j - 1) = sum = phi_(i, j - 1) + sum;
   }
@@ -407,7 +423,6 @@ void BdfStepper::accept() {
   order_old_ = k;
   h_old_ = h;
   t_ = t_new_;
-  y_n_ = y_;
   error_failures_ = 0;
   fresh_start_ = false;
 
@@ -424,7 +439,7 @@ void BdfStepper::accept() {
   if (restarted_at_stop_) {
     fresh_start_ = true;
     initial_phase_ = true;
-    yp_start_ = yp_;
+    slope_in_yp_ = true;  // the corrector's y' stays in yp_ until the next attempt
     // The first step from the new slope, as at t0 (and as IDA after IDAReInit). Scaling
     // the step cut short to land here (how long it was depends on where the steps before
     // happened to end) made the whole next interval follow the last bits of the history:
@@ -434,8 +449,7 @@ void BdfStepper::accept() {
 }
 
 void BdfStepper::projected(const Eigen::VectorXd& y) {
-  phi(1) += y - y_n_;
-  y_n_ = y;
+  phi(1) += y - y_;
   y_ = y;
 }
 

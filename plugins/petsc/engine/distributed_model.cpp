@@ -99,6 +99,15 @@ Vec DistributedModel::vector_of(const Eigen::VectorXd& global) const {
   return v;
 }
 
+Vec DistributedModel::vector_of(const PerComponent& global) const {
+  Vec v = vector_of(Eigen::VectorXd());
+  PetscScalar* data = nullptr;
+  VecGetArray(v, &data);
+  for (Eigen::Index i = 0; i < owned_; ++i) data[i] = global[static_cast<Eigen::Index>(first_) + i];
+  VecRestoreArray(v, &data);
+  return v;
+}
+
 void DistributedModel::gather_local(Vec y) {
   VecScatterBegin(to_ghosts_, y, ghost_values_, INSERT_VALUES, SCATTER_FORWARD);
   const PetscScalar* data = nullptr;

@@ -33,6 +33,8 @@ class DistributedModel {
   Eigen::Index owned() const { return owned_; }
   // An MPI vector of the problem's layout holding the owned slice of a global n-vector.
   Vec vector_of(const Eigen::VectorXd& global) const;
+  // The same for a per-component value (a tolerance), without expanding it to n entries.
+  Vec vector_of(const PerComponent& global) const;
   Mat matrix() const { return matrix_; }
   ProblemView& problem() { return problem_; }
   const SolveRequest& request() const { return request_; }

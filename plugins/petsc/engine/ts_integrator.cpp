@@ -31,7 +31,7 @@ std::string TsIntegrator::start(double t0, const Eigen::VectorXd& y0, double h0)
   solution_ = vector_of(y0);
   VecDuplicate(solution_, &work_);
   atol_ = vector_of(error_test_atol(model_.problem(), model_.request()));
-  rtol_ = vector_of(model_.request().rtol);
+  rtol_ = vector_of(model_.request().rtol.expanded());
   TSCreate(PETSC_COMM_SELF, &ts_);
   TSSetProblemType(ts_, TS_NONLINEAR);
   TSSetIFunction(ts_, nullptr, &TsModel::residual, &model_);

@@ -99,7 +99,7 @@ std::string read_petsc_options(TS ts, const PetscTsOptions& options, PetscOption
 }
 
 Eigen::VectorXd error_test_atol(const ProblemView& problem, const SolveRequest& request) {
-  Eigen::VectorXd atol = request.atol;
+  Eigen::VectorXd atol = request.atol.expanded();
   if (!request.suppress_algebraic) return atol;
   for (Eigen::Index i = 0; i < atol.size(); ++i)
     if (problem.is_algebraic(i)) atol[i] = PETSC_INFINITY;

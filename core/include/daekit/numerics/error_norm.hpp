@@ -9,6 +9,8 @@
 #include <array>
 #include <vector>
 
+#include "daekit/per_component.hpp"
+
 namespace daekit {
 
 class ProblemView;
@@ -17,7 +19,7 @@ struct SolveRequest;
 class ErrorNorm {
  public:
   ErrorNorm() = default;
-  ErrorNorm(const Eigen::VectorXd& rtol, const Eigen::VectorXd& atol, std::vector<int> index,
+  ErrorNorm(const PerComponent& rtol, const PerComponent& atol, std::vector<int> index,
             std::vector<bool> included, bool index_scaling);
 
   // `error_test` false: the norm of a Newton iteration, which keeps the components
@@ -41,7 +43,7 @@ class ErrorNorm {
   // |h|^k for k = 0 .. max_power_ (h itself for k = 1, std::pow above).
   Powers powers_of(double h) const;
 
-  Eigen::VectorXd rtol_, atol_;
+  PerComponent rtol_, atol_;
   std::vector<signed char> power_;
   int max_power_ = 0;
   Eigen::Index count_ = 0;

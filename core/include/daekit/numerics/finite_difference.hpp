@@ -13,6 +13,8 @@
 #include <cmath>
 #include <limits>
 
+#include "daekit/per_component.hpp"
+
 namespace daekit {
 
 inline double fd_increment(double value, double tolerance_scale) {
@@ -31,8 +33,8 @@ inline double noise_scale(double value, double rtol, double atol) {
 // scale (0 when v is 0): eps^(1/3), the default, for central directional differences,
 // sqrt(eps) for forward ones.
 inline double directional_increment(const Eigen::Ref<const Eigen::VectorXd>& y,
-                                    const Eigen::Ref<const Eigen::VectorXd>& v, const Eigen::VectorXd& rtol,
-                                    const Eigen::VectorXd& atol,
+                                    const Eigen::Ref<const Eigen::VectorXd>& v, const PerComponent& rtol,
+                                    const PerComponent& atol,
                                     double fraction = std::cbrt(std::numeric_limits<double>::epsilon())) {
   double largest = 0.0;
   for (Eigen::Index i = 0; i < y.size(); ++i)

@@ -91,7 +91,7 @@ class ImplicitSystem {
   Eigen::SparseMatrix<double> w_sparse_;
   ColumnColouring colouring_;
   SparseLUSolver sparse_lu_;
-  Eigen::VectorXd rtol_, atol_;
+  PerComponent rtol_, atol_;
   double cj_ = 0.0;
   bool singular_ = false;
   bool krylov_ = false;

@@ -95,7 +95,7 @@ class IterationMatrix {
   Eigen::VectorXd y_work_, f_work_, delta_;
   ColumnColouring colouring_;            // of the declared pattern, for coloured differences
   Eigen::SparseMatrix<double> pattern_;  // that pattern, for a dense Jacobian's differences only
-  Eigen::VectorXd rtol_, atol_;  // scales for finite-difference increments
+  PerComponent rtol_, atol_;  // scales for finite-difference increments
   bool colouring_allowed_ = true;  // option fd_colouring
   bool check_ = false;             // compare the supplied Jacobian with differences
   DerivativeCheck derivative_check_;

@@ -48,7 +48,7 @@ class JacobianProduct {
 
   ProblemView* problem_ = nullptr;
   bool mass_form_ = true;
-  const Eigen::VectorXd* atol_ = nullptr;  // the request's, which outlives the solve
+  const PerComponent* atol_ = nullptr;  // the request's, which outlives the solve
   Eigen::VectorXd y_work_, yp_work_, f_back_;
   double t_ = 0.0, cj_ = 0.0;
   const Eigen::VectorXd *y_ = nullptr, *yp_ = nullptr;

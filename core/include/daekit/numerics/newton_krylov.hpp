@@ -71,7 +71,8 @@ class NewtonKrylov {
   bool preconditioner_approximates_inverse() const { return preconditioner_.approximates_inverse(); }
 
   // A x = gamma b (the family's W x = b, scaled into y's units), x from 0, to a weighted
-  // RMS of the residual (weights: the error norm's) of at most `tol`.
+  // RMS of the residual (weights: the error norm's) of at most `tol`. x is not b (the
+  // solve reads b in place while x, zeroed first, takes the iterates).
   KrylovSolver::Outcome solve(const Eigen::VectorXd& weights, const Eigen::VectorXd& b, Eigen::VectorXd& x,
                               double tol);
   // The Radau methods' complex systems ((a + i b) M - J)(x_re + i x_im) = b_re + i b_im,
@@ -103,11 +104,11 @@ class NewtonKrylov {
   KrylovSolver krylov_2n_;  // the complex systems' (solve_complex), set up at its first use
   Eval model_failure_ = Eval::ok;
   double shift_ratio_ = 0.0;  // b / a of the present complex solve
-  Eigen::VectorXd weights_2n_, b_2n_, x_2n_, jv_im_, mv_im_;
+  Eigen::VectorXd weights_2n_, b_2n_, x_2n_, mv_im_;
   Preconditioner preconditioner_;
   JacobianProduct product_;  // J v at the linearisation point
   double gamma_ = 0.0;
-  Eigen::VectorXd v_, mv_, jv_, b_rows_, r_rows_;
+  Eigen::VectorXd v_, mv_, b_rows_, r_rows_;
   // Algebraic equations (zero rows of M; for the residual form, the rows of the components
   // the problem declares algebraic) have gamma J alone in A: their rows are scaled by
   // 1/gamma, so that the linear residual measures a correction of the size it causes

@@ -101,7 +101,7 @@ class ProblemAdapter {
     index_ = in.index.empty() ? std::vector<std::uint8_t>(n, 1) : in.index;
     scored_ = in.scored.empty() ? std::vector<std::uint8_t>(n, 1) : in.scored;
     differential_ = in.differential.empty() ? derive_differential() : in.differential;
-    for (const auto& s : in.component_names) names_.push_back(s.c_str());
+    adopt_component_names(in);
     check_output_names(in);
     for (const auto& s : in.outputs) output_names_.push_back(s.c_str());
     for (const auto& d : descs_) {
@@ -232,14 +232,40 @@ class ProblemAdapter {
   }
 
   // --output-vars finds a variable by its name: every name must say which one it is.
-  static void check_output_names(const ProblemInfo& in) {
+  void check_output_names(const ProblemInfo& in) const {
     if (in.outputs.empty()) return;  // no set of n names to build (at 2 10^6 unknowns, 150 MB)
-    std::unordered_set<std::string> taken(in.component_names.begin(), in.component_names.end());
+    std::unordered_set<std::string> taken(names_.begin(), names_.end());
     for (const auto& name : in.outputs) {
       if (name.empty()) throw std::invalid_argument("problem '" + in.name + "' names an output \"\"");
       if (!taken.insert(name).second)
         throw std::invalid_argument("problem '" + in.name + "' names the output '" + name +
                                     "' twice or as a component");
+    }
+  }
+
+  // The C array of component names: pointers to the author's strings, or to one packed
+  // buffer of the names component_name gives.
+  void adopt_component_names(const ProblemInfo& in) {
+    if (!in.component_name) {
+      for (const auto& s : in.component_names) names_.push_back(s.c_str());
+      return;
+    }
+    if (!in.component_names.empty())
+      throw std::invalid_argument("problem '" + in.name + "' declares both component_names and component_name");
+    for (std::size_t i = 0; i < in.n; ++i) {
+      const std::string name = in.component_name(i);
+      if (name.empty() || name.find('\0') != std::string::npos)
+        throw std::invalid_argument("problem '" + in.name + "': component_name(" + std::to_string(i) +
+                                    ") is empty or holds a NUL");
+      packed_names_ += name;
+      packed_names_ += '\0';
+    }
+    packed_names_.shrink_to_fit();
+    names_.resize(in.n);  // pointers only once the buffer no longer moves
+    const char* next = packed_names_.data();
+    for (const char*& name : names_) {
+      name = next;
+      next += std::strlen(next) + 1;
     }
   }
 
@@ -399,6 +425,7 @@ class ProblemAdapter {
   std::vector<double> jac_scratch_;
   std::vector<std::uint8_t> index_, scored_, differential_;
   std::vector<const char*> names_, root_names_, output_names_;
+  std::string packed_names_;  // the names of component_name, each ended by a NUL
   std::vector<std::int8_t> root_directions_;
   std::vector<std::uint8_t> root_terminal_;
   std::vector<double> root_time_scales_;

@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <span>
 #include <utility>
@@ -57,6 +58,11 @@ struct ProblemInfo {
   std::vector<std::uint8_t> index;
   std::vector<std::uint8_t> differential;
   std::vector<std::string> component_names;
+  // Instead of component_names, for large grids: the name of component i (0-based), asked
+  // once per component when the problem is created. The adapter keeps the names packed in
+  // one buffer: about 2 doubles per unknown at 10^6 unknowns, against 5 for n strings and
+  // their pointers (docs/benchmarks/scaling.md). info().component_names stays empty.
+  std::function<std::string(std::size_t)> component_name;
 
   double rtol_hint = 0.0;          // suggested rtol, 0 if none
   std::vector<double> atol_scale;  // suggested atol_i = atol_scale[i] * rtol; empty = 1

@@ -83,7 +83,7 @@ class BdfStepper {
  private:
   using Coefficients = std::array<double, kMaxOrder + 3>;  // 1-based, as in the formulas
 
-  void restart_history(double h);
+  void restart_history(double h, const Eigen::VectorXd& y);
   void compute_coefficients(double h);
   void predict(int k);
   void unscale_history();
@@ -91,13 +91,13 @@ class BdfStepper {
   StepAttempt error_test(double h);
   void choose_after_success(double h);
   double lte_factor(int k) const;  // NDF's error constant relative to BDF's at order k
-  double norm(const Eigen::VectorXd& v, double h) const { return norm_.rms(v, y_n_, y_n_, h); }
+  double norm(const Eigen::VectorXd& v, double h) const { return norm_.rms(v, *y_n_, *y_n_, h); }
   // Newton's convergence test: every component, also those the error test leaves out
   // (as IDA's suppressalg does), with the index scaling of the error test: an error
   // d lambda in an index-2 multiplier moves the solution by about h d lambda. (Unscaled,
   // the iteration cannot converge at small h: the matrix's condition grows like h^-2,
   // and Fekete failed at t0 from 1e-9 on, as plain IDA does.)
-  double newton_norm(const Eigen::VectorXd& v) const { return newton_norm_.rms(v, y_n_, y_n_, h_attempt_); }
+  double newton_norm(const Eigen::VectorXd& v) const { return newton_norm_.rms(v, *y_n_, *y_n_, h_attempt_); }
 
   ImplicitSystem& system_;
   const SolveRequest& request_;
@@ -115,7 +115,9 @@ class BdfStepper {
   int scaled_order_ = 0;       // k of the attempt whose phi* the history holds (0: none)
   Coefficients psi_{};         // psi_j = t_n - t_{n-j}
   double t_ = 0.0;             // time of the last accepted point
-  Eigen::VectorXd y_n_;        // y at t_: the error weights of the next step
+  // y at t_, the error weights' base: the driver's state, handed to attempt() (the same
+  // values as the step's y_new() it took over, or the state a restart began from).
+  const Eigen::VectorXd* y_n_ = nullptr;
   double h_old_ = 0.0;         // last accepted step
   int order_ = 1;              // order for the next attempt
   int order_old_ = 0;          // order of the last accepted step (0: none since the (re)start)
@@ -124,7 +126,7 @@ class BdfStepper {
   bool fresh_start_ = true;    // no step accepted since the (re)start
   bool restarted_at_stop_ = false;  // the last accepted step ended on a breakpoint and restarted
   std::size_t next_tstop_ = 0;
-  Eigen::VectorXd yp_start_;
+  bool slope_in_yp_ = false;  // yp_ holds y' of a (re)start, for restart_history and initial_step
 
   // The attempt in progress.
   Coefficients alpha_{}, beta_{}, sigma_{}, gamma_{}, psi_trial_{};
