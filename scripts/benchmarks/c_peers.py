@@ -1,6 +1,6 @@
 """What the benchmark scripts that drive peers from C share: the plugin a problem lives
 in, the C drivers built against it, and the line that says which build made a table.
-Imported by peer-compare.py, small-solves.py and tolerance-windows.py (this folder is on
+Imported by peer-compare.py, small-solves.py, tolerance-windows.py and krylov-vs-c.py (this folder is on
 their sys.path as the folder of the script run)."""
 import os
 import subprocess

@@ -6,6 +6,7 @@
  * daekit_v1_entry_<problem>). The model_* functions are called from R with .C. */
 #include <dlfcn.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,4 +156,35 @@ void jac(int* neq, double* t, double* y, int* ml, int* mu, double* pd, int* nrow
   (void)neq, (void)ml, (void)mu, (void)yout, (void)ip;
   if (problem.vtbl->jacobian(problem.self, *t, y, pd, (size_t)*nrowpd) != DK_EVAL_OK)
     die("the problem has no analytic Jacobian", NULL);
+}
+
+/* The problem's Krylov entries (ABI 1.3), for the CVODE + SPGMR peer
+ * (../cvode-reference/cvode_spgmr_driver.c): whether it has them, and the calls. */
+#define HAS_ENTRY(field) \
+  (problem.vtbl->struct_size >= offsetof(dk_problem_vtbl, field) + sizeof problem.vtbl->field && problem.vtbl->field)
+
+int model_has_preconditioner(void) {
+  load();
+  return (info->flags & DK_PROBLEM_PRECONDITIONER) && HAS_ENTRY(prec_setup) && HAS_ENTRY(prec_solve);
+}
+
+int model_has_jacobian_vector(void) {
+  load();
+  return (info->flags & DK_PROBLEM_DIRECTIONAL_DERIVATIVE) && HAS_ENTRY(jacobian_vector);
+}
+
+int model_jacobian_vector(double t, const double* y, const double* v, double* jv) {
+  return problem.vtbl->jacobian_vector(problem.self, t, y, v, jv) == DK_EVAL_OK ? 0 : -1;
+}
+
+int model_prec_setup(double t, const double* y, double gamma, int* jac_current) {
+  int32_t current = *jac_current;
+  const dk_eval e = problem.vtbl->prec_setup(problem.self, t, y, gamma, &current);
+  *jac_current = current;
+  return e == DK_EVAL_OK ? 0 : e == DK_EVAL_RECOVERABLE ? 1 : -1;
+}
+
+int model_prec_solve(double t, const double* y, const double* r, double* z, double gamma, double delta) {
+  const dk_eval e = problem.vtbl->prec_solve(problem.self, t, y, r, z, gamma, delta);
+  return e == DK_EVAL_OK ? 0 : e == DK_EVAL_RECOVERABLE ? 1 : -1;
 }
