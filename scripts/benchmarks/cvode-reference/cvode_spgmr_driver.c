@@ -8,24 +8,13 @@
  * One line: scd steps newton_iterations krylov_iterations preconditioner_setups
  * seconds (CVode's own, without the problem's creation). */
 #include <cvode/cvode.h>
-#include <math.h>
 #include <nvector/nvector_serial.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sunlinsol/sunlinsol_spgmr.h>
 
+#include "../radau5-reference/model_krylov.h"
 #include "../radau5-reference/timing.h"
-
-void model_info(int* n, double* t0, double* tend, int* has_reference, int* has_jacobian);
-void model_initial_values(double* y);
-void model_scd(double* y, double* scd);
-void derivs(int* neq, double* t, double* y, double* ydot, double* yout, int* ip);
-int model_has_preconditioner(void);
-int model_has_jacobian_vector(void);
-int model_jacobian_vector(double t, const double* y, const double* v, double* jv);
-int model_prec_setup(double t, const double* y, double gamma, int* jac_current);
-int model_prec_solve(double t, const double* y, const double* r, double* z, double gamma, double delta);
 
 static int n;
 static long setup_calls; /* every psetup call, as daekit counts nprec_setups (CVODE's own count has only jok = 0) */
@@ -93,15 +82,11 @@ int main(int argc, char** argv) {
   CVodeGetNumSteps(mem, &steps);
   CVodeGetNumNonlinSolvIters(mem, &newton);
   CVodeGetNumLinIters(mem, &krylov);
-  double scd = NAN;
-  if (flag >= 0 && has_reference) model_scd(N_VGetArrayPointer(y), &scd);
-  if (flag < 0)
-    printf("fails (CVODE flag %d at t = %g) %ld\n", flag, tret, steps);
-  else
-    printf("%.2f %ld %ld %ld %ld %.3f\n", scd, steps, newton, krylov, setup_calls, seconds);
+  const int status = report_krylov_run("CVODE", flag, tret, N_VGetArrayPointer(y), has_reference, steps, newton, krylov,
+                                       setup_calls, seconds);
   CVodeFree(&mem);
   SUNLinSolFree(LS);
   N_VDestroy(y);
   SUNContext_Free(&ctx);
-  return flag < 0 ? 1 : 0;
+  return status;
 }
