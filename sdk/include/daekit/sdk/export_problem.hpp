@@ -257,8 +257,7 @@ class ProblemAdapter {
       if (name.empty() || name.find('\0') != std::string::npos)
         throw std::invalid_argument("problem '" + in.name + "': component_name(" + std::to_string(i) +
                                     ") is empty or holds a NUL");
-      packed_names_ += name;
-      packed_names_ += '\0';
+      packed_names_.insert(packed_names_.end(), name.c_str(), name.c_str() + name.size() + 1);  // with its NUL
     }
     packed_names_.shrink_to_fit();
     names_.resize(in.n);  // pointers only once the buffer no longer moves
@@ -425,7 +424,8 @@ class ProblemAdapter {
   std::vector<double> jac_scratch_;
   std::vector<std::uint8_t> index_, scored_, differential_;
   std::vector<const char*> names_, root_names_, output_names_;
-  std::string packed_names_;  // the names of component_name, each ended by a NUL
+  std::vector<char> packed_names_;  // the names of component_name, each ended by a NUL (no small-string
+                                    // buffer: the pointers into it survive a move)
   std::vector<std::int8_t> root_directions_;
   std::vector<std::uint8_t> root_terminal_;
   std::vector<double> root_time_scales_;
