@@ -9,9 +9,7 @@
  * seconds (CVode's own, without the problem's creation). */
 #include <cvode/cvode.h>
 #include <nvector/nvector_serial.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sunlinsol/sunlinsol_spgmr.h>
 
 #include "../radau5-reference/model_krylov.h"
 #include "../radau5-reference/timing.h"
@@ -48,18 +46,10 @@ static int prec_solve(realtype t, N_Vector y, N_Vector fy, N_Vector r, N_Vector 
 }
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: cvode_spgmr_driver <rtol> <atol>\n");
-    return 2;
-  }
-  const double rtol = atof(argv[1]), atol = atof(argv[2]);
-  double t0, tend, tret = 0.0;
-  int has_reference, has_jacobian;
-  model_info(&n, &t0, &tend, &has_reference, &has_jacobian);
-  if (!model_has_preconditioner()) {
-    fprintf(stderr, "cvode_spgmr_driver: the problem has no preconditioner (prec_setup, prec_solve)\n");
-    return 2;
-  }
+  double rtol, atol, t0, tend, tret = 0.0;
+  int has_reference;
+  const int opened = open_krylov_run(argc, argv, "cvode_spgmr_driver", 0, &rtol, &atol, &n, &t0, &tend, &has_reference);
+  if (opened != 0) return opened;
   SUNContext ctx;
   SUNContext_Create(NULL, &ctx);
   N_Vector y = N_VNew_Serial(n, ctx);
@@ -68,10 +58,9 @@ int main(int argc, char** argv) {
   void* mem = CVodeCreate(CV_BDF, ctx);
   CVodeInit(mem, rhs, t0, y);
   CVodeSStolerances(mem, rtol, atol);
-  SUNLinearSolver LS = SUNLinSol_SPGMR(y, SUN_PREC_RIGHT, 5, ctx);
-  SUNLinSol_SPGMRSetMaxRestarts(LS, 5);
+  SUNLinearSolver LS = make_spgmr(y, SUN_PREC_RIGHT, ctx);
   CVodeSetLinearSolver(mem, LS, NULL);
-  CVodeSetEpsLin(mem, 0.05);
+  CVodeSetEpsLin(mem, SPGMR_EPLIFAC);
   if (model_has_jacobian_vector()) CVodeSetJacTimes(mem, NULL, jtimes); /* else CVODE's difference quotient */
   CVodeSetPreconditioner(mem, prec_setup, prec_solve);
   CVodeSetMaxNumSteps(mem, 1000000);

@@ -10,9 +10,7 @@
  * One line: scd steps newton_iterations krylov_iterations preconditioner_setups seconds. */
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sunlinsol/sunlinsol_spgmr.h>
 
 #include "../radau5-reference/model_krylov.h"
 #include "../radau5-reference/timing.h"
@@ -58,18 +56,10 @@ static int prec_solve(realtype t, N_Vector yy, N_Vector yp, N_Vector rr, N_Vecto
 }
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: ida_spgmr_driver <rtol> <atol>\n");
-    return 2;
-  }
-  const double rtol = atof(argv[1]), atol = atof(argv[2]);
-  double t0, tend, tret = 0.0;
-  int has_reference, has_jacobian;
-  model_info(&n, &t0, &tend, &has_reference, &has_jacobian);
-  if (!model_has_preconditioner() || !model_has_jacobian_vector()) {
-    fprintf(stderr, "ida_spgmr_driver: the problem needs jacobian_vector, prec_setup and prec_solve\n");
-    return 2;
-  }
+  double rtol, atol, t0, tend, tret = 0.0;
+  int has_reference;
+  const int opened = open_krylov_run(argc, argv, "ida_spgmr_driver", 1, &rtol, &atol, &n, &t0, &tend, &has_reference);
+  if (opened != 0) return opened;
   SUNContext ctx;
   SUNContext_Create(NULL, &ctx);
   N_Vector y = N_VNew_Serial(n, ctx), yp = N_VNew_Serial(n, ctx);
@@ -79,10 +69,9 @@ int main(int argc, char** argv) {
   void* mem = IDACreate(ctx);
   IDAInit(mem, residual, t0, y, yp);
   IDASStolerances(mem, rtol, atol);
-  SUNLinearSolver LS = SUNLinSol_SPGMR(y, SUN_PREC_LEFT, 5, ctx);
-  SUNLinSol_SPGMRSetMaxRestarts(LS, 5);
+  SUNLinearSolver LS = make_spgmr(y, SUN_PREC_LEFT, ctx);
   IDASetLinearSolver(mem, LS, NULL);
-  IDASetEpsLin(mem, 0.05);
+  IDASetEpsLin(mem, SPGMR_EPLIFAC);
   IDASetJacTimes(mem, NULL, jtimes);
   IDASetPreconditioner(mem, prec_setup, prec_solve);
   IDASetMaxNumSteps(mem, 1000000);

@@ -3,6 +3,8 @@
 #pragma once
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sunlinsol/sunlinsol_spgmr.h>
 
 void model_info(int* n, double* t0, double* tend, int* has_reference, int* has_jacobian);
 void model_initial_values(double* y);
@@ -26,4 +28,34 @@ static inline int report_krylov_run(const char* integrator, int flag, double t_r
   if (has_reference) model_scd(y, &scd);
   printf("%.2f %ld %ld %ld %ld %.3f\n", scd, steps, newton, krylov, setups, seconds);
   return 0;
+}
+
+/* The problem as both drivers open it: argv's <rtol> <atol>, the model's size, span and
+ * reference, and the entries the driver needs (J v when needs_jacobian_vector). 0, or the
+ * exit status for a usage error or a problem without them. */
+static inline int open_krylov_run(int argc, char** argv, const char* driver, int needs_jacobian_vector, double* rtol,
+                                  double* atol, int* n, double* t0, double* tend, int* has_reference) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: %s <rtol> <atol>\n", driver);
+    return 2;
+  }
+  *rtol = atof(argv[1]);
+  *atol = atof(argv[2]);
+  int has_jacobian;
+  model_info(n, t0, tend, has_reference, &has_jacobian);
+  if (!model_has_preconditioner() || (needs_jacobian_vector && !model_has_jacobian_vector())) {
+    fprintf(stderr, "%s: the problem needs prec_setup and prec_solve%s\n", driver,
+            needs_jacobian_vector ? " and jacobian_vector" : "");
+    return 2;
+  }
+  return 0;
+}
+
+/* SPGMR as daekit's cvode and ida adapters and bdf set it up by default: maxl 5, 5
+ * restarts; their linear tolerance factor eplifac is SPGMR_EPLIFAC. */
+#define SPGMR_EPLIFAC 0.05
+static inline SUNLinearSolver make_spgmr(N_Vector y, int side, SUNContext ctx) {
+  SUNLinearSolver solver = SUNLinSol_SPGMR(y, side, 5, ctx);
+  SUNLinSol_SPGMRSetMaxRestarts(solver, 5);
+  return solver;
 }
