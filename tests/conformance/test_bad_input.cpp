@@ -40,6 +40,22 @@ TEST_CASE("a model that returns NaN ends in evaluation_failure with time and com
   CHECK(r.result.t_reached > 0.4);
 }
 
+TEST_CASE("a model that fails from some t on is named as the cause, whichever limit ends the retries",
+          "[conformance][badinput]") {
+  // After the last good point each retry fails in the model; the run ends when the failures
+  // in a row reach their limit or h reaches round-off's floor, which comes first depending on
+  // the step at which they began (bdf with CVODE's first step landed exactly on t = 0.5 and
+  // hit the floor first). Both are the model's failure; a user's hmin is not (the case below).
+  for (const char* solver : {"bdf", "ndf", "rodas5p", "ros34pw2", "radau5", "radauiia"})
+    for (const double rtol : {1e-3, 1e-6, 1e-9}) {
+      const auto r = test::run(test::spec_for("nan_model", solver, rtol));
+      INFO(solver << " at rtol " << rtol << ": " << r.message());
+      CHECK(r.status() == Status::evaluation_failure);
+      CHECK_THAT(r.message(), Catch::Contains("non-finite"));
+      CHECK(r.result.t_reached <= 0.5);
+    }
+}
+
 TEST_CASE("a model's fatal error stops the run with the model's message", "[conformance][badinput]") {
   const auto r = test::run(spec_for("fatal_model"));
   CHECK(r.status() == Status::evaluation_failure);

@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "daekit/numerics/consistency.hpp"
 #include "daekit/numerics/error_norm.hpp"
@@ -23,7 +24,49 @@ double rms_differential(const ProblemView& problem, const Eigen::VectorXd& v, co
   return count ? std::sqrt(sum / count) : 0.0;
 }
 
+// The differential components' largest |y'_i| / (|y_i| / 10 + 1 / w_i): the inverse of the
+// step that moves none of them by more than a tenth of its size plus its tolerance.
+double inverse_step_bound(const ProblemView& problem, const Eigen::VectorXd& y, const Eigen::VectorXd& yp,
+                          const Eigen::VectorXd& w) {
+  double largest = 0.0;
+  for (Eigen::Index i = 0; i < y.size(); ++i)
+    if (!problem.is_algebraic(i)) largest = std::max(largest, std::abs(yp[i]) / (0.1 * std::abs(y[i]) + 1.0 / w[i]));
+  return largest;
+}
+
 }  // namespace
+
+Eval first_step_order_one(ProblemView& problem, const ErrorNorm& norm, const MassMatrix& mass, double t0,
+                          double tend, const Eigen::VectorXd& y0, const Eigen::VectorXd& yp0, double hmax,
+                          double* h_out) {
+  *h_out = 0.0;
+  const double span = std::abs(tend - t0);
+  const double direction = tend >= t0 ? 1.0 : -1.0;
+  Eigen::VectorXd w, y1, f1(y0.size()), yp1;
+  norm.weights(y0, w);
+  const double lower = 100.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t0), std::abs(tend));
+  double upper = 0.1 * span;
+  if (hmax > 0.0) upper = std::min(upper, hmax);
+  const double inverse_bound = inverse_step_bound(problem, y0, yp0, w);
+  if (inverse_bound * upper > 1.0) upper = 1.0 / inverse_bound;
+  if (!(upper > lower)) return Eval::ok;
+  // From deep inside the bounds, y'' measured again at each estimate until two agree.
+  double h = std::sqrt(lower * upper), estimate = upper;
+  for (int pass = 0; pass < 4; ++pass) {
+    y1 = y0 + (direction * h) * yp0;
+    const Eval e = problem.rhs(t0 + direction * h, y1, f1);
+    if (e == Eval::fatal) return e;
+    if (e != Eval::ok) return Eval::ok;  // f is not defined along y': the caller's rule
+    derivative_from_mass(mass, problem, f1, yp1);
+    const double second = rms_differential(problem, Eigen::VectorXd(yp1 - yp0), w) / h;
+    estimate = second > 0.0 ? std::min(upper, std::sqrt(0.5 / second)) : upper;  // h^2/2 |y''| = 1/4
+    const double ratio = estimate / h;
+    h = estimate;
+    if (pass > 0 && ratio > 0.5 && ratio < 2.0) break;
+  }
+  *h_out = std::max(estimate, lower);
+  return Eval::ok;
+}
 
 Eval initial_step(ProblemView& problem, const ErrorNorm& norm, const MassMatrix& mass, double t0,
                   const Eigen::VectorXd& y0, const Eigen::VectorXd& f0, int order, double hmax,

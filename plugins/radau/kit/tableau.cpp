@@ -119,14 +119,15 @@ void RadauTableau::basis(double theta, double* out) const {
   }
 }
 
+// Each method is built when a solve first uses it: most solves never leave 3 stages, and
+// the 7-stage eigen-decomposition in long double is most of a short solve's instructions.
 const RadauTableau& radau_tableau(int stages) {
-  static std::once_flag once;
+  static std::array<std::once_flag, 3> once;
   static std::array<RadauTableau, 3> tableaus;
-  std::call_once(once, [] {
-    for (int k = 0; k < 3; ++k) tableaus[k] = build(3 + 2 * k);
-  });
   if (stages != 3 && stages != 5 && stages != 7) throw std::invalid_argument("Radau IIA: 3, 5 or 7 stages");
-  return tableaus[(stages - 3) / 2];
+  const auto k = static_cast<std::size_t>((stages - 3) / 2);
+  std::call_once(once[k], [k, stages] { tableaus[k] = build(stages); });
+  return tableaus[k];
 }
 
 }  // namespace daekit

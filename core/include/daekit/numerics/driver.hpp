@@ -135,7 +135,7 @@ class Driver {
     if (SolveOutcome ended; !step_end_.begin(t_, y_, &ended)) return finish(ended.status, ended.message);
     while (dir_ * (req_.tend - t_) > 0.0) {
       if (stats_.steps >= req_.max_steps) return finish(Status::too_many_steps, step_limit_message());
-      if (!plan_step()) return finish(Status::step_size_too_small, step_too_small_message());
+      if (!plan_step()) return finish(step_too_small_status(), step_too_small_message());
       ++stats_.steps;
       const StepAttempt a = stepper_.attempt(t_, h_, y_);
       if (a.kind == StepAttempt::Kind::fatal) return finish(Status::evaluation_failure, detail::where(t_, h_) + ": " + a.message);
@@ -175,6 +175,14 @@ class Driver {
     return m.str();
   }
 
+  // At round-off's floor, whether the model's failures or the minimum step end a run of
+  // failed evaluations is an accident of the step at which they began: the status names the
+  // model either way. A user's hmin above that floor is what stopped the retries.
+  Status step_too_small_status() const {
+    if (failures_in_row_ == 0 || req_.hmin >= hmin_) return Status::step_size_too_small;
+    return last_failure_singular_ ? Status::singular_matrix : Status::evaluation_failure;
+  }
+
   // Where this step may end (a tstop, a time event, tend) and whether it lands there;
   // false when h has fallen below the minimum step.
   bool plan_step() {
@@ -209,6 +217,7 @@ class Driver {
     }
     if (a.kind != Kind::ok) {
       last_reason_ = a.message;
+      last_failure_singular_ = a.kind == Kind::singular;
       if (++failures_in_row_ > limits_.max_consecutive_failures)
         return finish(a.kind == Kind::singular ? Status::singular_matrix : Status::evaluation_failure,
                       in_a_row(a.message, failures_in_row_));
@@ -334,6 +343,7 @@ class Driver {
   bool landing_ = false, time_event_next_ = false, last_rejected_ = false;
   std::size_t next_tstop_ = 0;
   int rejections_in_row_ = 0, failures_in_row_ = 0;
+  bool last_failure_singular_ = false;
   std::string last_reason_ = "the error test failed";
   Eigen::VectorXd y_end_;
   ConstraintGuard constraints_;
