@@ -10,6 +10,7 @@
 #include <daekit/numerics/mass_matrix.hpp>
 #include <daekit/sdk/export_problem.hpp>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "smooth_problems.hpp"
