@@ -130,6 +130,16 @@ TEST_CASE("the order-1 first step of an ODE is the step whose backward-Euler err
 
 TEST_CASE("bdf's first step on a DAE stays DASSL's rule", "[plugin:bdf]") {
   Rig<test::SmoothDae> rig(1e-6, 1e-6, 2.0);
+  // The estimate declines a problem with algebraic components.
+  const ErrorNorm norm = ErrorNorm::for_request(rig.req, *rig.view);
+  MassMatrix mass;
+  REQUIRE(mass.setup(*rig.view, 0.0, rig.req.y0) == Eval::ok);
+  Eigen::VectorXd f(2), yp0(2);
+  REQUIRE(rig.view->rhs(0.0, rig.req.y0, f) == Eval::ok);
+  yp0 << f[0], 0.0;
+  double h = -1.0;
+  REQUIRE(first_step_order_one(*rig.view, norm, mass, 0.0, 2.0, rig.req.y0, yp0, 0.0, &h) == Eval::ok);
+  CHECK(h == 0.0);
   // |h y'| <= 1/2 in the error norm (y1' = -1/4 at t0, the algebraic component out of the
   // norm's y' as M y' = f leaves it 0), at most a thousandth of the span.
   const double yp_rms = std::sqrt((std::pow(0.25 / (1e-6 * 0.5 + 1e-6), 2) + 0.0) / 2.0);

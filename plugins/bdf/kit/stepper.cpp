@@ -45,17 +45,15 @@ BdfSettings with_newton_tolerance(BdfSettings s, const SolveRequest& request, co
 
 // The first step at t0 when the user gives none. DASSL's rule (the stepper's
 // initial_step(): |h y'| <= 1/2 in the error norm, at most a thousandth of the span) is
-// IDA's and suits DAEs, whose y' says little about the first step's error. For ODEs it
-// starts far below what order 1 can take (60 times below CVODE's first step on reaction3d
-// at rtol 1e-4: six steps of doubling to catch up, a third of the run), so there the
-// larger of it and CVODE's estimate from backward Euler's local error.
+// IDA's and suits DAEs. For ODEs it starts far below what order 1 can take (60 times below
+// CVODE's first step on reaction3d at rtol 1e-4: six steps of doubling to catch up, a
+// third of the run), so the larger of it and CVODE's estimate from backward Euler's local
+// error, which first_step_order_one makes for ODEs only.
 Eval first_step(const BdfStepper& stepper, ProblemView& problem, const SolveRequest& request,
                 const ImplicitSystem& system, const ErrorNorm& norm, const Eigen::VectorXd& y0,
                 const Eigen::VectorXd& yp0, const BdfSettings& settings, double* h0) {
   *h0 = stepper.initial_step();
   if (!system.mass_form() || settings.fixed_step > 0.0) return Eval::ok;
-  for (Eigen::Index i = 0; i < y0.size(); ++i)
-    if (problem.is_algebraic(i)) return Eval::ok;
   double estimate = 0.0;
   const Eval e = first_step_order_one(problem, norm, system.mass(), request.t0, request.tend, y0, yp0,
                                       request.hmax, &estimate);

@@ -24,9 +24,9 @@ Eval initial_step(ProblemView& problem, const ErrorNorm& norm, const MassMatrix&
 // with y'' a difference of y' along y'(t0), measured again at the step it selects (up to
 // four times; CVODE's CVHin is the model, these bounds and passes our own). Bounded by a
 // tenth of the span, by hmax, and by the step that moves no differential component by
-// more than a tenth of its size plus its tolerance. For problems without algebraic
-// components; *h_out = 0 when no estimate can be made (f not defined along y', or no room
-// between the bounds), so the caller keeps its own rule.
+// more than a tenth of its size plus its tolerance. *h_out = 0 when it makes no estimate
+// (a problem with algebraic components, f not defined along y', no room between the
+// bounds), so the caller keeps its own rule.
 Eval first_step_order_one(ProblemView& problem, const ErrorNorm& norm, const MassMatrix& mass, double t0,
                           double tend, const Eigen::VectorXd& y0, const Eigen::VectorXd& yp0, double hmax,
                           double* h_out);
