@@ -42,4 +42,8 @@ void write_file_checked(const std::string& file, const std::function<void(std::o
   }
 }
 
+std::string output_target(const std::string& file, bool success) {
+  return success || written_in_place(file) ? file : file + ".partial";
+}
+
 }  // namespace daekit::host

@@ -17,4 +17,8 @@ void write_file_checked(const std::string& file, const std::function<void(std::o
 // and nothing is ever created beside it.
 bool written_in_place(const std::string& file);
 
+// Where a run's output points go: the file after a success (and a device or pipe always),
+// FILE.partial beside it after a failure, so that a failed run never replaces a file.
+std::string output_target(const std::string& file, bool success);
+
 }  // namespace daekit::host

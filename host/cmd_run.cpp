@@ -21,6 +21,7 @@
 #include "plugin_output.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
+#include "rank_rows.hpp"
 #include "report.hpp"
 #include "run_options.hpp"
 
@@ -104,6 +105,7 @@ struct RunRequest {
   std::string problem_name, solver_name, saveat, output_file, report = "text";
   std::vector<std::string> params, solver_opts, variable_names;
   double timeout = 0;
+  long long gather_limit = default_gather_limit;  // rank_rows.hpp
   bool every_step = false, in_process = false, isolate = false;
   api::RunSettings settings;
 };
@@ -128,6 +130,9 @@ std::optional<RunRequest> parse_run_request(int argc, char** argv) {
       "in-process", "run the plugins in this process (for debuggers and profilers; no --timeout)")(
       "timeout", po::value(&r.timeout),
       "seconds the run may take; then it is killed, status 'timeout' (default: none)")(
+      "gather-limit", po::value(&r.gather_limit),
+      "a problem whose rows stay on their MPI ranks writes --output as one file up to this many rows, "
+      "above it one file per rank, FILE.rank<R>.csv (default 10000000)")(
       "verbose,v", "show the plugins' notes (an FMU's own log lines) on stderr");
   run_settings.add_to(desc);
   add_plugin_options(desc, r.plugins);
@@ -145,6 +150,7 @@ std::optional<RunRequest> parse_run_request(int argc, char** argv) {
   // A long run's result must not be lost to an output path that cannot be written.
   if (!r.output_file.empty()) check_writable(r.output_file);
   if (vm.count("isolate") && vm.count("in-process")) throw UsageError("choose one of --isolate and --in-process");
+  if (r.gather_limit < 1) throw UsageError("--gather-limit must be a positive number of rows");
   if (vm.count("timeout") && (!std::isfinite(r.timeout) || r.timeout <= 0))
     throw UsageError("--timeout must be a positive number of seconds");
   if (vm.count("timeout") && vm.count("in-process"))
@@ -189,7 +195,8 @@ RunReport report_of(const Solution& solution, const dk_problem_info& info, const
                        r.result.stats.jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE
                    ? api::jacobian_name(r.result.stats.jacobian_used)
                    : settings.jacobian;
-  for (std::size_t i = 0; i < info.n; ++i) r.component_names.push_back(component_name(info, i));
+  if (solution.sensitivity_count() > 0)  // the rows of the sensitivities' table; no list of n names otherwise
+    for (std::size_t i = 0; i < info.n; ++i) r.component_names.push_back(component_name(info, i));
   r.sensitivity_names = settings.sensitivities.empty() ? std::vector<std::string>{} : solution.sensitivity_names;
   if (const std::size_t points = solution.t.size(); points > 0 && solution.sensitivity_count() > 0 &&
                                                     solution.s.size() == points * info.n * solution.sensitivity_count())
@@ -235,8 +242,8 @@ void write_output(const std::string& output_file, const Solution& solution, cons
   std::vector<std::string> names;
   for (std::size_t i = 0; i < info.n; ++i) names.push_back(component_name(info, i));
   const bool success = solution.success();
-  const bool in_place = success || written_in_place(output_file);
-  const std::string target = in_place ? output_file : output_file + ".partial";
+  const std::string target = output_target(output_file, success);
+  const bool in_place = target == output_file;
   const bool chosen = !collected.variable_names.empty();
   if (has_events)
     write_trajectory_with_events(target, chosen ? collected.variable_names : names, collected,
@@ -287,10 +294,18 @@ int solve_and_report(const RunRequest& request) {
     if (!settings.saveat.empty()) settings.output = DK_OUTPUT_SAVEAT;
   }
   settings.output_vars = request.variable_names;
+  const bool rows_on_ranks = dk_rows_held(&info) < info.n;  // local rows: each rank holds its own
+  const auto gather_limit = static_cast<std::size_t>(request.gather_limit);
+  if (rows_on_ranks && info.n > gather_limit && written_in_place(request.output_file))
+    throw UsageError("--output " + request.output_file + ": above --gather-limit every rank writes a file of its own "
+                     "rows beside the one named (FILE.rank<R>.csv); name a regular file");
   // The library's solve: the same settings, checks and scoring as every program using it.
   const Solution solution = daekit::solve(problem, solver, settings);
-  const RunReport r = report_of(solution, info, solver, solver_plugin.manifest.version, settings);
-  if (!request.output_file.empty()) write_output(request.output_file, solution, info, r.has_events);
+  RunReport r = report_of(solution, info, solver, solver_plugin.manifest.version, settings);
+  if (rows_on_ranks)  // only run_on_ranks creates a problem on ranks
+    finish_on_ranks(*farm::current_launch(), solution, info, request.output_file, gather_limit, r);
+  else if (!request.output_file.empty() && loader::default_host()->mpi_rank == 0)
+    write_output(request.output_file, solution, info, r.has_events);  // over ranks, rank 0 holds the points
   plugin_output.restore();
   if (request.report == "json")
     std::cout << to_json(r).dump(2) << "\n";
@@ -327,7 +342,6 @@ int run_on_ranks(RunRequest request, farm::Transport& ranks) {
     throw UsageError("a run over the ranks of an MPI launch runs in the launched processes: --isolate and "
                      "--timeout do not apply (the launcher's own time limit does)");
   if (ranks.rank() != 0) {
-    request.output_file.clear();
     const int nowhere = ::open("/dev/null", O_WRONLY);
     if (nowhere >= 0) {
       std::fflush(nullptr);

@@ -179,7 +179,7 @@ std::string SolveRequest::extra_text(const std::string& key, const std::string& 
 
 bool parse_request(const dk_solve_options& in, const dk_problem_info& problem, SolveRequest* out,
                    std::string* why) {
-  const std::size_t n = problem.n;
+  const std::size_t n = dk_rows_held(&problem);  // y0 and the tolerances: the owned rows with local rows
   SolveRequest r;
   if (in.struct_size < DK_MIN_SIZE_SOLVE_OPTIONS)
     return fail(why, "solve options from an older ABI minor are too small");
@@ -389,7 +389,9 @@ bool check_adjoint_request(const dk_solver_info& solver, const dk_problem_info& 
 int max_dae_index(const dk_problem_info& problem) {
   bool any_algebraic = false;
   int highest = 0;
-  for (std::size_t i = 0; i < problem.n; ++i) {
+  // With local rows, this rank's: index 1 at most everywhere (the loader's rule), so the
+  // ranks may differ only between 0 and 1, which a distributed solver takes alike.
+  for (std::size_t i = 0; i < dk_rows_held(&problem); ++i) {
     if (problem.differential && problem.differential[i] == 0) any_algebraic = true;
     if (problem.index) highest = std::max<int>(highest, problem.index[i]);
   }
@@ -400,7 +402,7 @@ int max_dae_index(const dk_problem_info& problem) {
 std::size_t constrained_components(const dk_problem_info& problem) {
   if (!DK_HAS_FIELD(&problem, dk_problem_info, constraints) || !problem.constraints) return 0;
   std::size_t count = 0;
-  for (std::size_t i = 0; i < problem.n; ++i) count += problem.constraints[i] != 0;
+  for (std::size_t i = 0; i < dk_rows_held(&problem); ++i) count += problem.constraints[i] != 0;
   return count;
 }
 

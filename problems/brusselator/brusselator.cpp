@@ -61,7 +61,10 @@ class Brusselator2D : public daekit::Problem {
     in.analytic_jacobian = N_ <= 64 && !matrix_free;  // dense Jacobian only where it is affordable
     in.tstops = {source_on};
     if (params.flag("per_cell")) declare_cell_parameters();
-    if (const daekit::Params::Ranks ranks = params.ranks(); ranks.size > 1) distribute(ranks);
+    if (const daekit::Params::Ranks ranks = params.ranks(); ranks.size > 1) {
+      distribute(ranks);
+      return;  // each rank describes its own lines (local rows): no names, no global pattern
+    }
     // u<i>_<j>, v<i>_<j> for grid point (i, j), 1-based (packed by the SDK: 2 10^6 strings
     // of their own were 5 doubles per unknown).
     in.component_name = [N = static_cast<std::size_t>(N_)](std::size_t c) {
@@ -98,6 +101,7 @@ class Brusselator2D : public daekit::Problem {
     std::sort(ghost_lines_.begin(), ghost_lines_.end());
     auto& d = info_.distribution;
     info_.distributed = true;
+    d.local_rows = true;
     d.n_local = 2 * lines * static_cast<std::size_t>(N_);
     d.first_row = 2 * first_line * static_cast<std::size_t>(N_);
     for (int j : ghost_lines_)
@@ -152,11 +156,13 @@ class Brusselator2D : public daekit::Problem {
     return daekit::Eval::ok;
   }
 
+  // The whole grid's, or over MPI ranks the owned lines' (local rows).
   void initial_values(daekit::Vector y, daekit::Vector) override {
-    for (int k = 0; k < N_ * N_; ++k) {
+    const int first = info_.distributed ? j0_ * N_ : 0, end = info_.distributed ? j1_ * N_ : N_ * N_;
+    for (int k = first; k < end; ++k) {
       const double x = (k % N_) * dx_, yy = (k / N_) * dx_;
-      y[2 * k] = 22.0 * std::pow(yy * (1.0 - yy), 1.5);
-      y[2 * k + 1] = 27.0 * std::pow(x * (1.0 - x), 1.5);
+      y[2 * (k - first)] = 22.0 * std::pow(yy * (1.0 - yy), 1.5);
+      y[2 * (k - first) + 1] = 27.0 * std::pow(x * (1.0 - x), 1.5);
     }
   }
 

@@ -35,7 +35,9 @@ class Heat2D : public daekit::Problem {
             {"tend", "0.1", "end of the span"},
             {"matrix_free", "false", "declare no Jacobian (no pattern): for Krylov solvers, which use J v and the "
                                      "problem's preconditioner"},
-            {"mg_cycles", "1", "multigrid V-cycles per application of the preconditioner (1 .. 20)"}};
+            {"mg_cycles", "1", "multigrid V-cycles per application of the preconditioner (1 .. 20)"},
+            {"local_rows", "true", "over MPI ranks, each rank describes its own grid lines alone (no rank holds "
+                                   "O(n)); false: every rank the whole grid's data, as before ABI 1.3 part G"}};
   }
 
   explicit Heat2D(const daekit::Params& params)
@@ -59,20 +61,22 @@ class Heat2D : public daekit::Problem {
     in.autonomous = true;
     in.consistent_y0 = true;
     in.analytic_jacobian = in.n <= 2500 && !matrix_free;  // the dense form only where it is affordable
-    for (int j = 0; j < side_; ++j)
+    if (const daekit::Params::Ranks ranks = params.ranks(); ranks.size > 1) distribute(ranks, params.flag("local_rows"));
+    for (int j = first_line(); j < end_line(); ++j)
       for (int i = 0; i < side_; ++i) in.differential.push_back(interior(i, j) ? 1 : 0);
-    // Names up to 10^6 unknowns (packed by the SDK, ~2 doubles each): beyond, no one reads
-    // ten million output columns by name.
-    if (in.n <= 1000000)
-      in.component_name = [side = static_cast<std::size_t>(side_)](std::size_t c) {
-        std::string name = daekit::numbered("u", c % side);
-        name += '_';
-        name += std::to_string(c / side);
-        return name;
-      };
-    if (!matrix_free) declare_pattern();
-    if (const daekit::Params::Ranks ranks = params.ranks(); ranks.size > 1) distribute(ranks);
-    in.reference.resize(in.n);
+    if (!info_.distribution.local_rows) {
+      // Names up to 10^6 unknowns (packed by the SDK, ~2 doubles each): beyond, no one
+      // reads ten million output columns by name.
+      if (in.n <= 1000000)
+        in.component_name = [side = static_cast<std::size_t>(side_)](std::size_t c) {
+          std::string name = daekit::numbered("u", c % side);
+          name += '_';
+          name += std::to_string(c / side);
+          return name;
+        };
+      if (!matrix_free) declare_pattern();
+    }
+    in.reference.resize(static_cast<std::size_t>(side_) * static_cast<std::size_t>(end_line() - first_line()));
     exact(tend, in.reference.data());
     in.reference_t = tend;
     in.reference_source = "closed form of the semi-discrete system: exp(-2 mu t) sin(pi x) sin(pi y)";
@@ -100,14 +104,15 @@ class Heat2D : public daekit::Problem {
   // Over MPI ranks: each owns whole grid lines j0 .. j0 + lines - 1 (an even share) and
   // reads the line on either side of its block, its ghosts. A local vector is the owned
   // block, then the line below (if any), then the line above (if any).
-  void distribute(const daekit::Params::Ranks& ranks) {
-    const auto [first_line, lines] = daekit::owned_share(static_cast<std::size_t>(side_), ranks, "heat2d", "grid lines");
-    j0_ = static_cast<int>(first_line);
+  void distribute(const daekit::Params::Ranks& ranks, bool local_rows) {
+    const auto [first, lines] = daekit::owned_share(static_cast<std::size_t>(side_), ranks, "heat2d", "grid lines");
+    j0_ = static_cast<int>(first);
     j1_ = j0_ + static_cast<int>(lines);
     auto& d = info_.distribution;
     info_.distributed = true;
+    d.local_rows = local_rows;
     d.n_local = lines * static_cast<std::size_t>(side_);
-    d.first_row = first_line * static_cast<std::size_t>(side_);
+    d.first_row = first * static_cast<std::size_t>(side_);
     for (int j : {j0_ - 1, j1_}) {
       if (j < 0 || j >= side_) continue;
       for (int i = 0; i < side_; ++i) d.ghost_rows.push_back(at(i, j));
@@ -247,16 +252,22 @@ class Heat2D : public daekit::Problem {
   bool interior(int i, int j) const { return i > 0 && j > 0 && i < side_ - 1 && j < side_ - 1; }
   // Index of grid point (i, j), or -1 outside the grid.
   int at(int i, int j) const { return i < 0 || j < 0 || i >= side_ || j >= side_ ? -1 : i + side_ * j; }
+  // The grid lines the per-row data (y0, the reference, the flags) describes: the rank's
+  // own with local rows, else the whole grid's.
+  int first_line() const { return info_.distribution.local_rows ? j0_ : 0; }
+  int end_line() const { return info_.distribution.local_rows ? j1_ : side_; }
+  // The exact solution at t on those lines.
   void exact(double t, double* u) const {
     const double decay = std::exp(-2.0 * mu_ * t);
-    for (int j = 0; j < side_; ++j)
+    const int first = first_line();
+    for (int j = first; j < end_line(); ++j)
       for (int i = 0; i < side_; ++i)
-        u[at(i, j)] = interior(i, j) ? decay * std::sin(std::numbers::pi * i * h_) * std::sin(std::numbers::pi * j * h_)
-                                     : 0.0;
+        u[i + side_ * (j - first)] =
+            interior(i, j) ? decay * std::sin(std::numbers::pi * i * h_) * std::sin(std::numbers::pi * j * h_) : 0.0;
   }
 
   int N_, mg_cycles_, side_;
-  int j0_ = 0, j1_ = 0;  // the grid lines this rank owns, when distributed
+  int j0_ = 0, j1_ = 0;  // the grid lines this rank owns, when distributed (else 0 .. side_)
   double h_, mu_;
   double gamma_ = 0.0;
   std::unique_ptr<daekit_problems::GridMultigrid> multigrid_;

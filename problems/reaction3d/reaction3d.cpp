@@ -55,21 +55,23 @@ class Reaction3D : public daekit::Problem {
     mu_ = 12.0 / (h_ * h_) * s * s;
     diffusion_ = D_ / (h_ * h_);
     points_ = static_cast<std::size_t>(N_) * N_ * N_;
-    phi_.resize(points_);
-    for (int l = 0; l < N_; ++l)
-      for (int j = 0; j < N_; ++j)
-        for (int i = 0; i < N_; ++i)
-          phi_[point(i, j, l)] = std::sin(std::numbers::pi * (i + 1) * h_) * std::sin(std::numbers::pi * (j + 1) * h_) *
-                                 std::sin(std::numbers::pi * (l + 1) * h_);
     auto& in = info_;
     in.name = "reaction3d";
     in.title = "reaction-diffusion u, v on the unit cube, N=" + params.text("N") +
                " (7-point stencil, manufactured exact solution)";
     in.n = 2 * points_;
     in.tend = tend;
-    if (!params.flag("matrix_free")) declare_pattern();
+    l1_ = N_;  // the planes phi_ and the per-row data describe: all, or over MPI ranks the owned ones
     if (const daekit::Params::Ranks ranks = params.ranks(); ranks.size > 1) distribute(ranks);
-    in.reference.resize(in.n);
+    else if (!params.flag("matrix_free")) declare_pattern();  // over ranks the local pattern serves
+    const std::size_t plane = static_cast<std::size_t>(N_) * N_;
+    phi_.resize(plane * static_cast<std::size_t>(l1_ - l0_));
+    for (int l = l0_; l < l1_; ++l)
+      for (int j = 0; j < N_; ++j)
+        for (int i = 0; i < N_; ++i)
+          phi(point(i, j, l)) = std::sin(std::numbers::pi * (i + 1) * h_) * std::sin(std::numbers::pi * (j + 1) * h_) *
+                                std::sin(std::numbers::pi * (l + 1) * h_);
+    in.reference.resize(2 * phi_.size());
     exact(tend, in.reference.data());
     in.reference_t = tend;
     in.reference_source = "manufactured solution of the semi-discrete system: u = exp(-t) phi, v = exp(-2t) phi";
@@ -86,6 +88,7 @@ class Reaction3D : public daekit::Problem {
     const std::size_t plane = static_cast<std::size_t>(N_) * N_;
     auto& d = info_.distribution;
     info_.distributed = true;
+    d.local_rows = true;  // y0, the reference and phi_ on the owned planes alone
     d.n_local = 2 * planes * plane;
     d.first_row = 2 * first_plane * plane;
     for (int l : {l0_ - 1, l1_}) {
@@ -117,7 +120,7 @@ class Reaction3D : public daekit::Problem {
       for (int j = 0; j < N_; ++j)
         for (int i = 0; i < N_; ++i) {
           const int at = 2 * local_point(i, j, l);
-          const double u = y[at], v = y[at + 1], ph = phi_[point(i, j, l)];
+          const double u = y[at], v = y[at + 1], ph = phi(point(i, j, l));
           double lap_u = -6.0 * u, lap_v = -6.0 * v;
           for_each_neighbour(i, j, l, [&](int a, int b, int c) {
             const int nb = 2 * local_point(a, b, c);
@@ -154,7 +157,7 @@ class Reaction3D : public daekit::Problem {
   daekit::Eval rhs(double t, daekit::ConstVector y, daekit::Vector f) override {
     const double eu = std::exp(-t), ev = std::exp(-2.0 * t), euv = std::exp(-3.0 * t);
     for_each_point([&](int i, int j, int l, std::size_t p) {
-      const double u = y[2 * p], v = y[2 * p + 1], ph = phi_[p];
+      const double u = y[2 * p], v = y[2 * p + 1], ph = phi(p);
       const double reaction = k_ * u * v, reaction_exact = k_ * euv * ph * ph;
       f[2 * p] = diffusion_ * laplacian(y, i, j, l, 0) - reaction + (D_ * mu_ - 1.0) * eu * ph + reaction_exact;
       f[2 * p + 1] = diffusion_ * laplacian(y, i, j, l, 1) + reaction + (D_ * mu_ - 2.0) * ev * ph - reaction_exact;
@@ -251,9 +254,13 @@ class Reaction3D : public daekit::Problem {
     const double u = y[2 * p], v = y[2 * p + 1];
     return {-k_ * v, -k_ * u, k_ * v, k_ * u};
   }
+  // phi at grid point p of the planes l0_ .. l1_ - 1 that phi_ holds.
+  double& phi(std::size_t p) { return phi_[p - static_cast<std::size_t>(l0_) * N_ * N_]; }
+  double phi(std::size_t p) const { return phi_[p - static_cast<std::size_t>(l0_) * N_ * N_]; }
+  // The exact solution at t on the planes phi_ holds (the per-row data's).
   void exact(double t, double* y) const {
     const double eu = std::exp(-t), ev = std::exp(-2.0 * t);
-    for (std::size_t p = 0; p < points_; ++p) {
+    for (std::size_t p = 0; p < phi_.size(); ++p) {
       y[2 * p] = eu * phi_[p];
       y[2 * p + 1] = ev * phi_[p];
     }

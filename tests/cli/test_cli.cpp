@@ -418,7 +418,10 @@ TEST_CASE("a plugin's invalid description is refused with the field's name, neve
                                                                   {"ghost_owned", "ghost row 0 is one of the rank's own rows"},
                                                                   {"local_pattern_outside", "the distribution's local row 0 has columns outside 0 .. n_local + nghost - 1"},
                                                                   {"without_rhs_local", "a distribution without rhs_local"},
-                                                                  {"negative_output_interval", "output_interval = -0.500000 (finite and >= 0 expected)"}};
+                                                                  {"negative_output_interval", "output_interval = -0.500000 (finite and >= 0 expected)"},
+                                                                  {"part_e_without_rhs_local", "a distribution without rhs_local"},
+                                                                  {"local_rows_named", "a problem with local rows has component_names (NULL expected)"},
+                                                                  {"local_rows_index_two", "index[0] = 2 (1 expected: a problem with local rows is of index 1 at most)"}};
   for (const auto& [name, field] : problems) {
     INFO(name);
     CHECK(run_command(daekit_cmd("info " + name + " --plugin " + file), &out) == 2);

@@ -64,7 +64,7 @@ class CommandFuzzer {
         "--tols", "--runs", "--error", "--jobs", "--atol-scale", "--reference-tol", "--reference-solver",
         "--target-scd", "--problem", "--solver", "--solvers", "--param-grid", "--param-random", "--samples",
         "--seed", "--outputs", "--coordinator-jobs", "--silence-limit", "--event-samples", "--derivative-check",
-        "--sensitivities", "--sens-error-control"};
+        "--sensitivities", "--sens-error-control", "--gather-limit"};
     static const std::vector<std::string> switches = {"--every-step", "--no-index-scaling", "--suppress-algebraic",
                                                       "--isolate", "--help", "--verbose", "--resume", "--overwrite",
                                                       "-h", "--", "-", "--bogus"};

@@ -89,8 +89,9 @@ TEST_CASE("run --timeout ends a model that never returns, with status timeout", 
   CHECK(run_command(daekit_cmd("run --problem closing_model --solver rodas5p --timeout 1 --plugin-path " + hostile_dir),
                     &out) == 1);
   CHECK_THAT(out, Catch::Contains("status     timeout"));
-  // What --timeout cannot mean is refused.
-  for (const char* bad : {"--timeout 0", "--timeout -1", "--timeout nan", "--timeout 5 --in-process", "--isolate --in-process"}) {
+  // What --timeout (and --gather-limit, the rows of one output file over MPI ranks) cannot mean is refused.
+  for (const char* bad : {"--timeout 0", "--timeout -1", "--timeout nan", "--timeout 5 --in-process", "--isolate --in-process",
+                          "--gather-limit 0", "--gather-limit -5", "--gather-limit many"}) {
     INFO(bad);
     CHECK(run_command(daekit_cmd(std::string("run --problem vdpol --solver rodas5p ") + bad), &out) == 2);
   }

@@ -3,8 +3,10 @@
 // form, for R = 2, 3, 4 (oversubscribed on this 2-core machine), the brusselator across its
 // periodic edge and reaction3d's slabs of planes on 2 ranks; the local Jacobian by the
 // problem and by coloured differences; output at requested times, gathered to rank 0 and
-// written by it alone; and the runs refused by name (a solver that takes problems whole,
-// options that do not work over ranks). Run when the host's MPI module is built.
+// written by it alone, or by every rank above --gather-limit; per-rank data (part G: each
+// rank describes its own rows) against every rank describing the whole grid; and the runs
+// refused by name (a solver that takes problems whole, options that do not work over
+// ranks). Run when the host's MPI module is built.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
@@ -31,6 +33,27 @@ bool mpi_available() {
 #endif
 }
 
+// A CSV's header and rows.
+struct Table {
+  std::vector<std::string> columns;
+  std::vector<std::vector<double>> rows;
+};
+Table read_table(const fs::path& csv) {
+  Table t;
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  std::stringstream header(line);
+  for (std::string name; std::getline(header, name, ',');) t.columns.push_back(name);
+  while (std::getline(in, line)) {
+    std::vector<double> row;
+    std::stringstream fields(line);
+    for (std::string field; std::getline(fields, field, ',');) row.push_back(std::stod(field));
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
 struct Solved {
   nlohmann::json report;
   std::vector<std::vector<double>> rows;  // the output file's rows: t, then y
@@ -45,15 +68,7 @@ Solved solved(const std::string& command, const fs::path& csv) {
   REQUIRE(code == 0);
   Solved s;
   s.report = nlohmann::json::parse(out);
-  std::ifstream in(csv);
-  std::string line;
-  std::getline(in, line);  // the header
-  while (std::getline(in, line)) {
-    std::vector<double> row;
-    std::stringstream fields(line);
-    for (std::string field; std::getline(fields, field, ',');) row.push_back(std::stod(field));
-    s.rows.push_back(std::move(row));
-  }
+  s.rows = read_table(csv).rows;
   return s;
 }
 
@@ -151,6 +166,63 @@ TEST_CASE("the brusselator and reaction3d over 2 ranks give the one-process solu
   REQUIRE(cube_spread.rows.size() == 3);
   for (std::size_t k = 0; k < 3; ++k) CHECK(largest_difference(cube_spread.rows[k], cube_whole.rows[k]) < 1e-5);
   CHECK(cube_spread.report["scd"].get<double>() > 5.0);  // measured 5.55
+  fs::remove_all(dir);
+}
+
+TEST_CASE("per-rank data: each rank holds its own rows, the score is the whole vector's, output gathered or per rank",
+          "[petsc][mpi]") {
+  if (!mpi_available()) return;
+  const fs::path dir = fs::temp_directory_path() / ("daekit-distributed-rows-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  // The same run with every rank describing the whole grid (part E's form, a plugin built
+  // before local rows) and with local rows: the same steps, answer and score.
+  const Solved global = solved(mpirun(2) + heat + " --param local_rows=false", dir / "global.csv");
+  const Solved local = solved(mpirun(2) + heat, dir / "local.csv");
+  REQUIRE(global.rows.size() == 3);
+  REQUIRE(local.rows.size() == 3);
+  // Two runs of one command on 2 ranks differ by rounding already (MUMPS' LU over ranks:
+  // 7.8e-16 measured), so "the same" is to 1e-12 here.
+  for (std::size_t k = 0; k < 3; ++k) CHECK(largest_difference(local.rows[k], global.rows[k]) < 1e-12);
+  CHECK(local.report["stats"]["accepted"] == global.report["stats"]["accepted"]);
+  // Rank 0 merges the ranks' scores into the score of the gathered vector (to the rounding
+  // above; tests/unit: merged parts equal the whole's score bit for bit).
+  for (const char* key : {"scd", "mescd", "max_abs_error", "max_rel_error"}) {
+    INFO(key);
+    CHECK(local.report[key].get<double>() == Approx(global.report[key].get<double>()).epsilon(1e-8));
+  }
+  // Above --gather-limit every rank writes its own rows beside the file named, the columns
+  // named by their global rows; together they are the gathered file, value for value.
+  const fs::path named = dir / "big.csv";
+  std::string out;
+  REQUIRE(run_command(mpirun(2) + heat + " --gather-limit 1000 --report json --output " + named.string() + " 2>&1",
+                      &out) == 0);
+  CHECK_FALSE(fs::exists(named));
+  const Table first = read_table(dir / "big.rank0.csv"), second = read_table(dir / "big.rank1.csv");
+  REQUIRE(first.rows.size() == 3);
+  REQUIRE(second.rows.size() == 3);
+  CHECK(first.columns.front() == "t");
+  CHECK(first.columns.at(1) == "y1");
+  CHECK(first.columns.size() + second.columns.size() - 2 == 1764);
+  // Rank 1's rows follow rank 0's: its first column is y<rank 0's rows + 1>.
+  CHECK(second.columns.at(1).front() == 'y');
+  CHECK(second.columns.at(1).substr(1) == std::to_string(first.columns.size()));
+  for (std::size_t k = 0; k < 3; ++k) {
+    std::vector<double> joined = first.rows[k];
+    joined.insert(joined.end(), second.rows[k].begin() + 1, second.rows[k].end());
+    CHECK(largest_difference(joined, local.rows[k]) < 1e-12);
+  }
+  // A device cannot take a file per rank; per-row options have no rows to name.
+  const std::vector<std::pair<std::string, std::string>> refused{
+      {" --gather-limit 1000 --output /dev/null", "name a regular file"},
+      {" --y0 u1_1=1", "--y0: problem 'heat2d' keeps its rows on the ranks that own them"},
+      {" --output " + (dir / "v.csv").string() + " --output-vars u1_1", "--output-vars: problem 'heat2d' keeps its rows"},
+  };
+  for (const auto& [arguments, says] : refused) {
+    INFO(arguments);
+    std::string log;
+    CHECK(run_command(mpirun(2) + heat + arguments + " 2>&1", &log) != 0);
+    CHECK_THAT(log, Catch::Contains(says));
+  }
   fs::remove_all(dir);
 }
 

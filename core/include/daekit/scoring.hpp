@@ -27,10 +27,18 @@ struct Accuracy {
   std::array<double, 3> scd_by_index{std::numeric_limits<double>::quiet_NaN(),
                                      std::numeric_limits<double>::quiet_NaN(),
                                      std::numeric_limits<double>::quiet_NaN()};
+  // The maxima the digits come from, for scores of parts of one vector to be merged: the
+  // mixed error of mescd, and the relative error by index (< 0 where none is scored).
+  double max_mixed_error = 0.0;
+  std::array<double, 3> max_rel_error_by_index{-1.0, -1.0, -1.0};
 };
 
 // `index`: n entries of the components' DAE index (1-3), or nullptr (all index 1).
 Accuracy score(const Eigen::VectorXd& y, const Eigen::VectorXd& yref, const std::uint8_t* scored,
                const Eigen::VectorXd& rtol, const Eigen::VectorXd& atol, const std::uint8_t* index = nullptr);
+
+// The score of the whole vector from the scores of its parts (the ranks' owned rows of a
+// problem spread over MPI ranks): the same numbers score() gives for the whole.
+Accuracy merged(const Accuracy& a, const Accuracy& b);
 
 }  // namespace daekit

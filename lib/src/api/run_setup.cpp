@@ -123,9 +123,27 @@ class VariableRecorder {
 
 dk_output_sink collect_into(Trajectory& trajectory) { return {&trajectory, &append_point}; }
 
+namespace {
+
+// What a run of a problem with local rows (each rank holds its owned rows alone) cannot
+// do: name a component, or take sensitivities and gradients (the distributed solver
+// refuses them, but their set-up here would read n-entry arrays first).
+void refuse_on_local_rows(const dk_problem_info& info, const RunSettings& s) {
+  const std::string who = "problem '" + std::string(info.name) + "' keeps its rows on the ranks that own them";
+  if (!s.initial_values.empty()) throw UsageError("--y0: " + who + " (no names); change its parameters instead");
+  if (!s.sensitivities.empty() || s.adjoint)
+    throw UnsupportedProblem(who + ": sensitivities and adjoint gradients over MPI ranks are not supported");
+}
+
+}  // namespace
+
 std::vector<VariableColumn> resolve_variables(const loader::ProblemInstance& problem,
                                               const std::vector<std::string>& names) {
   const dk_problem_info& info = problem.info();
+  if (names.empty()) return {};  // no list of n names to build (10^8 of them on a rank)
+  if (dk_rows_held(&info) < info.n)
+    throw UsageError("--output-vars: problem '" + std::string(info.name) +
+                     "' keeps its rows on the ranks that own them (no names); write all components");
   std::vector<std::string> known;
   for (std::size_t i = 0; i < info.n; ++i) known.push_back(component_name(info, i));
   const std::size_t components = known.size();
@@ -169,9 +187,10 @@ std::string impossible_result(const dk_result& result, const Trajectory& traject
                : result.t_reached != tend)
     return "reported success at t = " + format_number(result.t_reached) + (by_event ? " beyond" : " before") +
            " tend = " + format_number(tend);
-  // A problem spread over MPI ranks has its output gathered to rank 0; the others get none.
+  // A problem spread over MPI ranks has its output gathered to rank 0, the others get none;
+  // with local rows every rank gets its own rows.
   const bool output_elsewhere = DK_HAS_FIELD(&info, dk_problem_info, distribution) && info.distribution &&
-                                info.distribution->mpi_rank != 0;
+                                info.distribution->mpi_rank != 0 && dk_rows_held(&info) == info.n;
   if (trajectory.t.empty() && !output_elsewhere) return "reported success without any output point";
   const std::size_t block = trajectory.n * trajectory.sensitivity_count();
   if (block > 0 && trajectory.s.size() != trajectory.t.size() * block)
@@ -194,7 +213,8 @@ std::string impossible_result(const dk_result& result, const Trajectory& traject
 PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::SolverInstance& solver,
                          const RunSettings& s) {
   const dk_problem_info& info = problem.info();
-  const std::size_t n = info.n;
+  const std::size_t n = dk_rows_held(&info);  // the owned rows of a problem with local rows
+  if (n < info.n) refuse_on_local_rows(info, s);
   // Tolerances: as given, else the problem's suggestion (the test set's settings).
   const double rtol = s.rtol ? *s.rtol : (info.rtol_hint > 0 ? info.rtol_hint : 1e-6);
   rtols_ = {rtol};
@@ -392,7 +412,7 @@ dk_result solve_checked(const loader::ProblemInstance& problem, const loader::So
                         const dk_solve_options& options, Trajectory& trajectory, bool with_events,
                         const std::vector<VariableColumn>* variables, const std::atomic<bool>* interrupt) {
   trajectory = Trajectory{};
-  trajectory.n = problem.info().n;
+  trajectory.n = dk_rows_held(&problem.info());
   dk_result result{};
   result.struct_size = sizeof result;
   // Every solve starts from the problem's initial state: a problem keeps its mode (a
@@ -436,7 +456,7 @@ dk_result solve_checked(const loader::ProblemInstance& problem, const loader::So
                   solver.plugin().file.string().c_str(), why.c_str());
     const std::vector<std::string> names = std::move(trajectory.variable_names);
     trajectory = Trajectory{};
-    trajectory.n = problem.info().n;
+    trajectory.n = dk_rows_held(&problem.info());
     trajectory.variable_names = names;
   }
   return result;
@@ -471,7 +491,7 @@ std::optional<Accuracy> final_accuracy(const loader::ProblemInstance& problem, c
 Accuracy accuracy_against(const loader::ProblemInstance& problem, const PreparedRun& run,
                           const std::vector<double>& yref, const double* y_end) {
   const dk_problem_info& info = problem.info();
-  const auto n = static_cast<Eigen::Index>(info.n);
+  const auto n = static_cast<Eigen::Index>(dk_rows_held(&info));
   Eigen::VectorXd rt(n), at(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     rt[i] = run.rtol();
@@ -482,13 +502,14 @@ Accuracy accuracy_against(const loader::ProblemInstance& problem, const Prepared
 }
 
 std::string scored_components_text(const dk_problem_info& info) {
-  std::size_t first = info.n, last = 0, count = 0;
-  for (std::size_t i = 0; i < info.n; ++i)
+  const std::size_t rows = dk_rows_held(&info);  // this rank's, with local rows
+  std::size_t first = rows, last = 0, count = 0;
+  for (std::size_t i = 0; i < rows; ++i)
     if (!info.scored || info.scored[i]) first = std::min(first, i), last = i, ++count;
   bool absolute = false;
-  for (std::size_t i = 0; info.scored && i < info.n; ++i) absolute |= info.scored[i] == DK_SCORED_ABSOLUTE;
-  if (absolute) return count == info.n ? "all components, absolute error" : std::to_string(count) + " components";
-  if (count == info.n) return "all components";
+  for (std::size_t i = 0; info.scored && i < rows; ++i) absolute |= info.scored[i] == DK_SCORED_ABSOLUTE;
+  if (absolute) return count == rows ? "all components, absolute error" : std::to_string(count) + " components";
+  if (count == rows) return "all components";
   if (count == last - first + 1) return "components " + std::to_string(first + 1) + "-" + std::to_string(last + 1);
   return std::to_string(count) + " scored components";
 }

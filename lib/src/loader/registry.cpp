@@ -351,7 +351,9 @@ std::string invalid_parameters(const dk_problem_info* info) {
 std::string invalid_distribution(const dk_problem_info* info) {
   if (!DK_HAS_FIELD(info, dk_problem_info, distribution) || !info->distribution) return "";
   const dk_distribution& d = *info->distribution;
-  if (d.struct_size < sizeof(dk_distribution)) return "the distribution's struct_size " + std::to_string(d.struct_size) + " is too small";
+  // Part E's distribution ends where local_rows (part G) begins.
+  if (d.struct_size < offsetof(dk_distribution, local_rows))
+    return "the distribution's struct_size " + std::to_string(d.struct_size) + " is too small";
   if (d.n_local == 0 || d.n_local > info->n || d.first_row > info->n - d.n_local)
     return "the distribution owns rows " + std::to_string(d.first_row) + " .. " + std::to_string(d.first_row + d.n_local) +
            " (exclusive), not a non-empty block of 0 .. " + std::to_string(info->n);
@@ -380,6 +382,14 @@ std::string invalid_distribution(const dk_problem_info* info) {
   }
   if (info->form != DK_FORM_MASS_MATRIX || (info->mass_kind != DK_MASS_IDENTITY && info->mass_kind != DK_MASS_CONSTANT))
     return "a distributed problem has the mass-matrix form with M = I or a constant diagonal M";
+  if (dk_rows_held(info) < info->n) {
+    // Local rows (part G): no rank describes another's rows.
+    if (info->component_names) return "a problem with local rows has component_names (NULL expected)";
+    if (DK_HAS_FIELD(info, dk_problem_info, constraints) && info->constraints)
+      return "a problem with local rows has constraints (NULL expected)";
+    if (info->flags & DK_PROBLEM_SPARSE_JACOBIAN)
+      return "a problem with local rows declares a global Jacobian pattern (the distribution's local one serves)";
+  }
   return "";
 }
 
@@ -417,7 +427,6 @@ std::string invalid_fields_1_2(const dk_problem_info* info) {
   if (DK_HAS_FIELD(info, dk_problem_info, output_interval) &&
       (!(info->output_interval >= 0.0) || !std::isfinite(info->output_interval)))
     return "output_interval = " + std::to_string(info->output_interval) + " (finite and >= 0 expected)";
-  if (std::string bad = invalid_distribution(info); !bad.empty()) return bad;
   return invalid_parameters(info);
 }
 
@@ -431,9 +440,13 @@ std::string invalid_field(const dk_problem_info* info) {
   if (info->n > max_problem_size) return "n = " + std::to_string(info->n) + " is beyond any memory";
   if (!info->index) return "the index array is NULL";
   if (!info->differential) return "the differential array is NULL";
-  for (std::size_t i = 0; i < info->n; ++i)
-    if (info->index[i] < 1 || info->index[i] > 3)
-      return "index[" + std::to_string(i) + "] = " + std::to_string(info->index[i]) + " (1, 2 or 3 expected)";
+  // Before any per-row array is read: with local rows they have the owned rows' entries.
+  if (std::string bad = invalid_distribution(info); !bad.empty()) return bad;
+  const std::size_t rows = dk_rows_held(info);
+  for (std::size_t i = 0; i < rows; ++i)
+    if (info->index[i] < 1 || info->index[i] > (rows < info->n ? 1 : 3))
+      return "index[" + std::to_string(i) + "] = " + std::to_string(info->index[i]) +
+             (rows < info->n ? " (1 expected: a problem with local rows is of index 1 at most)" : " (1, 2 or 3 expected)");
   if (info->form > DK_FORM_RESIDUAL_ONLY) return "form " + std::to_string(info->form) + " is unknown";
   if (info->mass_kind > DK_MASS_STATE_DEPENDENT) return "mass_kind " + std::to_string(info->mass_kind) + " is unknown";
   if (info->nparams > 0 && !info->params) return "params is NULL for " + std::to_string(info->nparams) + " parameters";
@@ -585,8 +598,8 @@ ProblemInstance::~ProblemInstance() {
 }
 
 void ProblemInstance::initial_values(std::vector<double>& y0, std::vector<double>& yp0) const {
-  y0.assign(info_->n, 0.0);
-  yp0.assign(info_->n, 0.0);
+  y0.assign(dk_rows_held(info_), 0.0);
+  yp0.assign(dk_rows_held(info_), 0.0);
   if (call_plugin(plugin_, "initial_values function",
                   [&] { return problem_.vtbl->initial_values(problem_.self, y0.data(), yp0.data()); }) != DK_EVAL_OK) {
     char err[512] = {0};
@@ -598,7 +611,7 @@ void ProblemInstance::initial_values(std::vector<double>& y0, std::vector<double
 
 bool ProblemInstance::reference(std::vector<double>& yref) const {
   if (!has_stored_reference() || !problem_.vtbl->reference) return false;
-  yref.assign(info_->n, 0.0);
+  yref.assign(dk_rows_held(info_), 0.0);
   return call_plugin(plugin_, "reference function", [&] { return problem_.vtbl->reference(problem_.self, yref.data()); }) ==
          DK_EVAL_OK;
 }
@@ -610,7 +623,7 @@ bool ProblemInstance::has_reference_at() const {
 
 bool ProblemInstance::reference_at(double t, std::vector<double>& yref) const {
   if (!has_reference_at()) return false;
-  yref.assign(info_->n, 0.0);
+  yref.assign(dk_rows_held(info_), 0.0);
   if (call_plugin(plugin_, "reference_at function",
                   [&] { return problem_.vtbl->reference_at(problem_.self, t, yref.data()); }) != DK_EVAL_OK)
     return false;

@@ -25,6 +25,7 @@ std::string DistributedModel::setup() {
   owned_ = static_cast<Eigen::Index>(d_.n_local);
   ghosts_ = static_cast<Eigen::Index>(d_.nghost);
   first_ = d_.first_row;
+  offset_ = local_rows() ? 0 : first_;
   // The blocks in rank order cover 0 .. n-1: each starts where the ranks before it end.
   unsigned long long mine = d_.n_local, before = 0, total = 0;
   MPI_Exscan(&mine, &before, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm_);
@@ -52,6 +53,7 @@ std::string DistributedModel::setup() {
   const PetscErrorCode e = VecScatterCreate(layout, ghost_rows_, ghost_values_, nullptr, &to_ghosts_);
   VecDestroy(&layout);
   if (e != 0) return "the ghost scatter: " + error_text(e);
+  localise_tolerances();
   // W's rows: the pattern's columns in global numbering, the diagonal added where absent.
   std::vector<PetscInt> starts{0}, columns;
   diagonal_at_.assign(static_cast<std::size_t>(owned_), -1);
@@ -88,24 +90,33 @@ std::string DistributedModel::setup() {
   return "";
 }
 
-Vec DistributedModel::vector_of(const Eigen::VectorXd& global) const {
+Vec DistributedModel::vector_of(const Eigen::VectorXd& rows) const {
   Vec v = nullptr;
   VecCreateMPI(comm_, static_cast<PetscInt>(owned_), static_cast<PetscInt>(problem_.info().n), &v);
-  if (global.size() == 0) return v;
+  if (rows.size() == 0) return v;
   PetscScalar* data = nullptr;
   VecGetArray(v, &data);
-  Eigen::Map<Eigen::VectorXd>(data, owned_) = global.segment(static_cast<Eigen::Index>(first_), owned_);
+  Eigen::Map<Eigen::VectorXd>(data, owned_) = rows.segment(static_cast<Eigen::Index>(offset_), owned_);
   VecRestoreArray(v, &data);
   return v;
 }
 
-Vec DistributedModel::vector_of(const PerComponent& global) const {
+Vec DistributedModel::vector_of(const PerComponent& rows) const {
   Vec v = vector_of(Eigen::VectorXd());
   PetscScalar* data = nullptr;
   VecGetArray(v, &data);
-  for (Eigen::Index i = 0; i < owned_; ++i) data[i] = global[static_cast<Eigen::Index>(first_) + i];
+  for (Eigen::Index i = 0; i < owned_; ++i) data[i] = rows[static_cast<Eigen::Index>(offset_) + i];
   VecRestoreArray(v, &data);
   return v;
+}
+
+void DistributedModel::localise_tolerances() {
+  for (auto [from, into] : {std::pair{&request_.rtol, &rtol_local_}, {&request_.atol, &atol_local_}}) {
+    Vec v = vector_of(*from);
+    gather_local(v);
+    *into = local_;
+    VecDestroy(&v);
+  }
 }
 
 void DistributedModel::gather_local(Vec y) {
@@ -140,14 +151,8 @@ PetscErrorCode DistributedModel::residual(TS ts, PetscReal t, Vec y, Vec yp, Vec
   return 0;
 }
 
-Eigen::Index DistributedModel::global_row(Eigen::Index c) const {
-  return static_cast<Eigen::Index>(c < owned_ ? first_ + static_cast<std::size_t>(c)
-                                              : static_cast<std::size_t>(d_.ghost_rows[c - owned_]));
-}
-
 double DistributedModel::weight(Eigen::Index c) const {
-  const Eigen::Index row = global_row(c);
-  return 1.0 / (request_.rtol[row] * std::abs(local_[c]) + request_.atol[row]);
+  return 1.0 / (rtol_local_[c] * std::abs(local_[c]) + atol_local_[c]);
 }
 
 // df/dy's owned rows at local_ into values_: the problem's, or differences one colour at a
@@ -160,8 +165,7 @@ Eval DistributedModel::evaluate_jacobian(double t) {
   for (int colour = 0; e == Eval::ok && colour < colouring_.colours; ++colour) {
     for (std::size_t c : colouring_.columns_of[static_cast<std::size_t>(colour)]) {
       const auto j = static_cast<Eigen::Index>(c);
-      const Eigen::Index row = global_row(j);
-      perturbed_[j] += root_eps * std::max(std::abs(local_[j]), request_.atol[row] / request_.rtol[row]);
+      perturbed_[j] += root_eps * std::max(std::abs(local_[j]), atol_local_[j] / rtol_local_[j]);
     }
     e = problem_.rhs_local(t, perturbed_.data(), f_perturbed_.data(), true);
     for (Eigen::Index i = 0; e == Eval::ok && i < owned_; ++i)

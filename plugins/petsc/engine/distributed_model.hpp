@@ -31,10 +31,14 @@ class DistributedModel {
   MPI_Comm communicator() const { return comm_; }
   int rank() const { return rank_; }
   Eigen::Index owned() const { return owned_; }
-  // An MPI vector of the problem's layout holding the owned slice of a global n-vector.
-  Vec vector_of(const Eigen::VectorXd& global) const;
+  // Whether the request's per-row data (y0, tolerances) holds the owned rows alone (the
+  // problem's local rows, ABI 1.3 part G), and output goes to every rank's sink.
+  bool local_rows() const { return dk_rows_held(&problem_.info()) < problem_.info().n; }
+  // An MPI vector of the problem's layout holding the owned slice of a request's vector
+  // (global, or the owned rows themselves with local rows).
+  Vec vector_of(const Eigen::VectorXd& rows) const;
   // The same for a per-component value (a tolerance), without expanding it to n entries.
-  Vec vector_of(const PerComponent& global) const;
+  Vec vector_of(const PerComponent& rows) const;
   Mat matrix() const { return matrix_; }
   ProblemView& problem() { return problem_; }
   const SolveRequest& request() const { return request_; }
@@ -56,7 +60,9 @@ class DistributedModel {
   Eval agree(Eval e) const;
   // `here`: this rank's model failed (else another's did).
   PetscErrorCode model_failed(TS ts, Eval e, bool here, bool in_jacobian);
-  Eigen::Index global_row(Eigen::Index local_column) const;
+  // The request's tolerances at the local vector's entries, ghosts too (scattered from their
+  // owners once, so that no rank needs another's rows of them).
+  void localise_tolerances();
   double weight(Eigen::Index local_column) const;  // 1 / (rtol |y| + atol) of a local column
 
   ProblemView& problem_;
@@ -66,11 +72,13 @@ class DistributedModel {
   int rank_ = 0;
   Eigen::Index owned_ = 0, ghosts_ = 0;
   std::size_t first_ = 0;
+  std::size_t offset_ = 0;  // where the owned rows start in the request's vectors
   Vec ghost_values_ = nullptr;  // sequential, on the tail of local_
   IS ghost_rows_ = nullptr;
   VecScatter to_ghosts_ = nullptr;
   Mat matrix_ = nullptr;
   Eigen::VectorXd local_, f_, mass_, values_, row_, perturbed_, f_perturbed_;
+  Eigen::VectorXd rtol_local_, atol_local_;  // the request's tolerances, owned then ghosts
   std::vector<PetscInt> global_columns_;  // per pattern entry
   std::vector<PetscInt> diagonal_at_;     // per owned row: its diagonal's entry, or -1
   ColumnColouring colouring_;             // of the local columns, for differences

@@ -44,6 +44,7 @@ class DistributedRun {
 
  private:
   bool emit(double t, Vec y);  // collective; false when rank 0's sink asked to stop
+  bool emit_owned(double t, Vec y);  // the same with local rows: every rank's sink, any one stops
   SolveOutcome ended(Status status, std::string message);  // collective
   double stop_after(double t);
 
@@ -55,7 +56,7 @@ class DistributedRun {
   Vec solution_ = nullptr, work_ = nullptr, atol_ = nullptr, rtol_ = nullptr, on_zero_ = nullptr;
   VecScatter to_zero_ = nullptr;
   PetscOptions database_ = nullptr;
-  Eigen::VectorXd gathered_;
+  Eigen::VectorXd gathered_;  // the point a sink takes: gathered on rank 0, or the owned rows
   std::size_t next_tstop_ = 0;
   double t_ = 0.0;
 };
@@ -65,7 +66,7 @@ std::string DistributedRun::start() {
   VecDuplicate(solution_, &work_);
   atol_ = model_.vector_of(error_test_atol(model_.problem(), req_));
   rtol_ = model_.vector_of(req_.rtol);
-  VecScatterCreateToZero(solution_, &to_zero_, &on_zero_);
+  if (!model_.local_rows()) VecScatterCreateToZero(solution_, &to_zero_, &on_zero_);  // rank 0 gathers
   if (req_.init != InitPolicy::trust)
     if (std::string why = model_.check_algebraic_rows(solution_); !why.empty()) return why;
   const double h0 = req_.h0 > 0.0 ? req_.h0 : model_.first_step(req_.t0, solution_);
@@ -88,6 +89,7 @@ std::string DistributedRun::start() {
 }
 
 bool DistributedRun::emit(double t, Vec y) {
+  if (model_.local_rows()) return emit_owned(t, y);
   VecScatterBegin(to_zero_, y, on_zero_, INSERT_VALUES, SCATTER_FORWARD);
   VecScatterEnd(to_zero_, y, on_zero_, INSERT_VALUES, SCATTER_FORWARD);
   int go_on = 1;
@@ -102,6 +104,17 @@ bool DistributedRun::emit(double t, Vec y) {
   }
   MPI_Bcast(&go_on, 1, MPI_INT, 0, model_.communicator());
   return go_on != 0;
+}
+
+// Local rows: every rank's sink takes its owned rows; one that asks to stop stops all.
+bool DistributedRun::emit_owned(double t, Vec y) {
+  const PetscScalar* data = nullptr;
+  VecGetArrayRead(y, &data);
+  gathered_ = Eigen::Map<const Eigen::VectorXd>(data, model_.owned());
+  VecRestoreArrayRead(y, &data);
+  int go_on = sink_.emit(t, gathered_) ? 1 : 0, all_go_on = 0;
+  MPI_Allreduce(&go_on, &all_go_on, 1, MPI_INT, MPI_MIN, model_.communicator());
+  return all_go_on != 0;
 }
 
 SolveOutcome DistributedRun::ended(Status status, std::string message) {

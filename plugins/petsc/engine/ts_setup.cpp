@@ -30,6 +30,25 @@ std::string daekit_settings_in(PetscOptions database) {
   return "";
 }
 
+// A stage with a value that is not finite is rejected, and TS retries the step shorter, as
+// the core's driver treats a non-finite error estimate. Without it the next norm raised
+// PETSc's floating-point error and the run ended as an internal error (rosw at rtol 1e-3:
+// tba from a first step of 8.1, chemakzo, ringmod, transamp). Collective: every rank alike.
+PetscErrorCode finite_stage(TS ts, PetscReal, Vec y, PetscBool* accept) {
+  PetscInt size = 0;
+  const PetscScalar* values = nullptr;
+  VecGetLocalSize(y, &size);
+  VecGetArrayRead(y, &values);
+  int finite = 1, all_finite = 0;
+  for (PetscInt i = 0; i < size && finite; ++i) finite = std::isfinite(values[i]) ? 1 : 0;
+  VecRestoreArrayRead(y, &values);
+  MPI_Comm comm = MPI_COMM_NULL;
+  PetscObjectGetComm(reinterpret_cast<PetscObject>(ts), &comm);
+  MPI_Allreduce(&finite, &all_finite, 1, MPI_INT, MPI_MIN, comm);
+  *accept = all_finite ? PETSC_TRUE : PETSC_FALSE;
+  return 0;
+}
+
 }  // namespace
 
 std::string configure_method(TS ts, const PetscTsOptions& options, const SolveRequest& req) {
@@ -44,6 +63,7 @@ std::string configure_method(TS ts, const PetscTsOptions& options, const SolveRe
   // its converged reason, mapped to daekit's status, not a PETSc error (which read as an
   // internal error: rober_residual with inconsistent values trusted, DIVERGED_STEP_REJECTED).
   if (e == 0) e = TSSetErrorIfStepFails(ts, PETSC_FALSE);
+  if (e == 0) e = TSSetFunctionDomainError(ts, &finite_stage);
   TSAdapt adapt = nullptr;
   if (e == 0) e = TSGetAdapt(ts, &adapt);
   if (e == 0 && options.ts == "theta") {

@@ -208,12 +208,14 @@ typedef struct dk_problem_info {
    order covering 0 .. n-1. A local vector holds the owned values, then the ghosts: values
    of other ranks' rows that the owned rows read, in ghost_rows' order. Only a problem of
    the mass-matrix form with M = I, or a constant diagonal M (mass_diagonal_local), is
-   distributed; the n-entry arrays of dk_problem_info stay global. */
+   distributed. The n-entry arrays of dk_problem_info are global, unless local_rows says
+   they hold this rank's rows alone (see there). */
 typedef struct dk_distribution {
   uint32_t struct_size;
   int64_t mpi_comm_f;         /* the communicator (dk_host's) */
   int32_t mpi_rank;           /* this rank in it; solvers emit output points on rank 0 alone
-                                 (gathered there), other ranks' output sinks get none */
+                                 (gathered there), other ranks' output sinks get none;
+                                 with local_rows every rank gets its owned rows */
   size_t n_local;             /* rows this rank owns, >= 1 */
   size_t first_row;           /* global index of the first */
   size_t nghost;              /* other ranks' rows the owned rows read */
@@ -225,6 +227,15 @@ typedef struct dk_distribution {
   size_t jac_nnz;
   const int32_t* jac_row_ptr; /* n_local + 1 entries */
   const int32_t* jac_col_idx; /* jac_nnz entries */
+  /* ABI 1.3, part G (read only when struct_size covers it). 1: the problem's per-row data
+     is this rank's owned rows alone, so that no rank holds O(n): index, differential,
+     atol_scale and scored have n_local entries; initial_values, reference and
+     reference_at fill n_local values (y0 and y'0 alike); component_names and constraints
+     are NULL, every index is 1, and there is no global Jacobian pattern
+     (DK_PROBLEM_SPARSE_JACOBIAN unset: the local one above serves). The solver's y0, rtol
+     and atol then hold the owned rows too, and every rank's output sink receives the
+     owned rows of each output point. 0: all of it global, as before. */
+  uint32_t local_rows;
 } dk_distribution;
 
 /* An event as the solver found it (ABI 1.2). */
@@ -584,6 +595,13 @@ typedef int32_t (*dk_solver_entry_fn)(const dk_host* host, dk_solver* out, char*
 
 /* Non-zero when the struct *s (of type T, starting with struct_size) holds `field`. */
 #define DK_HAS_FIELD(s, T, field) ((s)->struct_size >= offsetof(T, field) + sizeof(((const T*)0)->field))
+
+/* How many entries the per-row data of a problem's description and of its solves has:
+   n_local for a distribution with local_rows, else n. */
+static inline size_t dk_rows_held(const dk_problem_info* info) {
+  const dk_distribution* d = DK_HAS_FIELD(info, dk_problem_info, distribution) ? info->distribution : NULL;
+  return d && DK_HAS_FIELD(d, dk_distribution, local_rows) && d->local_rows ? d->n_local : info->n;
+}
 
 /* The smallest sizes a reader accepts: those of ABI 1.0/1.1 (each struct ends where the
    1.2 fields begin). Fields of 1.2 and 1.3 are tested with DK_HAS_FIELD. */

@@ -92,7 +92,7 @@ struct EventRecord {
 // Output points of a solve, stored as they arrive (row-major y, n per time).
 struct Trajectory {
   std::vector<double> t, y;
-  std::size_t n = 0;    // the problem's size: a point of any other size is refused, not read
+  std::size_t n = 0;    // a point's entries (n, or the owned rows with local rows): a point of any other size is refused
   std::string violation;  // the first impossible point a solver emitted, if any
   // Events (ABI 1.2): what fired, and the points at both limits of each reset.
   std::vector<EventRecord> events;

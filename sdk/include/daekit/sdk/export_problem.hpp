@@ -82,12 +82,14 @@ class ProblemAdapter {
     if (n == 0) throw std::invalid_argument("problem '" + in.name + "' declares n = 0");
     impl_->stored_as_ = resolve_mass_storage(in, overrides);
     adopt_parameters(in);  // before anything evaluates the model: it may read p
-    check_size(in.index, n, "index");
-    check_size(in.differential, n, "differential");
+    const std::size_t rows = rows_held(in);  // n, or the owned rows of a distribution with local rows
+    if (rows < n) check_local_rows(in);
+    check_size(in.index, rows, "index");
+    check_size(in.differential, rows, "differential");
     check_size(in.component_names, n, "component_names");
-    check_size(in.atol_scale, n, "atol_scale");
-    check_size(in.scored, n, "scored");
-    if (!in.reference.empty()) check_size(in.reference, n, "reference");
+    check_size(in.atol_scale, rows, "atol_scale");
+    check_size(in.scored, rows, "scored");
+    if (!in.reference.empty()) check_size(in.reference, rows, "reference");
     check_size(in.constraints, n, "constraints");
     for (const auto& r : in.roots) {
       root_directions_.push_back(static_cast<std::int8_t>(r.direction));
@@ -98,8 +100,8 @@ class ProblemAdapter {
       root_time_scales_.push_back(r.time_scale);
     }
 
-    index_ = in.index.empty() ? std::vector<std::uint8_t>(n, 1) : in.index;
-    scored_ = in.scored.empty() ? std::vector<std::uint8_t>(n, 1) : in.scored;
+    index_ = in.index.empty() ? std::vector<std::uint8_t>(rows, 1) : in.index;
+    scored_ = in.scored.empty() ? std::vector<std::uint8_t>(rows, 1) : in.scored;
     differential_ = in.differential.empty() ? derive_differential() : in.differential;
     adopt_component_names(in);
     check_output_names(in);
@@ -228,7 +230,29 @@ class ProblemAdapter {
   template <class T>
   static void check_size(const std::vector<T>& v, std::size_t n, const char* what) {
     if (!v.empty() && v.size() != n)
-      throw std::invalid_argument(std::string("problem info '") + what + "' must have n entries");
+      throw std::invalid_argument(std::string("problem info '") + what + "' must have " + std::to_string(n) +
+                                  " entries (one per row it describes)");
+  }
+
+  // The rows the per-row members describe: the owned ones of a distribution with local
+  // rows (ABI 1.3 part G), else all n.
+  static std::size_t rows_held(const ProblemInfo& in) {
+    return in.distributed && in.distribution.local_rows ? in.distribution.n_local : in.n;
+  }
+
+  // What a problem with local rows may not declare: per-row data of other ranks' rows
+  // (names, constraints, the global pattern) and what no distributed solver takes.
+  static void check_local_rows(const ProblemInfo& in) {
+    const std::string who = "problem '" + in.name + "' with local rows ";
+    if (!in.component_names.empty() || in.component_name)
+      throw std::invalid_argument(who + "declares component names (the output's columns are y1 .. yn)");
+    if (!in.constraints.empty()) throw std::invalid_argument(who + "declares sign constraints");
+    if (!in.jac_col_ptr.empty())
+      throw std::invalid_argument(who + "declares a global Jacobian pattern (the distribution's local one serves)");
+    if (std::any_of(in.index.begin(), in.index.end(), [](std::uint8_t i) { return i != 1; }))
+      throw std::invalid_argument(who + "declares rows of index 2 or 3 (a distributed problem is of index 1 at most)");
+    if (in.differential.empty() && in.mass != MassKind::identity)
+      throw std::invalid_argument(who + "and a mass matrix must declare which owned rows are differential");
   }
 
   // --output-vars finds a variable by its name: every name must say which one it is.
@@ -295,6 +319,7 @@ class ProblemAdapter {
     distribution_.jac_nnz = d.jac_col_idx.size();
     distribution_.jac_row_ptr = d.jac_row_ptr.empty() ? nullptr : d.jac_row_ptr.data();
     distribution_.jac_col_idx = d.jac_col_idx.empty() ? nullptr : d.jac_col_idx.data();
+    distribution_.local_rows = d.local_rows ? 1u : 0u;
     info_.distribution = &distribution_;
   }
 
@@ -385,7 +410,7 @@ class ProblemAdapter {
   std::vector<std::uint8_t> derive_differential() {
     const ProblemInfo& in = impl_->info();
     const auto n = static_cast<Eigen::Index>(in.n);
-    std::vector<std::uint8_t> d(in.n, 1);
+    std::vector<std::uint8_t> d(rows_held(in), 1);
     if (in.mass == MassKind::identity || in.form == Form::residual_only) return d;
     Eigen::VectorXd y0 = Eigen::VectorXd::Zero(n), yp0 = Eigen::VectorXd::Zero(n);
     impl_->initial_values(Vector(y0.data(), n), Vector(yp0.data(), n));
@@ -463,6 +488,8 @@ inline MatrixView matrix_view(double* data, std::size_t n, std::size_t ld) {
 
 struct ProblemTrampolines {
   static Eigen::Index size(ProblemAdapter& a) { return static_cast<Eigen::Index>(a.info().n); }
+  // The entries of initial values and references: the owned rows with local rows.
+  static Eigen::Index rows(const ProblemAdapter& a) { return static_cast<Eigen::Index>(dk_rows_held(&a.info())); }
 
   static void destroy(void* self) noexcept { delete static_cast<ProblemAdapter*>(self); }
   static const dk_problem_info* info(const void* self) noexcept {
@@ -470,7 +497,7 @@ struct ProblemTrampolines {
   }
   static dk_eval initial_values(void* self, double* y0, double* yp0) noexcept {
     return guarded(self, [&](ProblemAdapter& a) {
-      const auto n = size(a);
+      const auto n = rows(a);
       Eigen::VectorXd scratch;
       if (!yp0) scratch.setZero(n);
       double* yp = yp0 ? yp0 : scratch.data();
@@ -643,7 +670,7 @@ struct ProblemTrampolines {
     // The const boundary of the ABI (a reference does not change the problem); the
     // adapter's error text is the only state written.
     return guarded(const_cast<void*>(self), [&](ProblemAdapter& a) {
-      return a.impl().reference_at(t, Vector(yref, size(a)));
+      return a.impl().reference_at(t, Vector(yref, rows(a)));
     });
   }
   static dk_eval step_completed(void* self, double t, const double* y, std::uint32_t* action) noexcept {

@@ -129,10 +129,16 @@ struct ProblemInfo {
   // reads the other ranks' ghost_rows (ascending); the *_local functions below see a local
   // vector of the owned values followed by the ghosts. jac_row_ptr / jac_col_idx: df/dy's
   // owned rows in CSR over those local columns (empty: no pattern).
+  // With local_rows (what a problem of 10^8 rows needs: no rank holds O(n)), the per-row
+  // members above hold the owned rows alone: index, differential, atol_scale, scored and
+  // reference have n_local entries, initial_values, reference_at and the reference fill
+  // the owned rows, and component names, constraints, index 2-3 and the global Jacobian
+  // pattern are not declared (the local pattern here serves).
   struct Distribution {
     std::size_t n_local = 0, first_row = 0;
     std::vector<std::int64_t> ghost_rows;
     std::vector<std::int32_t> jac_row_ptr, jac_col_idx;
+    bool local_rows = false;
   };
   bool distributed = false;
   Distribution distribution;
@@ -352,10 +358,10 @@ class Problem {
   virtual Eval jacobian_local(double /*t*/, ConstVector /*y_local*/, Vector /*values*/) { return Eval::not_provided; }
   // The owned rows' diagonal of a constant diagonal M: by default the differential flags.
   virtual Eval mass_diagonal_local(Vector d) {
+    // differential holds the owned rows alone with local rows, all n otherwise.
+    const std::size_t first = info_.distribution.local_rows ? 0 : info_.distribution.first_row;
     for (Eigen::Index i = 0; i < d.size(); ++i)
-      d[i] = info_.differential.empty() || info_.differential[info_.distribution.first_row + static_cast<std::size_t>(i)]
-                 ? 1.0
-                 : 0.0;
+      d[i] = info_.differential.empty() || info_.differential[first + static_cast<std::size_t>(i)] ? 1.0 : 0.0;
     return Eval::ok;
   }
   // The exact solution at t (with info().reference_at_any_time).
