@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 #include "cli.hpp"
 
@@ -44,6 +45,11 @@ void write_file_checked(const std::string& file, const std::function<void(std::o
 
 std::string output_target(const std::string& file, bool success) {
   return success || written_in_place(file) ? file : file + ".partial";
+}
+
+void say_where_failed_output_went(std::size_t points, const std::string& file, const std::string& target) {
+  std::cerr << "daekit run: the run failed; the " << points << " points it reached are in " << target
+            << (target == file ? "\n" : " (" + file + " is left as it was)\n");
 }
 
 }  // namespace daekit::host

@@ -5,6 +5,7 @@
 // (/dev/stdout) are written in place.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -20,5 +21,8 @@ bool written_in_place(const std::string& file);
 // Where a run's output points go: the file after a success (and a device or pipe always),
 // FILE.partial beside it after a failure, so that a failed run never replaces a file.
 std::string output_target(const std::string& file, bool success);
+// On stderr, after a failed run: where the points it reached went (target, from
+// output_target), and that the file named was left as it was.
+void say_where_failed_output_went(std::size_t points, const std::string& file, const std::string& target);
 
 }  // namespace daekit::host

@@ -243,7 +243,6 @@ void write_output(const std::string& output_file, const Solution& solution, cons
   for (std::size_t i = 0; i < info.n; ++i) names.push_back(component_name(info, i));
   const bool success = solution.success();
   const std::string target = output_target(output_file, success);
-  const bool in_place = target == output_file;
   const bool chosen = !collected.variable_names.empty();
   if (has_events)
     write_trajectory_with_events(target, chosen ? collected.variable_names : names, collected,
@@ -255,9 +254,7 @@ void write_output(const std::string& output_file, const Solution& solution, cons
     write_trajectory(target, collected.variable_names, collected.t, collected.variables);
   else
     write_trajectory(target, names, collected.t, collected.y);
-  if (!success)
-    std::cerr << "daekit run: the run failed; the " << collected.t.size() << " points it reached are in " << target
-              << (in_place ? "\n" : " (" + output_file + " is left as it was)\n");
+  if (!success) say_where_failed_output_went(collected.t.size(), output_file, target);
 }
 
 int solve_and_report(const RunRequest& request) {

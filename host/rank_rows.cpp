@@ -4,7 +4,6 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
-#include <iostream>
 #include <thread>
 #include <vector>
 
@@ -121,9 +120,7 @@ void gather_rows(farm::Transport& ranks, Mailbox& mail, const Solution& solution
   for (std::size_t i = 0; i < info.n; ++i) names.push_back(api::component_name(info, i));
   const std::string target = output_target(output_file, solution.success());
   write_trajectory(target, names, solution.t, y);
-  if (target != output_file)
-    std::cerr << "daekit run: the run failed; the " << points << " points it reached are in " << target << " ("
-              << output_file << " is left as it was)\n";
+  if (!solution.success()) say_where_failed_output_went(points, output_file, target);
 }
 
 // Every rank's own rows into its own file, the columns named by their global rows.

@@ -89,13 +89,10 @@ Eval ImplicitSystem::refresh(double t, const Eigen::VectorXd& y, const Eigen::Ve
     return e == Eval::recoverable ? Eval::ok : e;
   }
   if (mass_form_) {
-    if (new_jacobian) {
-      // f_ holds f(t, y) from the residual just evaluated there.
-      const Eval e = matrix_.evaluate_jacobian(t, y, f_);
-      if (e != Eval::ok) return e;
-    } else {
-      ++problem_->stats().njac_reused;
-    }
+    // A new Jacobian with every new matrix (jacobian_survives_cj_change()); f_ holds
+    // f(t, y) from the residual just evaluated there.
+    const Eval e = matrix_.evaluate_jacobian(t, y, f_);
+    if (e != Eval::ok) return e;
     singular_ = !matrix_.factor(cj);
     return Eval::ok;
   }

@@ -271,15 +271,7 @@ StepAttempt BdfStepper::newton(double t_new) {
     Eval e = system_.residual(t_new, y_, yp_, r_);
     if (e != Eval::ok) return model_failure(e);
     if (m == 0 && refresh) {
-      // Every new iteration matrix gets a new Jacobian, as in DASSL and IDA, though a
-      // constant mass matrix would let it be refactorised for the new cj alone: the
-      // convergence test below trusts that matrix, and a Jacobian from a state far behind
-      // makes two small corrections look converged while the residual is not. van der Pol
-      // after a relaxation jump kept the one from inside the jump (df2/dy1 5e11 where it
-      // is now 6e5) for 100 steps and ended on the wrong branch with success. A Krylov
-      // solve applies f's own derivative and keeps only its preconditioner's Jacobian.
-      const bool keep_jacobian = system_.krylov() && system_.jacobian_survives_cj_change();
-      const bool new_jacobian = need_new_jacobian_ || !matrix_valid_ || !keep_jacobian;
+      const bool new_jacobian = need_new_jacobian_ || !matrix_valid_ || !system_.jacobian_survives_cj_change();
       e = system_.refresh(t_new, y_, yp_, r_, cj_, new_jacobian);
       if (e != Eval::ok) return model_failure(e);
       if (new_jacobian) jacobian_fresh_ = true, need_new_jacobian_ = false;

@@ -25,7 +25,6 @@ std::string DistributedModel::setup() {
   owned_ = static_cast<Eigen::Index>(d_.n_local);
   ghosts_ = static_cast<Eigen::Index>(d_.nghost);
   first_ = d_.first_row;
-  offset_ = local_rows() ? 0 : first_;
   // The blocks in rank order cover 0 .. n-1: each starts where the ranks before it end.
   unsigned long long mine = d_.n_local, before = 0, total = 0;
   MPI_Exscan(&mine, &before, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm_);
@@ -96,7 +95,7 @@ Vec DistributedModel::vector_of(const Eigen::VectorXd& rows) const {
   if (rows.size() == 0) return v;
   PetscScalar* data = nullptr;
   VecGetArray(v, &data);
-  Eigen::Map<Eigen::VectorXd>(data, owned_) = rows.segment(static_cast<Eigen::Index>(offset_), owned_);
+  Eigen::Map<Eigen::VectorXd>(data, owned_) = rows.segment(static_cast<Eigen::Index>(offset()), owned_);
   VecRestoreArray(v, &data);
   return v;
 }
@@ -105,7 +104,7 @@ Vec DistributedModel::vector_of(const PerComponent& rows) const {
   Vec v = vector_of(Eigen::VectorXd());
   PetscScalar* data = nullptr;
   VecGetArray(v, &data);
-  for (Eigen::Index i = 0; i < owned_; ++i) data[i] = rows[static_cast<Eigen::Index>(offset_) + i];
+  for (Eigen::Index i = 0; i < owned_; ++i) data[i] = rows[static_cast<Eigen::Index>(offset()) + i];
   VecRestoreArray(v, &data);
   return v;
 }

@@ -63,6 +63,8 @@ class DistributedModel {
   // The request's tolerances at the local vector's entries, ghosts too (scattered from their
   // owners once, so that no rank needs another's rows of them).
   void localise_tolerances();
+  // Where the owned rows start in the request's vectors: first_row, or 0 with local rows.
+  std::size_t offset() const { return local_rows() ? 0 : first_; }
   double weight(Eigen::Index local_column) const;  // 1 / (rtol |y| + atol) of a local column
 
   ProblemView& problem_;
@@ -72,7 +74,6 @@ class DistributedModel {
   int rank_ = 0;
   Eigen::Index owned_ = 0, ghosts_ = 0;
   std::size_t first_ = 0;
-  std::size_t offset_ = 0;  // where the owned rows start in the request's vectors
   Vec ghost_values_ = nullptr;  // sequential, on the tail of local_
   IS ghost_rows_ = nullptr;
   VecScatter to_ghosts_ = nullptr;
