@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "adjoint_support.hpp"
+#include "cvode_newton.hpp"
 #include "linear_algebra.hpp"
 #include "status_codes.hpp"
 #include "sundials_support.hpp"
@@ -96,7 +97,7 @@ struct AdjointModel {
 // backward pass in segments between data times.
 class CvodeAdjoint {
  public:
-  CvodeAdjoint(AdjointModel& model, const std::string& linear_solver)
+  CvodeAdjoint(AdjointModel& model, const std::string& linear_solver, const CvodeOptions& options)
       : m_(model), n_(model.problem.size()), np_(static_cast<Eigen::Index>(model.problem.np())), y_(n_, ctx_),
         lambda_(n_, ctx_), mu_(np_, ctx_), q_(1, ctx_), atol_(n_, ctx_), mu_atol_(np_, ctx_) {
     const SolveRequest& req = model.request;
@@ -113,6 +114,7 @@ class CvodeAdjoint {
     make_linear_solver(la_, y_, linear_solver, klu ? &model.forward.sparse_w() : nullptr, model.forward.ordering(), ctx_);
     check(CVodeSetLinearSolver(mem_, la_.solver, la_.matrix), "CVodeSetLinearSolver");
     if (model.use_matrix) check(CVodeSetJacFn(mem_, &AdjointModel::jacobian), "CVodeSetJacFn");
+    check(set_direct_newton(mem_, options), "CVodeSetJacEvalFrequency/CVodeSetNonlinConvCoef");
     if (req.h0 > 0) check(CVodeSetInitStep(mem_, req.direction() * req.h0), "CVodeSetInitStep");
     if (req.hmax > 0) check(CVodeSetMaxStep(mem_, req.hmax), "CVodeSetMaxStep");
     // Sign constraints by CVODES' own step control (DK_CONSTRAINT_* are its codes): the
@@ -288,7 +290,7 @@ SolveOutcome cvode_adjoint_solve(ProblemView& problem, const SolveRequest& req, 
       model.use_matrix && model.forward.analytic() ? DK_JACOBIAN_ANALYTIC : DK_JACOBIAN_FINITE_DIFFERENCE;
   if (!model.use_matrix) problem.stats().linear_algebra = DK_LINEAR_ALGEBRA_DENSE;
   // The core's dense LU is for the forward Newton matrix only; both passes use SUNDIALS' own here.
-  CvodeAdjoint adjoint(model, options.linear.linear_solver == "core" ? "dense" : options.linear.linear_solver);
+  CvodeAdjoint adjoint(model, options.linear.linear_solver == "core" ? "dense" : options.linear.linear_solver, options);
   SolveOutcome out = adjoint.forward(sink);
   if (out.status == Status::success) {
     const SolveOutcome back = adjoint.backward();

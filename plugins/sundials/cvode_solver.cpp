@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "cvode_adjoint.hpp"
+#include "cvode_newton.hpp"
 #include "ida_solver.hpp"
 #include "krylov_support.hpp"
 #include "linear_algebra.hpp"
@@ -92,7 +93,7 @@ struct OdeModel {
 
 class Cvode {
  public:
-  Cvode(OdeModel& model, const Eigen::VectorXd& y0, const std::string& solver, int max_order)
+  Cvode(OdeModel& model, const Eigen::VectorXd& y0, const CvodeOptions& options)
       : model_(model), y_(model.problem.size(), ctx_), dky_(model.problem.size(), ctx_) {
     const SolveRequest& req = model.request;
     y_.map() = y0;
@@ -105,13 +106,15 @@ class Cvode {
       start_krylov();
     } else {
       const bool klu = model.use_matrix && model.matrix.sparse();
-      make_linear_solver(la_, y_, solver, klu ? &model.matrix.sparse_w() : nullptr, model.matrix.ordering(), ctx_);
+      make_linear_solver(la_, y_, options.linear.linear_solver, klu ? &model.matrix.sparse_w() : nullptr,
+                         model.matrix.ordering(), ctx_);
       check(CVodeSetLinearSolver(mem_, la_.solver, la_.matrix), "CVodeSetLinearSolver");
       if (model.use_matrix) check(CVodeSetJacFn(mem_, &OdeModel::jacobian), "CVodeSetJacFn");
+      check(set_direct_newton(mem_, options), "CVodeSetJacEvalFrequency/CVodeSetNonlinConvCoef");
     }
     if (model.sensitivities) start_sensitivities();
-    check(CVodeSetMaxOrd(mem_, max_order), "CVodeSetMaxOrd");
-    max_order_ = max_order;
+    check(CVodeSetMaxOrd(mem_, options.max_order), "CVodeSetMaxOrd");
+    max_order_ = options.max_order;
     check(CVodeSetMaxNumSteps(mem_, 1000000), "CVodeSetMaxNumSteps");
     if (req.h0 > 0) check(CVodeSetInitStep(mem_, req.direction() * req.h0), "CVodeSetInitStep");
     if (req.hmax > 0) check(CVodeSetMaxStep(mem_, req.hmax), "CVodeSetMaxStep");
@@ -317,7 +320,6 @@ SolveOutcome CvodeSolver::solve(ProblemView& problem, const SolveRequest& req, O
   const bool sparse = problem.info().flags & DK_PROBLEM_SPARSE_JACOBIAN;
   if (solver_choice == "klu" && !sparse)
     return {Status::invalid_input, "linear_solver=klu needs a problem with a sparse Jacobian pattern", req.t0};
-  const int max_order = options.max_order;
   if (model.mass.setup(problem, req.t0, req.y0) != Eval::ok)
     return {Status::evaluation_failure, problem.last_message(), req.t0};
   if (options.linear.krylov()) {
@@ -342,7 +344,7 @@ SolveOutcome CvodeSolver::solve(ProblemView& problem, const SolveRequest& req, O
     return {Status::unsupported_problem, "problem gives no df/dp, which sensitivities with respect to parameters need",
             req.t0};
   Stats& stats = problem.stats();
-  Cvode cvode(model, req.y0, solver_choice, max_order);
+  Cvode cvode(model, req.y0, options);
   bool started = false;
   if (model.sensitivities) {
     const Eigen::MatrixXd s0 = model.sensitivities->initial();

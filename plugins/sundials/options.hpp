@@ -35,12 +35,25 @@ inline std::vector<OptionDesc> sundials_iteration_matrix_options() {
 
 struct CvodeOptions {
   int max_order = 5;
+  // The Newton iteration with an LU (not Krylov): SUNDIALS' msbj is 51 and its nlscoef
+  // 0.1. With them CVODE ended van der Pol (msbj: a Jacobian from inside a relaxation
+  // jump) and the Oregonator (nlscoef: a corrector stopped far from the step's solution)
+  // on wrong branches with success at rtol 1e-3; docs/solvers/ida.md has the sweep.
+  int jac_eval_frequency = 1;
+  double nonlin_conv_coef = 0.01;
   KrylovOptions linear;  // linear_solver and Krylov's options, read by read_krylov_options
 };
 
 inline const OptionTable<CvodeOptions>& cvode_options() {
   static const auto table = OptionTable<CvodeOptions>()
                                 .integer("max_order", &CvodeOptions::max_order, between(1, 5), "highest BDF order (1-5)")
+                                .integer("jac_eval_frequency", &CvodeOptions::jac_eval_frequency, at_least(1),
+                                         "with an LU: steps a Jacobian may serve before a new iteration matrix gets a "
+                                         "new one (SUNDIALS' msbj; 1: every new iteration matrix, as IDA; SUNDIALS' "
+                                         "own default is 51)")
+                                .real("nonlin_conv_coef", &CvodeOptions::nonlin_conv_coef, between(1e-6, 1),
+                                      "with an LU: the Newton iteration's tolerance as a fraction of the error "
+                                      "test's (SUNDIALS' nlscoef; its own default is 0.1)")
                                 .listed(sundials_linear_solver_options())
                                 .listed(sundials_iteration_matrix_options());
   return table;

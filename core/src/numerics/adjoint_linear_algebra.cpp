@@ -9,6 +9,8 @@ void TransposedIterationMatrix::setup(const SolveRequest& request, bool sparse) 
 }
 
 bool TransposedIterationMatrix::factor(const IterationMatrix& matrix) {
+  scaled_ = matrix.scaled();
+  if (scaled_) scale_ = matrix.scale(), scale_inv_ = matrix.scale_inverse();
   if (!sparse_) {
     dense_.matrix() = matrix.dense_w().transpose();
     return dense_.factor();
@@ -19,10 +21,16 @@ bool TransposedIterationMatrix::factor(const IterationMatrix& matrix) {
 }
 
 void TransposedIterationMatrix::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) {
+  const Eigen::VectorXd* rhs = &b;
+  if (scaled_) {
+    scaled_rhs_ = b.cwiseProduct(scale_inv_);
+    rhs = &scaled_rhs_;
+  }
   if (sparse_)
-    sparse_lu_.solve(b, x);
+    sparse_lu_.solve(*rhs, x);
   else
-    dense_.solve(b, x);
+    dense_.solve(*rhs, x);
+  if (scaled_) x.array() *= scale_.array();
 }
 
 void JacobianTransposeProducts::setup(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass,

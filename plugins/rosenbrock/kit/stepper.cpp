@@ -72,7 +72,8 @@ StepAttempt RosenbrockStepper::prepare_matrix(double t, double h, const Eigen::V
       return StepAttempt::failed(StepAttempt::Kind::recoverable, "the preconditioner could not be set up", 0.5);
     return e == Eval::ok ? StepAttempt{} : failure(e);
   }
-  if (!matrix_.factor(1.0 / (h * tab_.gamma))) {
+  norm_.weights(y, weights_);
+  if (!matrix_.factor_scaled(1.0 / (h * tab_.gamma), weights_)) {
     StepAttempt a;
     a.kind = StepAttempt::Kind::singular;
     a.message = "the iteration matrix M/(h*gamma) - J is singular";

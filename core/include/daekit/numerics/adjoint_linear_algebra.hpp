@@ -20,7 +20,9 @@ namespace daekit {
 class TransposedIterationMatrix {
  public:
   void setup(const SolveRequest& request, bool sparse);
-  // The transpose of `matrix`'s W as its last factor() or assemble() left it; false when singular.
+  // The transpose of `matrix`'s W as its last factor() or assemble() left it; false when
+  // singular. After factor_scaled() W is stored as S W S^-1, so W^T = S (S W S^-1)^T S^-1
+  // is solved in the same units: S^-1 b in, S times the solution out.
   bool factor(const IterationMatrix& matrix);
   void solve(const Eigen::VectorXd& b, Eigen::VectorXd& x);
 
@@ -29,6 +31,8 @@ class TransposedIterationMatrix {
   DenseLU dense_;
   SparseLUSolver sparse_lu_;
   Eigen::SparseMatrix<double> wt_;
+  bool scaled_ = false;
+  Eigen::VectorXd scale_, scale_inv_, scaled_rhs_;  // matrix's S and S^-1 when scaled_
 };
 
 // J(t, y)^T v by evaluating J at (t, y): the problem's (dense or in its pattern), else

@@ -46,6 +46,14 @@ class IterationMatrix {
   Eval evaluate_jacobian(double t, Eigen::Ref<const Eigen::VectorXd> y, Eigen::Ref<const Eigen::VectorXd> f0);
   // W = alpha M - J and its factorisation; false when singular.
   bool factor(double alpha);
+  // The same, factorised in units of the tolerances: S W S^-1 with S = diag(weights)
+  // rounded to powers of two (exact), which solve() undoes. The LU's rounding is
+  // relative to the entries it works with: unscaled, a component of size 1e-3 leaves
+  // rounding of 1e-19 in the solution's other components, which a tolerance of 1e-24 on
+  // them (E5) cannot absorb; scaled, every component's rounding is small against its
+  // own tolerance. For methods whose solution is the linear solve (Rosenbrock); a Newton
+  // iteration corrects such rounding by its residual.
+  bool factor_scaled(double alpha, const Eigen::VectorXd& weights);
   // W = alpha M - J without factorising, for solvers with a linear solver of their own
   // (IDA's Jacobian of F = M y' - f is exactly W with alpha = cj).
   void assemble(double alpha);
@@ -56,8 +64,12 @@ class IterationMatrix {
   void assemble_into(Scalar alpha, Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>& out) const;
   template <class Scalar>
   void assemble_into(Scalar alpha, Eigen::SparseMatrix<Scalar>& out) const;
+  // W as the last factor() or assemble() left it: S W S^-1 after factor_scaled().
   const Eigen::MatrixXd& dense_w() const { return w_; }
   const Eigen::SparseMatrix<double>& sparse_w() const { return w_sparse_; }
+  bool scaled() const { return w_scaled_; }
+  const Eigen::VectorXd& scale() const { return scale_; }              // S, with scaled()
+  const Eigen::VectorXd& scale_inverse() const { return scale_inv_; }  // S^-1, with scaled()
   void solve(const Eigen::VectorXd& b, Eigen::VectorXd& x);
 
   // J x (for methods that need the Jacobian's action).
@@ -81,8 +93,16 @@ class IterationMatrix {
   const MassMatrix* mass_ = nullptr;
   bool sparse_ = false, analytic_ = false;
 
+  // S of factor_scaled(): the weights rounded to powers of two, and their inverses. W's
+  // entry (i, j) is multiplied by scale_[i] / scale_[j], the right-hand side by scale_,
+  // the solution by scale_inv_.
+  void set_scaling(const Eigen::VectorXd& weights);
+
   Eigen::MatrixXd jac_, w_;
   DenseLU dense_lu_;
+  bool w_scaled_ = false;   // w_ or w_sparse_ holds S W S^-1 (factor_scaled(), no assemble() since)
+  bool lu_scaled_ = false;  // the factorisation solve() uses is factor_scaled()'s
+  Eigen::VectorXd scale_, scale_inv_, scaled_rhs_;
 
   Eigen::SparseMatrix<double> jac_sparse_, w_sparse_;
   std::vector<Eigen::Index> jac_to_w_;   // position in w_sparse_ of each Jacobian entry

@@ -113,7 +113,7 @@ class RosenbrockStepper {
   ArnoldiJacobian* arnoldi_ = nullptr;
   JacobianProduct* product_ = nullptr;  // J v for the Arnoldi projection
   double krylov_tolerance_ = 0.0;
-  Eigen::VectorXd weights_;  // the matrix-free paths' error weights at y
+  Eigen::VectorXd weights_;  // the error weights at y: the LU's scaling, the matrix-free paths' norms
   std::string sensitivities_failed_;  // why s0 could not be had: the first step says so
 };
 
