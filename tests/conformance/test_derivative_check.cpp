@@ -20,7 +20,7 @@ test::RunSpec chain(const std::string& problem, const std::string& solver, std::
 
 TEST_CASE("a wrong supplied Jacobian is found at run time, named, and replaced by differences",
           "[conformance][derivatives]") {
-  for (const char* solver : {"rodas5p", "ros34pw2", "radau5", "radauiia", "bdf", "ndf", "cvode", "ida"}) {
+  for (const char* solver : {"rodas5p", "ros34pw2", "radau5", "radauiia", "bdf", "ndf", "cvode", "ida", "petsc"}) {
     INFO(solver);
     const auto right = test::run(chain("chain_ok", solver));
     REQUIRE(right.status() == Status::success);

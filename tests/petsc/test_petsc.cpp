@@ -86,6 +86,11 @@ TEST_CASE("the test set's stiff problems against their references, dense and spa
   REQUIRE(s.status() == Status::success);
   REQUIRE(d.status() == Status::success);
   CHECK(s.stats().linear_algebra == DK_LINEAR_ALGEBRA_SPARSE);
+  // The report says which Jacobian ran: the problem's sparse one (it has no dense one,
+  // which the report once looked for), or differences when asked.
+  CHECK(s.stats().jacobian_used == DK_JACOBIAN_ANALYTIC);
+  CHECK(s.stats().nfev_jac == 0);
+  CHECK(d.stats().jacobian_used == DK_JACOBIAN_FINITE_DIFFERENCE);
   CHECK(((s.y_end() - d.y_end()).cwiseAbs().array() / (1e-6 + 1e-6 * d.y_end().cwiseAbs().array())).maxCoeff() < 10.0);
   // PETSc's GMRES with its ILU on the same AIJ matrix: the same answer.
   test::RunSpec krylov = sparse;

@@ -50,9 +50,6 @@ SolveOutcome solve(ProblemView& problem, const SolveRequest& req, OutputSink& si
     return {Status::evaluation_failure, why, req.t0};
   TsIntegrator ts(model, options);
   if (const std::string why = ts.start(req.t0, y0, h0); !why.empty()) return {Status::invalid_input, why, req.t0};
-  problem.stats().jacobian_used = problem.has_analytic_jacobian() && req.jacobian != JacobianSource::finite_difference
-                                      ? DK_JACOBIAN_ANALYTIC
-                                      : DK_JACOBIAN_FINITE_DIFFERENCE;
   if (req.output == OutputMode::every_step && !sink.emit(req.t0, y0)) return {Status::stopped_by_observer, "", req.t0};
   for (std::size_t k = 0; k < req.saveat.size() && req.saveat[k] == req.t0; ++k)
     if (!sink.emit(req.t0, y0)) return {Status::stopped_by_observer, "", req.t0};
