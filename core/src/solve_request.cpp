@@ -61,6 +61,13 @@ bool parse_int(const std::string& s, long* out) {
 }
 
 // Exactly one alternative of "a|b|c"; a substring such as "b|c" or "" is none of them.
+// The whole matrix a solver reads: df/dy (dense or in its pattern), or for a problem in
+// residual form dF/dy + c dF/dy'.
+bool gives_whole_jacobian(const dk_problem_info& problem) {
+  if (problem.flags & (DK_PROBLEM_ANALYTIC_JACOBIAN | DK_PROBLEM_SPARSE_JACOBIAN)) return true;
+  return problem.form == DK_FORM_RESIDUAL_ONLY && (problem.flags & DK_PROBLEM_ANALYTIC_RESIDUAL_JACOBIAN);
+}
+
 bool is_one_of_choices(const std::string& alternatives, const std::string& value) {
   std::size_t begin = 0;
   while (begin <= alternatives.size()) {
@@ -253,8 +260,10 @@ bool parse_request(const dk_solve_options& in, const dk_problem_info& problem, S
   }
   if (in.jacobian > DK_JACOBIAN_FINITE_DIFFERENCE) return fail(why, "unknown Jacobian source");
   r.jacobian = static_cast<JacobianSource>(in.jacobian);
-  if (r.jacobian == JacobianSource::analytic && !(problem.flags & DK_PROBLEM_ANALYTIC_JACOBIAN) &&
-      !(problem.flags & DK_PROBLEM_SPARSE_JACOBIAN))
+  // A distributed problem's may be its owned rows' alone, which only some solvers read:
+  // check_jacobian_request decides with the solver and the problem's table.
+  const bool distributed = DK_HAS_FIELD(&problem, dk_problem_info, distribution) && problem.distribution;
+  if (r.jacobian == JacobianSource::analytic && !distributed && !gives_whole_jacobian(problem))
     return fail(why, "an analytic Jacobian was requested but the problem does not provide one");
   if (in.init > DK_INIT_TRUST) return fail(why, "unknown initialisation policy");
   r.init = static_cast<InitPolicy>(in.init);
@@ -373,6 +382,23 @@ bool check_sensitivity_request(const dk_solver_info& solver, const dk_problem_in
     return fail(why, name + " has root functions that read y': sensitivities through their events are not "
                             "computed yet");
   return true;
+}
+
+bool check_jacobian_request(const dk_solver_info& solver, const dk_problem_info& problem,
+                            const dk_problem_vtbl* table, const SolveRequest& request, std::string* why) {
+  if (request.jacobian != JacobianSource::analytic) return true;
+  const bool distributed = DK_HAS_FIELD(&problem, dk_problem_info, distribution) && problem.distribution;
+  if (distributed && (solver.flags & DK_SOLVER_DISTRIBUTED)) {
+    if (table && table->jacobian_local) return true;
+    return fail(why, "an analytic Jacobian was requested but the problem gives no jacobian_local, which solver '" +
+                         std::string(solver.name) + "' reads for a distributed problem");
+  }
+  if (gives_whole_jacobian(problem)) return true;
+  if (distributed && table && table->jacobian_local)
+    return fail(why, "an analytic Jacobian was requested but the problem gives only its ranks' rows "
+                     "(jacobian_local), which solver '" + std::string(solver.name) +
+                         "' does not read; a solver whose `daekit info` says `distributed: yes` does");
+  return fail(why, "an analytic Jacobian was requested but the problem does not provide one");
 }
 
 bool check_adjoint_request(const dk_solver_info& solver, const dk_problem_info& problem, const SolveRequest& request,

@@ -156,3 +156,53 @@ TEST_CASE("initial sensitivities are taken as given, or refused when not finite"
   REQUIRE(parse_request(f.o, f.info, &by_default, &why));
   CHECK(by_default.sens_initial.empty());
 }
+
+TEST_CASE("a request for the analytic Jacobian is met by what the problem gives the solver that reads it", "[unit][options]") {
+  dk_eval (*const local)(void*, double, const double*, double*) = [](void*, double, const double*, double*) {
+    return DK_EVAL_OK;
+  };
+  dk_solver_info serial{}, distributed{};
+  serial.struct_size = distributed.struct_size = sizeof serial;
+  serial.name = "serial";
+  distributed.name = "spread";
+  distributed.flags = DK_SOLVER_DISTRIBUTED;
+  dk_problem_vtbl with_local{}, without{};
+  with_local.jacobian_local = local;
+  std::string why;
+  auto analytic = [](Fixture& f, std::string* why_parse) {
+    f.o.jacobian = DK_JACOBIAN_ANALYTIC;
+    SolveRequest r;
+    const bool ok = parse_request(f.o, f.info, &r, why_parse);
+    return std::pair{ok, r};
+  };
+  {  // A whole problem: the flags, dense, in a pattern, or a residual form's own.
+    Fixture f;
+    auto [ok, r] = analytic(f, &why);
+    CHECK_FALSE(ok);
+    CHECK_THAT(why, Catch::Contains("does not provide one"));
+    f.info.form = DK_FORM_RESIDUAL_ONLY;
+    f.info.flags = DK_PROBLEM_ANALYTIC_RESIDUAL_JACOBIAN;
+    auto [residual_ok, residual] = analytic(f, &why);
+    CHECK(residual_ok);
+    CHECK(check_jacobian_request(serial, f.info, &without, residual, &why));
+  }
+  {  // Spread over ranks: the owned rows for a distributed solver, the whole matrix otherwise.
+    Fixture f;
+    dk_distribution d{};
+    d.struct_size = sizeof d;
+    d.n_local = 1;
+    f.info.distribution = &d;
+    auto [ok, r] = analytic(f, &why);
+    REQUIRE(ok);  // left to check_jacobian_request
+    CHECK(check_jacobian_request(distributed, f.info, &with_local, r, &why));
+    CHECK_FALSE(check_jacobian_request(distributed, f.info, &without, r, &why));
+    CHECK_THAT(why, Catch::Contains("jacobian_local"));
+    CHECK_FALSE(check_jacobian_request(serial, f.info, &with_local, r, &why));
+    CHECK_THAT(why, Catch::Contains("distributed: yes"));
+    f.info.flags = DK_PROBLEM_SPARSE_JACOBIAN;
+    CHECK(check_jacobian_request(serial, f.info, &with_local, r, &why));
+    r.jacobian = JacobianSource::automatic;
+    f.info.flags = 0;
+    CHECK(check_jacobian_request(serial, f.info, &without, r, &why));
+  }
+}

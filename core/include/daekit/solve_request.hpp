@@ -94,6 +94,13 @@ bool check_sensitivity_request(const dk_solver_info& solver, const dk_problem_in
 bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& problem, std::string* why,
                         const dk_problem_vtbl* table = nullptr);
 
+// `--jacobian analytic` against what the problem gives this solver: the whole matrix
+// (dense or in its pattern), or for a distributed problem and a solver with
+// DK_SOLVER_DISTRIBUTED the owned rows (the table's jacobian_local), which such a solver
+// reads instead. parse_request leaves distributed problems to this check.
+bool check_jacobian_request(const dk_solver_info& solver, const dk_problem_info& problem,
+                            const dk_problem_vtbl* table, const SolveRequest& request, std::string* why);
+
 // The highest DAE index among the components (0 for an ODE with identity mass).
 // A request for an adjoint gradient the solver cannot meet (no DK_SOLVER_ADJOINT, forward
 // sensitivities asked beside it, a problem without real parameters): false with why.

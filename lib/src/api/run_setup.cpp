@@ -323,6 +323,7 @@ PreparedRun::PreparedRun(const loader::ProblemInstance& problem, const loader::S
   std::string why;
   if (!check_capabilities(solver.info(), info, &why, problem.handle().vtbl)) throw UnsupportedProblem(why);
   if (!parse_request(o, info, &request, &why)) throw UsageError(why);
+  if (!check_jacobian_request(solver.info(), info, problem.handle().vtbl, request, &why)) throw UsageError(why);
   if (!check_extra_options(solver.info(), request.extra, &why)) throw UsageError(why);
   if (!check_sensitivity_request(solver.info(), info, request, &why)) throw UnsupportedProblem(why);
   if (!check_adjoint_request(solver.info(), info, request, &why)) throw UnsupportedProblem(why);

@@ -130,6 +130,7 @@ struct SolverTrampolines {
       return out;
     }
     if (!parse_request(*options, view.info(), &request, &why) ||
+        !check_jacobian_request(a.info(), view.info(), problem->vtbl, request, &why) ||
         !check_extra_options(a.info(), request.extra, &why)) {
       out.message = why;
       return out;
