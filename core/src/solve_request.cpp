@@ -60,7 +60,6 @@ bool parse_int(const std::string& s, long* out) {
   return end != s.c_str() && *end == '\0' && errno == 0;
 }
 
-// Exactly one alternative of "a|b|c"; a substring such as "b|c" or "" is none of them.
 // The whole matrix a solver reads: df/dy (dense or in its pattern), or for a problem in
 // residual form dF/dy + c dF/dy'.
 bool gives_whole_jacobian(const dk_problem_info& problem) {
@@ -68,6 +67,7 @@ bool gives_whole_jacobian(const dk_problem_info& problem) {
   return problem.form == DK_FORM_RESIDUAL_ONLY && (problem.flags & DK_PROBLEM_ANALYTIC_RESIDUAL_JACOBIAN);
 }
 
+// Exactly one alternative of "a|b|c"; a substring such as "b|c" or "" is none of them.
 bool is_one_of_choices(const std::string& alternatives, const std::string& value) {
   std::size_t begin = 0;
   while (begin <= alternatives.size()) {
