@@ -210,6 +210,10 @@ bool IterationMatrix::factor(double alpha) {
   ++problem_->stats().nlu;
   assemble(alpha);
   lu_scaled_ = false;
+  return factor_assembled();
+}
+
+bool IterationMatrix::factor_assembled() {
   const bool ok = sparse_ ? sparse_lu_.factor(w_sparse_) : dense_lu_.factor(w_);
   if (!ok) ++problem_->stats().nsingular;
   return ok;
@@ -231,9 +235,7 @@ bool IterationMatrix::factor_scaled(double alpha, const Eigen::VectorXd& weights
         [&](Eigen::Index i, Eigen::Index j, double m) { w_(i, j) += alpha * m * scale_[i] * scale_inv_[j]; });
   }
   w_scaled_ = lu_scaled_ = true;
-  const bool ok = sparse_ ? sparse_lu_.factor(w_sparse_) : dense_lu_.factor(w_);
-  if (!ok) ++problem_->stats().nsingular;
-  return ok;
+  return factor_assembled();
 }
 
 void IterationMatrix::set_scaling(const Eigen::VectorXd& weights) {

@@ -97,6 +97,8 @@ class IterationMatrix {
   // entry (i, j) is multiplied by scale_[i] / scale_[j], the right-hand side by scale_,
   // the solution by scale_inv_.
   void set_scaling(const Eigen::VectorXd& weights);
+  // The LU of W as assembled (w_ or w_sparse_); false when singular, and counted.
+  bool factor_assembled();
 
   Eigen::MatrixXd jac_, w_;
   DenseLU dense_lu_;
