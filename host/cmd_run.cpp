@@ -28,11 +28,6 @@
 namespace daekit::host {
 namespace {
 
-// Whether the problem spread its rows over the ranks it was created on (ABI 1.3 part E).
-bool distributed(const dk_problem_info& info) {
-  return DK_HAS_FIELD(&info, dk_problem_info, distribution) && info.distribution != nullptr;
-}
-
 // t0, t0 + dt, ... and tend, for a problem's output interval dt (ABI 1.3); empty without
 // one, or when it would give more than a million points (the end alone then).
 std::vector<double> default_output_grid(const dk_problem_info& info, double tend) {
@@ -271,7 +266,7 @@ int solve_and_report(const RunRequest& request) {
   }
   const SolverHandle solver(solver_plugin);
   const dk_problem_info& info = problem.info();
-  if (const int size = loader::default_host()->mpi_size; size > 1 && !distributed(info))
+  if (const int size = loader::default_host()->mpi_size; size > 1 && !dk_distribution_of(&info))
     throw UsageError("problem '" + request.problem_name + "' has no distributed form, and on the " +
                      std::to_string(size) + " ranks of this MPI launch each would solve it again; run it as one "
                      "process (without mpirun or srun), or spread many runs with daekit wpd or daekit ensemble "

@@ -262,7 +262,7 @@ bool parse_request(const dk_solve_options& in, const dk_problem_info& problem, S
   r.jacobian = static_cast<JacobianSource>(in.jacobian);
   // A distributed problem's may be its owned rows' alone, which only some solvers read:
   // check_jacobian_request decides with the solver and the problem's table.
-  const bool distributed = DK_HAS_FIELD(&problem, dk_problem_info, distribution) && problem.distribution;
+  const bool distributed = dk_distribution_of(&problem) != nullptr;
   if (r.jacobian == JacobianSource::analytic && !distributed && !gives_whole_jacobian(problem))
     return fail(why, "an analytic Jacobian was requested but the problem does not provide one");
   if (in.init > DK_INIT_TRUST) return fail(why, "unknown initialisation policy");
@@ -387,7 +387,7 @@ bool check_sensitivity_request(const dk_solver_info& solver, const dk_problem_in
 bool check_jacobian_request(const dk_solver_info& solver, const dk_problem_info& problem,
                             const dk_problem_vtbl* table, const SolveRequest& request, std::string* why) {
   if (request.jacobian != JacobianSource::analytic) return true;
-  const bool distributed = DK_HAS_FIELD(&problem, dk_problem_info, distribution) && problem.distribution;
+  const bool distributed = dk_distribution_of(&problem) != nullptr;
   if (distributed && (solver.flags & DK_SOLVER_DISTRIBUTED)) {
     if (table && table->jacobian_local) return true;
     return fail(why, "an analytic Jacobian was requested but the problem gives no jacobian_local, which solver '" +
@@ -446,8 +446,7 @@ bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& pro
                          std::string(mass_kind_name(static_cast<MassKind>(problem.mass_kind))) + " mass matrix");
   // A problem spread over ranks exists only in pieces here: a solver that does not take
   // the pieces would evaluate rows this rank does not own.
-  if (DK_HAS_FIELD(&problem, dk_problem_info, distribution) && problem.distribution &&
-      problem.distribution->n_local < problem.n && !(solver.flags & DK_SOLVER_DISTRIBUTED))
+  if (dk_distribution_of(&problem) && problem.distribution->n_local < problem.n && !(solver.flags & DK_SOLVER_DISTRIBUTED))
     return fail(why, who + "solves problems whole in one process, but" + what + " is spread over MPI ranks (" +
                          std::to_string(problem.distribution->n_local) + " of its " + std::to_string(problem.n) +
                          " rows here); use a solver whose `daekit info` says `distributed: yes` (petsc)");

@@ -143,7 +143,7 @@ class ProblemView {
   // --- ABI 1.3 part E: a problem spread over MPI ranks, seen through its local entries. ---
   // The rows this rank owns, or null for a problem that is whole in this process.
   const dk_distribution* distribution() const {
-    return DK_HAS_FIELD(info_, dk_problem_info, distribution) ? info_->distribution : nullptr;
+    return dk_distribution_of(info_);
   }
   // y_local: the owned values, then the ghosts; f, values and d: owned rows.
   Eval rhs_local(double t, const double* y_local, double* f, bool for_jacobian = false);

@@ -189,8 +189,7 @@ std::string impossible_result(const dk_result& result, const Trajectory& traject
            " tend = " + format_number(tend);
   // A problem spread over MPI ranks has its output gathered to rank 0, the others get none;
   // with local rows every rank gets its own rows.
-  const bool output_elsewhere = DK_HAS_FIELD(&info, dk_problem_info, distribution) && info.distribution &&
-                                info.distribution->mpi_rank != 0 && dk_rows_held(&info) == info.n;
+  const bool output_elsewhere = dk_distribution_of(&info) && info.distribution->mpi_rank != 0 && dk_rows_held(&info) == info.n;
   if (trajectory.t.empty() && !output_elsewhere) return "reported success without any output point";
   const std::size_t block = trajectory.n * trajectory.sensitivity_count();
   if (block > 0 && trajectory.s.size() != trajectory.t.size() * block)

@@ -349,7 +349,7 @@ std::string invalid_parameters(const dk_problem_info* info) {
 // columns inside the local vector, and a mass a distributed solver can take. Whether the
 // ranks' blocks cover 0 .. n-1 only the ranks together know: the solver checks that.
 std::string invalid_distribution(const dk_problem_info* info) {
-  if (!DK_HAS_FIELD(info, dk_problem_info, distribution) || !info->distribution) return "";
+  if (!dk_distribution_of(info)) return "";
   const dk_distribution& d = *info->distribution;
   // Part E's distribution ends where local_rows (part G) begins.
   if (d.struct_size < offsetof(dk_distribution, local_rows))
@@ -551,7 +551,7 @@ void ProblemInstance::adopt() {
     throw LoadError("problem '" + plugin.manifest.name + "' (" + plugin.file.string() +
                     ") returned an invalid description: np = " + std::to_string(np) + " but no set_p function");
   }
-  if (DK_HAS_FIELD(info_, dk_problem_info, distribution) && info_->distribution) {
+  if (dk_distribution_of(info_)) {
     const dk_problem_vtbl* t = problem_.vtbl;
     const bool local = DK_HAS_FIELD(t, dk_problem_vtbl, mass_diagonal_local) && t->rhs_local &&
                        (info_->mass_kind == DK_MASS_IDENTITY || t->mass_diagonal_local);

@@ -596,10 +596,16 @@ typedef int32_t (*dk_solver_entry_fn)(const dk_host* host, dk_solver* out, char*
 /* Non-zero when the struct *s (of type T, starting with struct_size) holds `field`. */
 #define DK_HAS_FIELD(s, T, field) ((s)->struct_size >= offsetof(T, field) + sizeof(((const T*)0)->field))
 
+/* The rows this rank owns (ABI 1.3 part E), or NULL: the problem is whole in this
+   process, or its description predates the field. */
+static inline const dk_distribution* dk_distribution_of(const dk_problem_info* info) {
+  return DK_HAS_FIELD(info, dk_problem_info, distribution) ? info->distribution : NULL;
+}
+
 /* How many entries the per-row data of a problem's description and of its solves has:
    n_local for a distribution with local_rows, else n. */
 static inline size_t dk_rows_held(const dk_problem_info* info) {
-  const dk_distribution* d = DK_HAS_FIELD(info, dk_problem_info, distribution) ? info->distribution : NULL;
+  const dk_distribution* d = dk_distribution_of(info);
   return d && DK_HAS_FIELD(d, dk_distribution, local_rows) && d->local_rows ? d->n_local : info->n;
 }
 
