@@ -35,4 +35,4 @@ DAEKIT_EXPORT_SOLVER(Rodas5P, rodas5p, "0.1.0",
                      "Rodas5P (Steinebach 2023): 8-stage order-5 Rosenbrock method, stiffly accurate, index-1/2 DAEs")
 DAEKIT_EXPORT_SOLVER(Rok4a, rok4a, "0.1.0",
                      "ROK4a (Tranquilli & Sandu 2014): order-4 Rosenbrock-Krylov method, L-stable; J projected onto a "
-                     "Krylov space of f (linear_solver=arnoldi, its default for y' = f)")
+                     "Krylov space of f when asked (linear_solver=arnoldi, outside the error test)")
