@@ -178,9 +178,15 @@ class Driver {
   // At round-off's floor, whether the model's failures or the minimum step end a run of
   // failed evaluations is an accident of the step at which they began: the status names the
   // model either way. A user's hmin above that floor is what stopped the retries.
+  // Named by what shrank h last (docs/cli.md, `status`): the model, a singular matrix,
+  // else the method itself (the error test, Newton) or the user's hmin.
   Status step_too_small_status() const {
-    if (failures_in_row_ == 0 || req_.hmin >= hmin_) return Status::step_size_too_small;
-    return last_failure_singular_ ? Status::singular_matrix : Status::evaluation_failure;
+    if (req_.hmin >= hmin_) return Status::step_size_too_small;
+    switch (last_failure_) {
+      case StepAttempt::Kind::recoverable: return Status::evaluation_failure;
+      case StepAttempt::Kind::singular: return Status::singular_matrix;
+      default: return Status::step_size_too_small;
+    }
   }
 
   // Where this step may end (a tstop, a time event, tend) and whether it lands there;
@@ -206,9 +212,12 @@ class Driver {
   // test: h shrinks for the next try, or the run ends after too many in a row.
   std::optional<SolveOutcome> failed_attempt(const StepAttempt& a) {
     using Kind = StepAttempt::Kind;
+    last_failure_ = a.kind;  // ok: rejected by the error test, if at all
     if (a.kind == Kind::convergence) {
       // A Newton iteration that converges too slowly is step-size control for implicit
       // methods (RADAU5 shrinks h and retries): counted with the error-test rejections.
+      // Its model evaluations succeeded: a row of the model's failures ends here.
+      failures_in_row_ = 0;
       last_reason_ = a.message;
       if (++rejections_in_row_ > limits_.max_consecutive_rejections)
         return finish(Status::convergence_failures, in_a_row(a.message, rejections_in_row_));
@@ -217,7 +226,6 @@ class Driver {
     }
     if (a.kind != Kind::ok) {
       last_reason_ = a.message;
-      last_failure_singular_ = a.kind == Kind::singular;
       if (++failures_in_row_ > limits_.max_consecutive_failures)
         return finish(a.kind == Kind::singular ? Status::singular_matrix : Status::evaluation_failure,
                       in_a_row(a.message, failures_in_row_));
@@ -343,7 +351,7 @@ class Driver {
   bool landing_ = false, time_event_next_ = false, last_rejected_ = false;
   std::size_t next_tstop_ = 0;
   int rejections_in_row_ = 0, failures_in_row_ = 0;
-  bool last_failure_singular_ = false;
+  StepAttempt::Kind last_failure_ = StepAttempt::Kind::ok;  // of the last attempt; ok: none, or the error test
   std::string last_reason_ = "the error test failed";
   Eigen::VectorXd y_end_;
   ConstraintGuard constraints_;
