@@ -174,7 +174,8 @@ class RosenbrockSolver : public Solver {
           return stepper;
         },
         [&](const RosenbrockStepper& stepper) { return make_controller(o.controller, stepper.error_order(), limits); });
-    if (linear == "arnoldi" && outcome.status == Status::success) outcome.message = arnoldi_caveat;
+    if (linear == "arnoldi" && is_success(outcome.status))
+      outcome.message = outcome.message.empty() ? arnoldi_caveat : outcome.message + "; " + arnoldi_caveat;
     return outcome;
   }
 

@@ -175,11 +175,11 @@ class Driver {
     return m.str();
   }
 
-  // At round-off's floor, whether the model's failures or the minimum step end a run of
-  // failed evaluations is an accident of the step at which they began: the status names the
-  // model either way. A user's hmin above that floor is what stopped the retries.
-  // Named by what shrank h last (docs/cli.md, `status`): the model, a singular matrix,
-  // else the method itself (the error test, Newton) or the user's hmin.
+  // Named by what shrank h last (docs/cli.md, `status`). At round-off's floor, whether the
+  // model's failures or the minimum step end a run of failed evaluations is an accident of
+  // the step at which they began: the status names the model (or a singular matrix)
+  // either way; after the method's own failures (the error test, Newton) it is the step
+  // size. A user's hmin above that floor is what stopped the retries.
   Status step_too_small_status() const {
     if (req_.hmin >= hmin_) return Status::step_size_too_small;
     switch (last_failure_) {
