@@ -64,15 +64,14 @@ StepAttempt RosenbrockStepper::prepare_matrix(double t, double h, const Eigen::V
   } else if (jacobian_age_ > 0) {
     ++problem_.stats().njac_reused;
   }
+  norm_.weights(y, weights_);  // every path's: the LU's scaling, the Krylov paths' inner products
   if (arnoldi_) return prepare_projection(t, h, y);
   if (krylov_) {
-    norm_.weights(y, weights_);
     const Eval e = krylov_->prepare_preconditioner(t, y, f0_, h * tab_.gamma, fresh);
     if (e == Eval::recoverable)
       return StepAttempt::failed(StepAttempt::Kind::recoverable, "the preconditioner could not be set up", 0.5);
     return e == Eval::ok ? StepAttempt{} : failure(e);
   }
-  norm_.weights(y, weights_);
   if (!matrix_.factor_scaled(1.0 / (h * tab_.gamma), weights_)) {
     StepAttempt a;
     a.kind = StepAttempt::Kind::singular;
@@ -83,7 +82,6 @@ StepAttempt RosenbrockStepper::prepare_matrix(double t, double h, const Eigen::V
 }
 
 StepAttempt RosenbrockStepper::prepare_projection(double t, double h, const Eigen::VectorXd& y) {
-  norm_.weights(y, weights_);
   product_->at(t, y, y, 0.0);
   const auto outcome = arnoldi_->prepare([this](ArnoldiJacobian::ConstRef v,
                                                 ArnoldiJacobian::Ref out) { return product_->apply(v, out); },

@@ -86,6 +86,7 @@ class RosenbrockStepper {
   // The Jacobian's part of an attempt: J (or the preconditioner) at (t, y) when due, and W
   // for this h factorised (or the preconditioner set up for it).
   StepAttempt prepare_matrix(double t, double h, const Eigen::VectorXd& y);
+  // The Arnoldi projection's share of it, with weights_ already at y.
   StepAttempt prepare_projection(double t, double h, const Eigen::VectorXd& y);
   // Stage i's k from rhs_: a back-solve, a Krylov solve of (M - h gamma J) k = h gamma rhs,
   // or the projected system's solve.
