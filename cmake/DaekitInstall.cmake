@@ -11,6 +11,7 @@ install(TARGETS daekit_sdk daekit_core daekit_api daekit_fit EXPORT daekitTarget
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # One include/daekit from the three libraries' folders: the paths authors include are unchanged.
 install(DIRECTORY sdk/include/daekit core/include/daekit lib/include/daekit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${DAEKIT_GENERATED_INCLUDE_DIR}/daekit/eigen_build.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/daekit)
 # The family kits (static libraries daekit::<family>_kit and their headers under
 # daekit/kits/<family>/): a third-party solver builds a variant of a family on them.
 get_property(DAEKIT_FAMILY_KITS GLOBAL PROPERTY DAEKIT_KITS)

@@ -9,6 +9,9 @@
   host/, problems/        no kit: the host runs plugins through the C ABI, problems need the SDK
   problems/               only the header-only SDK side (abi, sdk), never the core's numerics
   host/farm/              none of its clients (wpd/, ensemble/, check/): they register task kinds
+  installed headers of core/, lib/ and the kits that include Eigen: daekit/eigen_abi.hpp too
+                          (the libraries and their users pass Eigen objects to each other, so
+                          a consumer compiled for another instruction set is refused there)
 
   check_layering.py <source dir>     exit 1 and one line per broken rule
 """
@@ -19,10 +22,29 @@ import sys
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](daekit/[^>"]+)[>"]', re.MULTILINE)
 LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
 SOURCES = {".cpp", ".hpp", ".h"}
+EIGEN_INCLUDE = re.compile(r'^\s*#\s*include\s*<Eigen/', re.MULTILINE)
+EIGEN_ABI = re.compile(r'^\s*#\s*include\s*"daekit/eigen_abi\.hpp"', re.MULTILINE)
 
 
 def includes(path):
     return INCLUDE.findall(path.read_text(errors="replace"))
+
+
+def installs_with_eigen_objects(rel):
+    """Headers installed beside libraries that pass Eigen objects across their boundary."""
+    if rel.suffix != ".hpp" or rel.name == "eigen_abi.hpp":
+        return False
+    parts = rel.parts
+    return parts[:2] in {("core", "include"), ("lib", "include")} or (
+        parts[0] == "plugins" and len(parts) > 3 and parts[2:4] == ("kit", "include"))
+
+
+def includes_eigen_without_abi_check(text):
+    """The line of the first Eigen include of a header that does not include eigen_abi.hpp."""
+    first = EIGEN_INCLUDE.search(text)
+    if not first or EIGEN_ABI.search(text):
+        return None
+    return text.count("\n", 0, first.start()) + 1
 
 
 def family_of(header):
@@ -47,6 +69,10 @@ def main(root):
                 broken.append(f"{rel}: the {own_family} family includes the {family} kit ({header})")
             if top == "problems" and not re.match(r"daekit/(abi\.h|sdk/)", header):
                 broken.append(f"{rel}: a problem includes {header} (problems build on the SDK only)")
+        if installs_with_eigen_objects(rel):
+            line = includes_eigen_without_abi_check(path.read_text(errors="replace"))
+            if line:
+                broken.append(f"{rel}:{line}: includes Eigen but not daekit/eigen_abi.hpp")
         if rel.parts[:2] == ("host", "farm"):
             for header in LOCAL_INCLUDE.findall(path.read_text(errors="replace")):
                 parts = pathlib.PurePosixPath(header).parts

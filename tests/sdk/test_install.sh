@@ -3,7 +3,8 @@
 # docs/examples against that installation only (fresh build folders, nothing of
 # the source tree's targets), and runs them through the installed host by name
 # (DAEKIT_PLUGIN_PATH) and by path; `daekit check` must pass on both and fail,
-# naming the Jacobian, on a copy of the pendulum with a wrong Jacobian.
+# naming the Jacobian, on a copy of the pendulum with a wrong Jacobian; a consumer compiled
+# for AVX2 against the portable libraries is refused when it compiles, saying why.
 #   test_install.sh <build dir> <source dir>
 set -euo pipefail
 build=$1 source=$2
@@ -82,6 +83,25 @@ grep -q "^rober .*ida .*success" <<<"$out" || fail "embedding: ida on rober: $ou
 grep -q "no dense output" <<<"$out" && fail "embedding: a solver without dense output: $out"
 if "$work/embedding/compare_solvers" rodas5q > "$work/embedding.err" 2>&1; then fail "an unknown solver was accepted"; fi
 grep -q "did you mean" "$work/embedding.err" || fail "embedding: no suggestion for an unknown solver"
+# A consumer compiled for AVX2 against the portable libraries: Eigen would allocate and free
+# its objects by another rule than the libraries' (a plugin built so crashed on its first
+# solve), so the SDK refuses it when it compiles, saying why (daekit/eigen_abi.hpp); by
+# CMake (the ROS2 example) and by pkg-config's flags, with the libraries' flags as control.
+abi_message="daekit: this file is compiled for another vector instruction set than the daekit libraries"
+if cmake -S "$source/docs/examples/ros2_solver" -B "$work/ros2_avx2" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+         -DCMAKE_CXX_FLAGS=-mavx2 > "$work/ros2_avx2.log" 2>&1 && cmake --build "$work/ros2_avx2" >> "$work/ros2_avx2.log" 2>&1; then
+  fail "the ROS2 example compiled for AVX2 against the portable libraries"
+fi
+grep -q "$abi_message" "$work/ros2_avx2.log" || { cat "$work/ros2_avx2.log"; fail "ros2 with -mavx2: no daekit message"; }
+if command -v pkg-config > /dev/null; then
+  read -r -a cflags <<<"$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags daekit)"
+  g++ -std=c++20 -fsyntax-only "${cflags[@]}" "$source/tests/sdk/eigen_abi_mismatch.cpp" \
+    || fail "the SDK header did not compile with the libraries' flags"
+  if g++ -std=c++20 -fsyntax-only -mavx2 "${cflags[@]}" "$source/tests/sdk/eigen_abi_mismatch.cpp" 2> "$work/avx2.err"; then
+    fail "a file compiled for AVX2 against the portable libraries was accepted"
+  fi
+  grep -q "$abi_message" "$work/avx2.err" || { cat "$work/avx2.err"; fail "pkg-config with -mavx2: no daekit message"; }
+fi
 # The Python module beside the installed library, found with the documented PYTHONPATH.
 if [ -d "$prefix/lib/daekit/python/daekit" ]; then
   out=$(cd "$work" && PYTHONPATH="$prefix/lib/daekit/python" /usr/bin/python3 -c \

@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "daekit/abi.h"
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/dense_history.hpp"
 
 namespace daekit {

@@ -5,6 +5,8 @@
 
 #include <Eigen/Core>
 
+#include "daekit/eigen_abi.hpp"
+
 namespace daekit {
 
 class PerComponent {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "daekit/abi.h"
+#include "daekit/eigen_abi.hpp"
 #include "daekit/status.hpp"
 
 namespace daekit {

@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "daekit/eigen_abi.hpp"
+
 namespace daekit {
 
 struct Accuracy {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "daekit/abi.h"
+#include "daekit/eigen_abi.hpp"
 #include "daekit/per_component.hpp"
 
 namespace daekit {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/problem_view.hpp"
 #include "daekit/solve_request.hpp"
 

@@ -22,6 +22,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/function_ref.hpp"
 #include "daekit/status.hpp"
 

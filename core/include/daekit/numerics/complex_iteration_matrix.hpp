@@ -7,6 +7,7 @@
 #include <Eigen/SparseCore>
 #include <complex>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/dense_lu.hpp"
 #include "daekit/numerics/sparse_lu.hpp"
 

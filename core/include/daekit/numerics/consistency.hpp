@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 #include <string>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/solve_request.hpp"
 #include "daekit/status.hpp"
 

@@ -22,6 +22,8 @@
 #include <cstdint>
 #include <string>
 
+#include "daekit/eigen_abi.hpp"
+
 namespace daekit {
 
 class ProblemView;

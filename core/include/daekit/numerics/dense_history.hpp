@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
+
 namespace daekit {
 
 class DenseHistory {

@@ -17,6 +17,8 @@
 #include <complex>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
+
 namespace daekit {
 
 template <class Scalar>

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <string>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/function_ref.hpp"
 #include "daekit/status.hpp"
 

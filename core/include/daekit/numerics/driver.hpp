@@ -35,6 +35,7 @@
 #include <sstream>
 #include <string>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/consistency.hpp"
 #include "daekit/numerics/constraint_guard.hpp"
 #include "daekit/numerics/controller.hpp"

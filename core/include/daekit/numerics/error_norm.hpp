@@ -9,6 +9,7 @@
 #include <array>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/per_component.hpp"
 
 namespace daekit {

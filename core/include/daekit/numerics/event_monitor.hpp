@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/function_ref.hpp"
 #include "daekit/numerics/root_finder.hpp"
 #include "daekit/numerics/sensitivity_jump.hpp"

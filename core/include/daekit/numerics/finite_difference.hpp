@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/per_component.hpp"
 
 namespace daekit {

@@ -12,6 +12,7 @@
 
 #include <Eigen/Dense>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/dense_lu.hpp"
 #include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"

@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/status.hpp"
 
 namespace daekit {

@@ -10,6 +10,7 @@
 #include <Eigen/SparseCore>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/column_colouring.hpp"
 #include "daekit/numerics/dense_lu.hpp"
 #include "daekit/numerics/derivative_check.hpp"

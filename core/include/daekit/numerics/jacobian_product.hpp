@@ -21,6 +21,7 @@
 
 #include <Eigen/Core>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/solve_request.hpp"
 #include "daekit/status.hpp"
 

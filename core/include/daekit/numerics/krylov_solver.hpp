@@ -9,6 +9,7 @@
 #include <Eigen/Core>
 #include <memory>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/function_ref.hpp"
 #include "daekit/status.hpp"
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/status.hpp"
 
 namespace daekit {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/jacobian_product.hpp"
 #include "daekit/numerics/krylov_solver.hpp"
 #include "daekit/numerics/mass_matrix.hpp"

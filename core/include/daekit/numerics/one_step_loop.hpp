@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/consistency.hpp"
 #include "daekit/numerics/constraint_guard.hpp"
 #include "daekit/numerics/driver.hpp"

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/solve_request.hpp"

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/function_ref.hpp"
 #include "daekit/status.hpp"
 

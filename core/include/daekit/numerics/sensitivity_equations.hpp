@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/error_norm.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/problem_view.hpp"

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "daekit/abi.h"
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/mass_matrix.hpp"
 #include "daekit/numerics/sensitivity_equations.hpp"
 #include "daekit/problem_view.hpp"

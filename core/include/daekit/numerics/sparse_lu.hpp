@@ -11,6 +11,8 @@
 #include <memory>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
+
 namespace daekit {
 
 // The fill-reducing ordering of the sparse LUs: the factorisation's own minimum degree

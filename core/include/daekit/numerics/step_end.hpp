@@ -13,6 +13,7 @@
 #include <limits>
 #include <string>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/event_monitor.hpp"
 #include "daekit/numerics/function_ref.hpp"
 #include "daekit/output_sink.hpp"

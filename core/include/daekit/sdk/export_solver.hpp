@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "daekit/abi.h"
+#include "daekit/eigen_abi.hpp"
 #include "daekit/sdk/manifest.hpp"
 #include "daekit/sdk/export_problem.hpp"
 #include "daekit/sdk/solver.hpp"

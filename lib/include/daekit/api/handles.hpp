@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "daekit/api/discovery.hpp"
+#include "daekit/eigen_abi.hpp"
 #include "daekit/loader/registry.hpp"
 #include "daekit/sdk/problem.hpp"
 

@@ -10,6 +10,7 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/driver.hpp"
 #include "daekit/numerics/error_norm.hpp"
 #include "daekit/numerics/implicit_system.hpp"

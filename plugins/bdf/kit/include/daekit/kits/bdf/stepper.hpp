@@ -16,6 +16,7 @@
 #include <array>
 #include <string>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/driver.hpp"
 #include "daekit/numerics/error_norm.hpp"
 #include "daekit/numerics/implicit_system.hpp"

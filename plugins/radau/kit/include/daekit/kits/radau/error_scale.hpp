@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/problem_view.hpp"
 #include "daekit/solve_request.hpp"
 

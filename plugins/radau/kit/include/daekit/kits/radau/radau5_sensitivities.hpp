@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/complex_iteration_matrix.hpp"
 #include "daekit/numerics/driver.hpp"
 #include "daekit/numerics/iteration_matrix.hpp"

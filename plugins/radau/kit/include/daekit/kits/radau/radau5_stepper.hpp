@@ -16,6 +16,7 @@
 #include <limits>
 #include <optional>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/controller.hpp"
 #include "daekit/numerics/complex_iteration_matrix.hpp"
 #include "daekit/numerics/driver.hpp"

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/complex_iteration_matrix.hpp"
 #include "daekit/numerics/driver.hpp"
 #include "daekit/numerics/iteration_matrix.hpp"

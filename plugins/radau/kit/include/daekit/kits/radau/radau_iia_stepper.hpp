@@ -20,6 +20,7 @@
 #include <optional>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/controller.hpp"
 #include "daekit/numerics/complex_iteration_matrix.hpp"
 #include "daekit/numerics/driver.hpp"

@@ -17,6 +17,7 @@
 #include <optional>
 #include <utility>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/driver.hpp"
 #include "daekit/numerics/newton_krylov.hpp"
 #include "daekit/problem_view.hpp"

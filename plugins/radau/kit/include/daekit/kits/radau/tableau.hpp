@@ -9,6 +9,8 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
+
 namespace daekit {
 
 struct RadauTableau {

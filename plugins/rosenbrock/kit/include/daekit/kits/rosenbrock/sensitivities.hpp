@@ -14,6 +14,7 @@
 #include <array>
 #include <string>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/error_norm.hpp"
 #include "daekit/numerics/iteration_matrix.hpp"
 #include "daekit/numerics/mass_matrix.hpp"

@@ -7,6 +7,7 @@
 #include <array>
 #include <vector>
 
+#include "daekit/eigen_abi.hpp"
 #include "daekit/numerics/arnoldi_jacobian.hpp"
 #include "daekit/numerics/driver.hpp"
 #include "daekit/numerics/error_norm.hpp"
