@@ -6,6 +6,7 @@
 // tests/rosenbrock/test_rosenbrock_order.cpp.
 #include <catch2/catch.hpp>
 
+#include <string>
 #include <string_view>
 
 #include "harness.hpp"
@@ -90,7 +91,7 @@ TEST_CASE("rok4a's projection: its dimension grows with the tolerance asked, and
   };
   test::RunSpec loose = rok4a("brusselator", 1e-6), tight = loose, bounded = loose;
   tight.solver_options["eplifac"] = "1e-4";
-  bounded.solver_options["arnoldi_dim"] = "4";
+  bounded.solver_options["arnoldi_dim"] = std::to_string(4);
   const double l = vectors_per_step(loose), t = vectors_per_step(tight), b = vectors_per_step(bounded);
   INFO("vectors per step: eplifac 0.05 " << l << ", 1e-4 " << t << ", arnoldi_dim 4 " << b);
   CHECK(t > l);
@@ -118,6 +119,6 @@ TEST_CASE("linear_solver=arnoldi is refused where it cannot serve", "[conformanc
   CHECK(std::string_view(r.result.message).find("arnoldi") != std::string_view::npos);
   // Fewer vectors than the order.
   spec = rok4a("hires", 1e-6);
-  spec.solver_options["arnoldi_dim"] = "3";
+  spec.solver_options["arnoldi_dim"] = std::to_string(3);
   CHECK(test::run(spec).status() == Status::invalid_input);
 }
