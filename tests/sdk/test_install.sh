@@ -93,6 +93,15 @@ if cmake -S "$source/docs/examples/ros2_solver" -B "$work/ros2_avx2" -G Ninja -D
   fail "the ROS2 example compiled for AVX2 against the portable libraries"
 fi
 grep -q "$abi_message" "$work/ros2_avx2.log" || { cat "$work/ros2_avx2.log"; fail "ros2 with -mavx2: no daekit message"; }
+# A program on the library API (daekit/daekit.hpp) shares no Eigen storage with it: any
+# instruction set will do (run where the CPU has AVX2).
+cmake -S "$source/docs/examples/embedding" -B "$work/embedding_avx2" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+      -DCMAKE_CXX_FLAGS=-mavx2 > "$work/embedding_avx2.log" 2>&1 && cmake --build "$work/embedding_avx2" >> "$work/embedding_avx2.log" 2>&1 \
+  || { cat "$work/embedding_avx2.log"; fail "the embedding example did not build with -mavx2"; }
+if grep -q avx2 /proc/cpuinfo; then
+  out=$("$work/embedding_avx2/compare_solvers" rodas5p radau5) || fail "the embedding example built with -mavx2 failed: $out"
+  grep -q "^oscillator rodas5p .*success" <<<"$out" || fail "embedding with -mavx2: $out"
+fi
 if command -v pkg-config > /dev/null; then
   read -r -a cflags <<<"$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags daekit)"
   g++ -std=c++20 -fsyntax-only "${cflags[@]}" "$source/tests/sdk/eigen_abi_mismatch.cpp" \

@@ -8,8 +8,10 @@
 // compiled with -march=native against a portable build crashed on its first solve.
 // cmake/DaekitEigenAbi.cmake records the libraries' value in daekit/eigen_build.hpp.
 //
-// Every installed header that includes Eigen includes this one
-// (tests/architecture/check_layering.py).
+// Every installed header that includes Eigen includes this one, but for those whose
+// interface only reads the caller's Eigen objects (tests/architecture/check_layering.py):
+// a program on the library API, which reaches Eigen only through those, may be compiled
+// for any instruction set.
 #pragma once
 
 #include <Eigen/Core>

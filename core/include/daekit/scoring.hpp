@@ -15,7 +15,6 @@
 #include <cstdint>
 #include <limits>
 
-#include "daekit/eigen_abi.hpp"
 
 namespace daekit {
 

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "daekit/api/discovery.hpp"
-#include "daekit/eigen_abi.hpp"
 #include "daekit/loader/registry.hpp"
 #include "daekit/sdk/problem.hpp"
 
