@@ -60,14 +60,14 @@ TEST_CASE("complex dense LU solves a shifted system and reports singular ones", 
   CHECK_FALSE(lu.factor(a));
 }
 
-// Sizes on both sides of the written-out loops' limits (32 real, 24 complex) and matrices
+// Sizes on both sides of the written-out loops' limits (48 real, 40 complex) and matrices
 // that need row interchanges: the same solutions as Eigen's partial-pivoting LU, the
 // singular and non-finite cases reported on both paths.
 template <class Scalar>
 void check_dense_sizes() {
   using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
   using Vector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>;
-  for (int n : {1, 2, 3, 7, 24, 25, 32, 33, 48}) {
+  for (int n : {1, 2, 3, 7, 24, 25, 40, 41, 48, 49, 64}) {
     INFO("n = " << n);
     Matrix a = Matrix::Random(n, n);
     a.diagonal().setZero();  // every column needs an interchange or a small pivot

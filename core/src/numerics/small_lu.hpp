@@ -14,9 +14,10 @@
 
 namespace daekit::small_lu {
 
-// Up to these sizes the written-out loops beat OpenBLAS here (docs/architecture.md).
-constexpr int real_limit = 32;
-constexpr int complex_limit = 24;
+// Up to these sizes the written-out loops, in their AVX2 variant, beat OpenBLAS here
+// (docs/decisions/blas-kernel.md, "Small systems skip LAPACK").
+constexpr int real_limit = 48;
+constexpr int complex_limit = 40;
 
 // Factors the n x n column-major a in place; false on an exactly zero pivot column.
 bool factor(int n, double* a, int* pivots);

@@ -5,8 +5,8 @@
 // the binary was compiled for (SSE2 in a portable build): 2.1 ms for n = 160 here, where
 // OpenBLAS, which picks its kernels for the CPU at run time, takes 0.41 ms (real: 0.23 vs
 // 0.15 ms). See the libraries in docs/architecture.md; which LAPACK is opened, and which
-// kernel it runs, is numerics/lapack_backend.hpp's business. Small systems (up to 32
-// real, 24 complex unknowns) skip LAPACK for written-out loops (core/src/numerics/small_lu.hpp):
+// kernel it runs, is numerics/lapack_backend.hpp's business. Small systems (up to 48
+// real, 40 complex unknowns) skip LAPACK for written-out loops (core/src/numerics/small_lu.hpp):
 // faster there, and the same bits on every CPU.
 //
 // The storage is kept between factorisations, so that the step loop does not allocate.
