@@ -7,6 +7,9 @@
 # recorded in an installed header, daekit/eigen_build.hpp, which daekit/eigen_abi.hpp
 # compares with the consumer's when it compiles.
 include(CheckCXXSourceCompiles)
+include(CMakePushCheckState)
+# The check's settings stay here: included at the top level, they would reach later checks.
+cmake_push_check_state(RESET)
 set(CMAKE_REQUIRED_QUIET ON)
 set(CMAKE_REQUIRED_LIBRARIES Eigen3::Eigen)
 set(CMAKE_REQUIRED_FLAGS "")
@@ -26,6 +29,7 @@ int main() { return 0; }" DAEKIT_EIGEN_ALIGN_${bytes}_${daekit_eigen_flags_key})
     set(DAEKIT_EIGEN_DEFAULT_ALIGN_BYTES ${bytes})
   endif()
 endforeach()
+cmake_pop_check_state()
 if(NOT DEFINED DAEKIT_EIGEN_DEFAULT_ALIGN_BYTES)
   message(FATAL_ERROR "could not tell how Eigen aligns its storage with these compiler flags")
 endif()

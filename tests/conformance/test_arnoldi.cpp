@@ -2,8 +2,8 @@
 // (linear_solver=arnoldi, numerics/arnoldi_jacobian.hpp), asked for by name: the direct
 // LU's answer to the tolerance where the space resolves the stiffness, statistics that
 // show the projection, the caveat every success carries, and refusals of what it cannot
-// serve; rok4a's default (its LU) where the projection is not error-controlled. Its order with a four-vector projection is in
-// tests/rosenbrock/test_rosenbrock_order.cpp.
+// serve; rok4a's default (its LU) where the projection is not error-controlled. Its order
+// with a four-vector projection is in tests/rosenbrock/test_rosenbrock_order.cpp.
 #include <catch2/catch.hpp>
 
 #include <string>

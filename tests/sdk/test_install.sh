@@ -27,12 +27,22 @@ done
 core_exports=$(nm -D --defined-only "$prefix"/lib/libdaekit_core.so.*)
 grep -q RosenbrockStepper <<<"$core_exports" && fail "the core still exports a family's step"
 # (Captured first: with pipefail, grep -q closing the pipe early would fail the host on SIGPIPE.)
+# What the SDK says when a file's Eigen differs from the libraries' (daekit/eigen_abi.hpp).
+abi_message="daekit: this file is compiled for another vector instruction set than the daekit libraries"
 # pkg-config's flags point into the prefix the files were installed to, not the configured one.
 if command -v pkg-config > /dev/null; then
   cflags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags daekit)
   grep -q -- "-I$prefix/lib/pkgconfig/../../include" <<<"$cflags" || grep -q -- "-I$prefix/include" <<<"$cflags" \
     || fail "daekit.pc is not relocatable: $cflags"
   [ -d "$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --variable=plugindir daekit)" ] || fail "daekit.pc plugindir"
+  # The flags alone compile an SDK header; with -mavx2 added the Eigen check refuses it (below).
+  read -r -a cflag_words <<<"$cflags"
+  g++ -std=c++20 -fsyntax-only "${cflag_words[@]}" "$source/tests/sdk/eigen_abi_mismatch.cpp" \
+    || fail "the SDK header did not compile with the libraries' flags"
+  if g++ -std=c++20 -fsyntax-only -mavx2 "${cflag_words[@]}" "$source/tests/sdk/eigen_abi_mismatch.cpp" 2> "$work/avx2.err"; then
+    fail "a file compiled for AVX2 against the portable libraries was accepted"
+  fi
+  grep -q "$abi_message" "$work/avx2.err" || { cat "$work/avx2.err"; fail "pkg-config with -mavx2: no daekit message"; }
 fi
 listing=$("$prefix/bin/daekit" list)
 grep -q rodas5p <<<"$listing" || fail "the installed host does not find the installed plugins"
@@ -86,8 +96,7 @@ grep -q "did you mean" "$work/embedding.err" || fail "embedding: no suggestion f
 # A consumer compiled for AVX2 against the portable libraries: Eigen would allocate and free
 # its objects by another rule than the libraries' (a plugin built so crashed on its first
 # solve), so the SDK refuses it when it compiles, saying why (daekit/eigen_abi.hpp); by
-# CMake (the ROS2 example) and by pkg-config's flags, with the libraries' flags as control.
-abi_message="daekit: this file is compiled for another vector instruction set than the daekit libraries"
+# CMake (the ROS2 example) here, by pkg-config's flags above.
 if cmake -S "$source/docs/examples/ros2_solver" -B "$work/ros2_avx2" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
          -DCMAKE_CXX_FLAGS=-mavx2 > "$work/ros2_avx2.log" 2>&1 && cmake --build "$work/ros2_avx2" >> "$work/ros2_avx2.log" 2>&1; then
   fail "the ROS2 example compiled for AVX2 against the portable libraries"
@@ -101,15 +110,6 @@ cmake -S "$source/docs/examples/embedding" -B "$work/embedding_avx2" -G Ninja -D
 if grep -q avx2 /proc/cpuinfo; then
   out=$("$work/embedding_avx2/compare_solvers" rodas5p radau5) || fail "the embedding example built with -mavx2 failed: $out"
   grep -q "^oscillator rodas5p .*success" <<<"$out" || fail "embedding with -mavx2: $out"
-fi
-if command -v pkg-config > /dev/null; then
-  read -r -a cflags <<<"$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags daekit)"
-  g++ -std=c++20 -fsyntax-only "${cflags[@]}" "$source/tests/sdk/eigen_abi_mismatch.cpp" \
-    || fail "the SDK header did not compile with the libraries' flags"
-  if g++ -std=c++20 -fsyntax-only -mavx2 "${cflags[@]}" "$source/tests/sdk/eigen_abi_mismatch.cpp" 2> "$work/avx2.err"; then
-    fail "a file compiled for AVX2 against the portable libraries was accepted"
-  fi
-  grep -q "$abi_message" "$work/avx2.err" || { cat "$work/avx2.err"; fail "pkg-config with -mavx2: no daekit message"; }
 fi
 # The Python module beside the installed library, found with the documented PYTHONPATH.
 if [ -d "$prefix/lib/daekit/python/daekit" ]; then
