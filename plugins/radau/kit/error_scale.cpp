@@ -19,7 +19,9 @@ RadauErrorScale::RadauErrorScale(const ProblemView& problem, const SolveRequest&
     index_[i] = request.index_scaling ? std::max(1, problem.index_of(i)) : 1;
     controlled_[i] = !(request.suppress_algebraic && problem.is_algebraic(i));
     controlled_count_ += controlled_[i] ? 1 : 0;
+    index_one_dae_ = index_one_dae_ || problem.is_algebraic(i);
   }
+  index_one_dae_ = index_one_dae_ && max_dae_index(problem.info()) == 1;
 }
 
 void RadauErrorScale::transform_tolerances(double exponent) {

@@ -236,7 +236,7 @@ std::optional<StepAttempt> Radau5Stepper::solve_stages(double t, double h, const
     z3_ = t31 * f1_ + f2_;
     // Never converged on a Krylov correction that stopped short of its tolerance.
     const bool inexact = krylov_ && krylov_->take_inexact();
-    if (faccon_ * dyno <= scale_.newton_tolerance() && !inexact) break;
+    if (scale_.newton_converged(faccon_, dyno, newton_) && !inexact) break;
   }
   return std::nullopt;
 }

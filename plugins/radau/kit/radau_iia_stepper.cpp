@@ -257,7 +257,7 @@ std::optional<StepAttempt> RadauIIAStepper::solve_stages(double t, double h, con
     dynold = std::max(dyno, uround);
     for (int a = 0; a < s; ++a) w_[a] += z_[a];
     to_stages();
-    if (faccon_ * dyno <= scale_.newton_tolerance()) break;
+    if (scale_.newton_converged(faccon_, dyno, newton_)) break;
   }
   return std::nullopt;
 }

@@ -14,6 +14,10 @@
 //   void projected(const Eigen::VectorXd& y);  // the accepted end was moved onto a constraint
 //   int dense_degree() const;  // optional: the degree of interpolate's polynomial in theta,
 //                              // for keeping the dense output (numerics/dense_history.hpp)
+//   bool leaves_algebraic_defect() const;  // optional: true for a linearly implicit method
+//                              // (its steps satisfy a DAE's algebraic equations only to the
+//                              // local error): the driver re-solves them when the error
+//                              // estimate stalls (Driver::reinit_on_stall)
 //   std::string restart_sensitivities(double t, const Eigen::VectorXd& y, const Eigen::MatrixXd& s);
 //                              // with sensitivities: after the restart at an event at (t, y),
 //                              // s+ (numerics/sensitivity_jump.hpp), a DAE's made consistent;
@@ -27,6 +31,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -242,10 +247,47 @@ class Driver {
       m << detail::where(t_, h_) << ": the error test failed " << rejections_in_row_ << " times in a row";
       return finish(Status::error_test_failures, m.str());
     }
+    if (std::optional<SolveOutcome> ended = reinit_on_stall(a.error)) return ended;
     // A rejected first step means the automatic estimate was far off: cut hard, as RODAS does.
     h_ *= stats_.accepted == 0 && limits_.first_rejection_cut > 0.0 ? limits_.first_rejection_cut
                                                                       : controller_.rejected(std::abs(h_), a.error);
     last_rejected_ = true;
+    return std::nullopt;
+  }
+
+  // A linearly implicit step (Rosenbrock) leaves a DAE's algebraic equations violated by
+  // up to its local error, and a method whose embedded solution is not stiffly accurate
+  // (ROS34PW2: R^(inf) = -0.48) carries that defect of the step's start into its error
+  // estimate whatever h is. Where an algebraic component approaches zero its tolerance
+  // shrinks below the defect the previous steps left, and every retry failed alike (the
+  // estimate 1.54, 1.30, 1.21, 1.16, 1.14, ... while h fell twentyfold, until the run
+  // gave up). So when the estimate stalls (h cut by 1.3 or more over two rejections, the
+  // error down by less than a tenth: an estimate of order 2 or more would have fallen by
+  // 40 %), the algebraic components are re-solved once, as after an event; a point that
+  // is consistent is left as it is, a failure to re-solve leaves y alone. Not on every
+  // run of rejections: at tba's input switches (three and more in a row, the error
+  // falling 39, 13, 6.1) re-solving to the initialisation's residual test moved a
+  // voltage by 2.6e-4 and made the estimate stall there. Not before a step has been
+  // accepted (the initial values are what the initialisation made them), nor with
+  // sensitivities or an adjoint, whose columns or record would have to follow.
+  std::optional<SolveOutcome> reinit_on_stall(double error) {
+    if constexpr (requires { stepper_.leaves_algebraic_defect(); }) {
+      const double h = std::abs(h_);
+      if (rejections_in_row_ == 1) reinit_done_ = false;
+      const bool stalled =
+          rejections_in_row_ >= 3 && 1.3 * h <= rejected_h_[0] && error >= 0.9 * rejected_error_[0];
+      rejected_h_ = {rejected_h_[1], h};
+      rejected_error_ = {rejected_error_[1], error};
+      if (!stalled || reinit_done_ || stats_.accepted == 0 || !restart_ || !stepper_.leaves_algebraic_defect() ||
+          req_.wants_sensitivities() || req_.wants_adjoint())
+        return std::nullopt;
+      reinit_done_ = true;
+      Eigen::VectorXd y = y_;
+      if (restart_(t_, y, /*reinit=*/true).status != Status::success) return std::nullopt;
+      y_ = y;
+      // The root functions' values at the re-solved point, for the next step's sign test.
+      if (SolveOutcome ended; !step_end_.resume(t_, y_, &ended)) return finish(ended.status, ended.message);
+    }
     return std::nullopt;
   }
 
@@ -352,6 +394,9 @@ class Driver {
   bool landing_ = false, time_event_next_ = false, last_rejected_ = false;
   std::size_t next_tstop_ = 0;
   int rejections_in_row_ = 0, failures_in_row_ = 0;
+  // |h| and the error of the two rejections before this one in the row (reinit_on_stall).
+  std::array<double, 2> rejected_h_{}, rejected_error_{};
+  bool reinit_done_ = false;
   StepAttempt::Kind last_failure_ = StepAttempt::Kind::ok;  // of the last attempt; ok: none, or the error test
   std::string last_reason_ = "the error test failed";
   Eigen::VectorXd y_end_;

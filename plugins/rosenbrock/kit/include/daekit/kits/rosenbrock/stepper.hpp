@@ -49,6 +49,8 @@ class RosenbrockStepper {
   // every accepted step evaluates for the next one) and linear interpolation on algebraic ones.
   void interpolate(double theta, Eigen::VectorXd& out);
   int order() const { return tab_.order; }
+  // Linearly implicit: a DAE's algebraic equations hold only to the local error (driver.hpp).
+  bool leaves_algebraic_defect() const { return !mass_.is_identity(); }
   // (1 - theta) y_old + theta (y_new + (1 - theta) H(theta)), H of degree dense_rows - 1; else cubic Hermite.
   int dense_degree() const { return tab_.dense_rows == 0 ? 3 : tab_.dense_rows + 1; }
   // Stages solved by a Krylov method (linear_solver=krylov; the stepper does not own it),
