@@ -14,6 +14,11 @@
 // quadratic residual in y3: 71 to 670 tolerances at the step points (radauiia 210 to
 // 2400) while y1 and y2 were within one. Index-1 DAEs now measure the rate first
 // (plugins/radau/kit/error_scale.hpp).
+//
+// Between the steps: the one-step methods' continuous extensions are weakest on algebraic
+// components (ros34pw2's Hermite interpolates them linearly: 860 tolerances at rtol 1e-8;
+// radauiia 640, rodas5p 240), so output points at requested times get them re-solved
+// from the differential ones (numerics/consistency.hpp, AlgebraicProjection).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <iostream>
@@ -55,16 +60,20 @@ TEST_CASE("every DAE solver finishes an algebraic component's zero crossings at 
   CHECK(checked >= 100);
 }
 
-TEST_CASE("at every step point a DAE's algebraic component is as accurate as the differential ones",
-          "[conformance][dae][steps]") {
+namespace {
+void check_algebraic_follows_differential(dk_output_mode output) {
+  std::vector<double> times;
+  for (int k = 1; k < 200; ++k) times.push_back(0.1 * k + 0.05);
   int checked = 0;
   for (const auto& solver : test::in_tree_solvers()) {
-    for (double rtol : {1e-4, 1e-6}) {
+    for (double rtol : {1e-4, 1e-6, 1e-8}) {
       auto spec = test::spec_for("crossing_dae", solver, rtol, rtol);
-      spec.output = DK_OUTPUT_EVERY_STEP;
+      spec.output = output;
+      if (output == DK_OUTPUT_SAVEAT) spec.saveat = times;
       const auto r = test::run(spec);
       INFO(solver << " rtol " << rtol << ": " << status_name(r.status()) << " " << r.message());
-      if (r.status() == Status::unsupported_problem) continue;
+      // ros3p's order-1 estimate takes more than 100 000 steps at 1e-8 (docs/solvers/rosenbrock.md).
+      if (r.status() == Status::unsupported_problem || r.status() == Status::too_many_steps) continue;
       REQUIRE(r.status() == Status::success);
       REQUIRE(r.t.size() > 10);
       ++checked;
@@ -79,9 +88,21 @@ TEST_CASE("at every step point a DAE's algebraic component is as accurate as the
       }
       INFO("y1 " << worst[0] << ", y2 " << worst[1] << ", y3 " << worst[2] << " tolerances");
       // y3 = y1^2 + y2 on the exact solution, so its error follows theirs (measured: at
-      // most 1.9 times theirs, rosenbrock23's at rtol 1e-6; radau5 had 670 against 0.9).
+      // most twice theirs; radau5 had 670 against 0.9 at the step points, ros34pw2 860
+      // against 4.8 between them).
       CHECK(worst[2] <= 10.0 * std::max(worst[0], worst[1]) + 1.0);
     }
   }
-  CHECK(checked >= 25);
+  CHECK(checked >= 40);
+}
+}  // namespace
+
+TEST_CASE("at every step point a DAE's algebraic component is as accurate as the differential ones",
+          "[conformance][dae][steps]") {
+  check_algebraic_follows_differential(DK_OUTPUT_EVERY_STEP);
+}
+
+TEST_CASE("between the steps a DAE's algebraic component is as accurate as the differential ones",
+          "[conformance][dae][saveat]") {
+  check_algebraic_follows_differential(DK_OUTPUT_SAVEAT);
 }

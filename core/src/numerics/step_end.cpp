@@ -1,5 +1,6 @@
 #include "daekit/numerics/step_end.hpp"
 
+#include "daekit/numerics/consistency.hpp"
 #include "daekit/numerics/driver.hpp"
 #include "daekit/numerics/time_text.hpp"
 
@@ -54,7 +55,9 @@ bool StepEnd::emit_saved_until(double t_limit, const Interpolant& y_at, double* 
   while (req_.output == OutputMode::saveat && next_save_ < req_.saveat.size() &&
          dir * (req_.saveat[next_save_] - t_limit) <= 0.0) {
     const double ts = req_.saveat[next_save_++];
-    if (!y_at(ts, y_out_) || !sink_.emit(ts, y_out_)) {
+    const bool interpolated = y_at(ts, y_out_);
+    if (interpolated && projection_) projection_->apply(ts, y_out_);
+    if (!interpolated || !sink_.emit(ts, y_out_)) {
       *t_stopped = ts;
       return false;
     }
@@ -163,6 +166,8 @@ StepEnd::Next StepEnd::after(Step& s, double* t, bool* reinit, SolveOutcome* out
       !dense_->sample(s.t_old, t_end, s.dense_degree, dense_samples_,
                       [&](int, double ts, auto column) {
                         if (!y_at(ts, y_out_)) return false;
+                        // Between the step's ends, as at requested times: one answer for y(t).
+                        if (projection_ && ts != s.t_old && ts != t_end) projection_->apply(ts, y_out_);
                         column = y_out_;
                         return true;
                       }))

@@ -118,7 +118,8 @@ template <class Stepper>
 class Driver {
  public:
   Driver(Stepper& stepper, ProblemView& problem, const SolveRequest& req, OutputSink& sink,
-         StepController& controller, double h_start, Eigen::VectorXd& y, DriverLimits limits, const Restart& restart)
+         StepController& controller, double h_start, Eigen::VectorXd& y, DriverLimits limits, const Restart& restart,
+         AlgebraicProjection* projection = nullptr)
       : stepper_(stepper),
         problem_(problem),
         req_(req),
@@ -134,7 +135,9 @@ class Driver {
         y_end_(y.size()),
         constraints_(problem, req),
         events_(problem, req, sink),
-        step_end_(problem, req, sink, events_) {}
+        step_end_(problem, req, sink, events_) {
+    step_end_.project_saved_points(projection);
+  }
 
   SolveOutcome run() {
     if (std::string why; !constraints_.satisfied(y_, &why)) return finish(Status::invalid_input, why);
@@ -408,8 +411,8 @@ class Driver {
 template <class Stepper>
 SolveOutcome drive(Stepper& stepper, ProblemView& problem, const SolveRequest& req, OutputSink& sink,
                    StepController& controller, double h_start, Eigen::VectorXd& y, DriverLimits limits = {},
-                   const Restart& restart = nullptr) {
-  Driver<Stepper> driver(stepper, problem, req, sink, controller, h_start, y, limits, restart);
+                   const Restart& restart = nullptr, AlgebraicProjection* projection = nullptr) {
+  Driver<Stepper> driver(stepper, problem, req, sink, controller, h_start, y, limits, restart, projection);
   return driver.run();
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "daekit/numerics/consistency.hpp"
 #include "daekit/numerics/controller.hpp"
@@ -53,7 +54,13 @@ SolveOutcome solve_one_step(ProblemView& problem, const SolveRequest& request, O
       return {Status::evaluation_failure, "choosing the first step: " + problem.last_message(), 0.0};
     return {Status::success, "", h};
   };
-  SolveOutcome out = drive(*stepper, problem, request, sink, *controller, h0, y, DriverLimits{}, restart);
+  // Output at requested times and kept dense output: an index-1 DAE's algebraic
+  // components re-solved there.
+  std::optional<AlgebraicProjection> projection;
+  if ((request.output == OutputMode::saveat || request.keep_dense) && AlgebraicProjection::applies(problem, request))
+    projection.emplace(problem, request, mass);
+  SolveOutcome out =
+      drive(*stepper, problem, request, sink, *controller, h0, y, DriverLimits{}, restart, projection ? &*projection : nullptr);
   if (!init.message.empty() && is_success(out.status)) out.message = init.message;
   return out;
 }

@@ -23,6 +23,8 @@
 
 namespace daekit {
 
+class AlgebraicProjection;
+
 struct SolveOutcome {
   Status status = Status::internal_error;
   std::string message;
@@ -67,6 +69,11 @@ class StepEnd {
   // restarts its sensitivities from it (nullptr: no sensitivities).
   const Eigen::MatrixXd* sensitivities_after_event() const { return events_.sensitivities_after_event(); }
 
+  // Output points at requested times and the kept dense output's interior samples get
+  // their algebraic components re-solved by this (an index-1 DAE's,
+  // numerics/consistency.hpp); nullptr: the interpolant's as they are.
+  void project_saved_points(AlgebraicProjection* projection) { projection_ = projection; }
+
   // The end of a run that reached tend: the final point in output mode end.
   SolveOutcome success(double t, const Eigen::VectorXd& y);
   // A run that ends failed (too many steps, a step too small, ...) at (t, y), the last
@@ -90,6 +97,7 @@ class StepEnd {
   Eigen::VectorXd y_out_, y_piece_;
   Eigen::MatrixXd dense_samples_;
   EventMonitor::Handled handled_;
+  AlgebraicProjection* projection_ = nullptr;
 };
 
 }  // namespace daekit

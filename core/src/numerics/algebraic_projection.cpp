@@ -1,0 +1,91 @@
+#include <Eigen/Dense>
+#include <Eigen/SparseLU>
+#include <cmath>
+
+#include "algebraic_part.hpp"
+#include "daekit/numerics/consistency.hpp"
+#include "daekit/numerics/iteration_matrix.hpp"
+#include "daekit/numerics/mass_matrix.hpp"
+#include "daekit/problem_view.hpp"
+
+namespace daekit {
+
+struct AlgebraicProjection::Parts {
+  ProblemView& problem;
+  const SolveRequest& request;
+  AlgebraicPart part;
+  IterationMatrix matrix;
+  Eigen::MatrixXd left, right;  // the bases as dense matrices, for a dense Jacobian
+  Eigen::VectorXd f, g, start, dy;
+  Eigen::PartialPivLU<Eigen::MatrixXd> dense_lu;
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> sparse_lu;
+
+  Parts(ProblemView& p, const SolveRequest& r, const MassMatrix& mass) : problem(p), request(r), part(mass, p.size()) {
+    const Eigen::Index n = p.size();
+    matrix.setup(p, r, mass, /*allow_sparse=*/part.selection);
+    if (!matrix.sparse()) part.as_bases(n, left, right);
+    f.setZero(n);
+    dy.setZero(n);
+  }
+
+  // The algebraic equations' derivative with respect to the algebraic components, at
+  // the Jacobian last evaluated, factorised; false when singular.
+  bool factor() {
+    if (matrix.sparse()) {
+      sparse_lu.compute(sparse_block(matrix.sparse_jacobian(), part.rows, &part.columns, nullptr));
+      return sparse_lu.info() == Eigen::Success;
+    }
+    dense_lu.compute(left.transpose() * matrix.dense_jacobian() * right);
+    return std::isfinite(dense_lu.determinant()) && dense_lu.determinant() != 0.0;
+  }
+
+  // The Newton correction of y for the residuals g; its largest size in tolerances.
+  double correction(const Eigen::VectorXd& y) {
+    if (matrix.sparse()) {
+      const Eigen::VectorXd d = sparse_lu.solve(-g);
+      dy.setZero();
+      for (std::size_t k = 0; k < part.columns.size(); ++k) dy[part.columns[k]] = d[static_cast<Eigen::Index>(k)];
+    } else {
+      dy = right * dense_lu.solve(-g);
+    }
+    double largest = 0.0;
+    for (Eigen::Index i = 0; i < y.size(); ++i)
+      largest = std::max(largest, std::abs(dy[i]) / (request.atol[i] + request.rtol[i] * std::abs(y[i])));
+    return largest;
+  }
+};
+
+AlgebraicProjection::AlgebraicProjection(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass)
+    : parts_(std::make_unique<Parts>(problem, request, mass)) {}
+
+AlgebraicProjection::~AlgebraicProjection() = default;
+
+bool AlgebraicProjection::applies(const ProblemView& problem, const SolveRequest& request) {
+  if (request.wants_sensitivities() || problem.residual_only() || max_dae_index(problem.info()) != 1) return false;
+  for (Eigen::Index i = 0; i < problem.size(); ++i)
+    if (problem.is_algebraic(i)) return true;
+  return false;
+}
+
+bool AlgebraicProjection::apply(double t, Eigen::VectorXd& y) {
+  Parts& p = *parts_;
+  p.start = y;
+  auto give_up = [&] {
+    y = p.start;
+    return false;
+  };
+  if (p.problem.rhs(t, y, p.f) != Eval::ok) return give_up();
+  p.part.equations(p.f, p.g);
+  if (p.matrix.evaluate_jacobian(t, y, p.f) != Eval::ok || !p.factor()) return give_up();
+  for (int iteration = 0; iteration < 4; ++iteration) {
+    const double size = p.correction(y);
+    if (!std::isfinite(size)) return give_up();
+    y += p.dy;
+    if (size <= 1e-3) return true;
+    if (p.problem.rhs(t, y, p.f) != Eval::ok) return give_up();
+    p.part.equations(p.f, p.g);
+  }
+  return give_up();
+}
+
+}  // namespace daekit
