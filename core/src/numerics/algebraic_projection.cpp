@@ -19,6 +19,11 @@ struct AlgebraicProjection::Parts {
   Eigen::VectorXd f, g, start, dy;
   Eigen::PartialPivLU<Eigen::MatrixXd> dense_lu;
   Eigen::SparseLU<Eigen::SparseMatrix<double>> sparse_lu;
+  bool factored = false;  // a factorisation is there to reuse
+  // The algebraic equations do not determine the algebraic components alone (tba: a
+  // voltage that only the charges' equations hold, a structurally singular block): the
+  // method's values are kept at every point, without evaluating df/dy again.
+  bool singular = false;
 
   Parts(ProblemView& p, const SolveRequest& r, const MassMatrix& mass) : problem(p), request(r), part(mass, p.size()) {
     const Eigen::Index n = p.size();
@@ -36,7 +41,9 @@ struct AlgebraicProjection::Parts {
       return sparse_lu.info() == Eigen::Success;
     }
     dense_lu.compute(left.transpose() * matrix.dense_jacobian() * right);
-    return std::isfinite(dense_lu.determinant()) && dense_lu.determinant() != 0.0;
+    // Not the determinant: of a few hundred pivots it under- or overflows (tba's 175).
+    const auto pivots = dense_lu.matrixLU().diagonal().cwiseAbs();
+    return pivots.allFinite() && pivots.minCoeff() > 0.0;
   }
 
   // The Newton correction of y for the residuals g; its largest size in tolerances.
@@ -67,16 +74,24 @@ bool AlgebraicProjection::applies(const ProblemView& problem, const SolveRequest
   return false;
 }
 
-bool AlgebraicProjection::apply(double t, Eigen::VectorXd& y) {
+bool AlgebraicProjection::apply(double t, Eigen::VectorXd& y, bool fresh_jacobian) {
   Parts& p = *parts_;
+  if (p.singular) return false;
+  if (!fresh_jacobian && !p.factored) return apply(t, y, true);
   p.start = y;
   auto give_up = [&] {
     y = p.start;
-    return false;
+    // With an older Jacobian, once more with one of this point's.
+    return fresh_jacobian ? false : apply(t, y, true);
   };
   if (p.problem.rhs(t, y, p.f) != Eval::ok) return give_up();
   p.part.equations(p.f, p.g);
-  if (p.matrix.evaluate_jacobian(t, y, p.f) != Eval::ok || !p.factor()) return give_up();
+  if (fresh_jacobian) {
+    if (p.matrix.evaluate_jacobian(t, y, p.f) != Eval::ok) return give_up();
+    p.factored = p.factor();
+    p.singular = !p.factored;
+    if (!p.factored) return false;
+  }
   for (int iteration = 0; iteration < 4; ++iteration) {
     const double size = p.correction(y);
     if (!std::isfinite(size)) return give_up();

@@ -64,10 +64,11 @@ RestartOutcome reinitialise_after_event(ProblemView& problem, const SolveRequest
 // interpolates them linearly; Radau IIA's collocation polynomial with 7 stages has order
 // 8 against the step's 13): on crossing_dae (tests/abi/fixtures) y3 = y1^2 + y2 was 240 to
 // 870 tolerances off between the steps while y1, y2 and every step point were within
-// 15. Newton on the algebraic equations N^T f = 0 for the algebraic components, with df/dy
-// evaluated once at the interpolated point, gives them the differential components'
-// accuracy. Allocates once; a sensitivity column is not re-solved, so a solve that
-// asks for sensitivities does not use it.
+// 15. Newton on the algebraic equations N^T f = 0 for the algebraic components gives them
+// the differential components' accuracy, where those equations determine them (their
+// block of df/dy non-singular; tba's is structurally singular: there the interpolant's
+// values are kept). Allocates once; a sensitivity column is not re-solved, so a solve
+// that asks for sensitivities does not use it.
 class AlgebraicProjection {
  public:
   AlgebraicProjection(ProblemView& problem, const SolveRequest& request, const MassMatrix& mass);
@@ -79,7 +80,9 @@ class AlgebraicProjection {
   static bool applies(const ProblemView& problem, const SolveRequest& request);
   // true when a correction fell below a thousandth of the tolerances within four
   // iterations; otherwise (and when the model or the LU fails) y is left as it came.
-  bool apply(double t, Eigen::VectorXd& y);
+  // fresh_jacobian false: with the last point's df/dy while Newton converges with it, a
+  // fresh one where it does not.
+  bool apply(double t, Eigen::VectorXd& y, bool fresh_jacobian = true);
 
  private:
   struct Parts;
