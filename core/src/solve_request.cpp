@@ -425,6 +425,13 @@ int max_dae_index(const dk_problem_info& problem) {
   return std::max(highest, 1);
 }
 
+bool index_one_dae(const dk_problem_info& problem) {
+  if (!problem.differential || max_dae_index(problem) != 1) return false;
+  for (std::size_t i = 0; i < dk_rows_held(&problem); ++i)
+    if (problem.differential[i] == 0) return true;
+  return false;
+}
+
 std::size_t constrained_components(const dk_problem_info& problem) {
   if (!DK_HAS_FIELD(&problem, dk_problem_info, constraints) || !problem.constraints) return 0;
   std::size_t count = 0;

@@ -102,13 +102,15 @@ bool check_capabilities(const dk_solver_info& solver, const dk_problem_info& pro
 bool check_jacobian_request(const dk_solver_info& solver, const dk_problem_info& problem,
                             const dk_problem_vtbl* table, const SolveRequest& request, std::string* why);
 
-// The highest DAE index among the components (0 for an ODE with identity mass).
 // A request for an adjoint gradient the solver cannot meet (no DK_SOLVER_ADJOINT, forward
 // sensitivities asked beside it, a problem without real parameters): false with why.
 bool check_adjoint_request(const dk_solver_info& solver, const dk_problem_info& problem, const SolveRequest& request,
                            std::string* why);
 
+// The highest DAE index among the components (0 for an ODE with identity mass).
 int max_dae_index(const dk_problem_info& problem);
+// A DAE of index 1: algebraic components, none of index 2 or 3.
+bool index_one_dae(const dk_problem_info& problem);
 
 // How many components carry a sign constraint (0 for a problem from before ABI 1.2).
 std::size_t constrained_components(const dk_problem_info& problem);

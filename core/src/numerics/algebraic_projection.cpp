@@ -46,6 +46,10 @@ struct AlgebraicProjection::Parts {
     return pivots.allFinite() && pivots.minCoeff() > 0.0;
   }
 
+  // Newton on the algebraic equations at (t, y) for the algebraic components, with the
+  // last df/dy or this point's; true when converged, else y as it came.
+  bool newton(double t, Eigen::VectorXd& y, bool fresh_jacobian);
+
   // The Newton correction of y for the residuals g; its largest size in tolerances.
   double correction(const Eigen::VectorXd& y) {
     if (matrix.sparse()) {
@@ -68,37 +72,37 @@ AlgebraicProjection::AlgebraicProjection(ProblemView& problem, const SolveReques
 AlgebraicProjection::~AlgebraicProjection() = default;
 
 bool AlgebraicProjection::applies(const ProblemView& problem, const SolveRequest& request) {
-  if (request.wants_sensitivities() || problem.residual_only() || max_dae_index(problem.info()) != 1) return false;
-  for (Eigen::Index i = 0; i < problem.size(); ++i)
-    if (problem.is_algebraic(i)) return true;
-  return false;
+  return !request.wants_sensitivities() && !problem.residual_only() && index_one_dae(problem.info());
 }
 
-bool AlgebraicProjection::apply(double t, Eigen::VectorXd& y, bool fresh_jacobian) {
+bool AlgebraicProjection::apply(double t, Eigen::VectorXd& y) {
   Parts& p = *parts_;
   if (p.singular) return false;
-  if (!fresh_jacobian && !p.factored) return apply(t, y, true);
-  p.start = y;
+  // The last point's df/dy while Newton converges with it; this point's where it does not.
+  return (p.factored && p.newton(t, y, false)) || p.newton(t, y, true);
+}
+
+bool AlgebraicProjection::Parts::newton(double t, Eigen::VectorXd& y, bool fresh_jacobian) {
+  start = y;
   auto give_up = [&] {
-    y = p.start;
-    // With an older Jacobian, once more with one of this point's.
-    return fresh_jacobian ? false : apply(t, y, true);
+    y = start;
+    return false;
   };
-  if (p.problem.rhs(t, y, p.f) != Eval::ok) return give_up();
-  p.part.equations(p.f, p.g);
+  if (problem.rhs(t, y, f) != Eval::ok) return give_up();
+  part.equations(f, g);
   if (fresh_jacobian) {
-    if (p.matrix.evaluate_jacobian(t, y, p.f) != Eval::ok) return give_up();
-    p.factored = p.factor();
-    p.singular = !p.factored;
-    if (!p.factored) return false;
+    if (matrix.evaluate_jacobian(t, y, f) != Eval::ok) return give_up();
+    factored = factor();
+    singular = !factored;
+    if (!factored) return false;
   }
   for (int iteration = 0; iteration < 4; ++iteration) {
-    const double size = p.correction(y);
+    const double size = correction(y);
     if (!std::isfinite(size)) return give_up();
-    y += p.dy;
+    y += dy;
     if (size <= 1e-3) return true;
-    if (p.problem.rhs(t, y, p.f) != Eval::ok) return give_up();
-    p.part.equations(p.f, p.g);
+    if (problem.rhs(t, y, f) != Eval::ok) return give_up();
+    part.equations(f, g);
   }
   return give_up();
 }

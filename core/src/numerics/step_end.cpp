@@ -56,7 +56,7 @@ bool StepEnd::emit_saved_until(double t_limit, const Interpolant& y_at, double* 
          dir * (req_.saveat[next_save_] - t_limit) <= 0.0) {
     const double ts = req_.saveat[next_save_++];
     const bool interpolated = y_at(ts, y_out_);
-    if (interpolated && projection_) projection_->apply(ts, y_out_, /*fresh_jacobian=*/false);
+    if (interpolated && projection_) projection_->apply(ts, y_out_);
     if (!interpolated || !sink_.emit(ts, y_out_)) {
       *t_stopped = ts;
       return false;
@@ -167,8 +167,7 @@ StepEnd::Next StepEnd::after(Step& s, double* t, bool* reinit, SolveOutcome* out
                       [&](int, double ts, auto column) {
                         if (!y_at(ts, y_out_)) return false;
                         // Between the step's ends, as at requested times: one answer for y(t).
-                        // df/dy is kept from sample to sample while Newton converges with it.
-                        if (projection_ && ts != s.t_old && ts != t_end) projection_->apply(ts, y_out_, false);
+                        if (projection_ && ts != s.t_old && ts != t_end) projection_->apply(ts, y_out_);
                         column = y_out_;
                         return true;
                       }))

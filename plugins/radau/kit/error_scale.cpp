@@ -8,7 +8,8 @@
 
 namespace daekit {
 
-RadauErrorScale::RadauErrorScale(const ProblemView& problem, const SolveRequest& request) : request_(request) {
+RadauErrorScale::RadauErrorScale(const ProblemView& problem, const SolveRequest& request)
+    : request_(request), index_one_dae_(index_one_dae(problem.info())) {
   const Eigen::Index n = problem.size();
   rtol_.setZero(n);
   atol_.setZero(n);
@@ -19,9 +20,7 @@ RadauErrorScale::RadauErrorScale(const ProblemView& problem, const SolveRequest&
     index_[i] = request.index_scaling ? std::max(1, problem.index_of(i)) : 1;
     controlled_[i] = !(request.suppress_algebraic && problem.is_algebraic(i));
     controlled_count_ += controlled_[i] ? 1 : 0;
-    index_one_dae_ = index_one_dae_ || problem.is_algebraic(i);
   }
-  index_one_dae_ = index_one_dae_ && max_dae_index(problem.info()) == 1;
 }
 
 void RadauErrorScale::transform_tolerances(double exponent) {

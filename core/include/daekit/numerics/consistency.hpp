@@ -80,9 +80,8 @@ class AlgebraicProjection {
   static bool applies(const ProblemView& problem, const SolveRequest& request);
   // true when a correction fell below a thousandth of the tolerances within four
   // iterations; otherwise (and when the model or the LU fails) y is left as it came.
-  // fresh_jacobian false: with the last point's df/dy while Newton converges with it, a
-  // fresh one where it does not.
-  bool apply(double t, Eigen::VectorXd& y, bool fresh_jacobian = true);
+  // df/dy is kept from point to point while Newton converges with it.
+  bool apply(double t, Eigen::VectorXd& y);
 
  private:
   struct Parts;

@@ -47,7 +47,7 @@ class RadauErrorScale {
   std::vector<int> index_;
   std::vector<bool> controlled_;
   int controlled_count_ = 0;
-  bool index_one_dae_ = false;  // algebraic components, none of index 2 or 3
+  const bool index_one_dae_;
   double newton_tolerance_ = 0.0;
 };
 
