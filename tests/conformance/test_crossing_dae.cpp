@@ -77,7 +77,7 @@ void check_algebraic_follows_differential(dk_output_mode output) {
       REQUIRE(r.status() == Status::success);
       REQUIRE(r.t.size() > 10);
       ++checked;
-      // The largest error of each component over the step points, in tolerances.
+      // The largest error of each component over the output points, in tolerances.
       double worst[3] = {0.0, 0.0, 0.0};
       for (std::size_t k = 0; k < r.t.size(); ++k) {
         const double t = r.t[k];
