@@ -124,7 +124,7 @@ class Cvode {
 
   // An ODE has nothing to make consistent: CVODE starts afresh from the changed state
   // (and with sensitivities from s+, which carry_sensitivities gave).
-  RestartOutcome reset(double t, bool) {
+  RestartOutcome reset(double t, const EventRestart&) {
     const int flag = restart(t);
     if (flag < 0) return {cvode_status(flag), flag_name(flag) + ": " + message(), 0.0};
     return {};

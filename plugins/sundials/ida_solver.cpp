@@ -153,12 +153,12 @@ class Ida {
 
   // After an event changed y: the core's consistency service (the algebraic components
   // re-solved when the event asks, else checked), y' anew, then IDA starts afresh.
-  RestartOutcome reset(double t, bool reinit) {
+  RestartOutcome reset(double t, const EventRestart& cause) {
     const ProblemView& problem = model_.problem;
     const bool constant_mass = !problem.residual_only() && problem.mass_kind() <= MassKind::constant;
     Eigen::VectorXd y = yy_.map(), yp;
     if (RestartOutcome again = reinitialise_after_event(model_.problem, model_.request,
-                                                        constant_mass ? &model_.mass : nullptr, t, reinit, y, &yp);
+                                                        constant_mass ? &model_.mass : nullptr, t, cause, y, &yp);
         again.status != Status::success)
       return again;
     yy_.map() = y;
@@ -514,6 +514,13 @@ std::string sensitivities_refused(const ProblemView& problem, const Model& model
   return "";
 }
 
+// The first steps tried before the run's (retries: why each failed at t0), said in its message.
+void say_retries(const std::string& retries, double used_h0, SolveOutcome& out) {
+  std::ostringstream m;
+  m << retries << (is_success(out.status) ? "succeeded with h0=" : "last tried h0=") << used_h0;
+  out.message = is_success(out.status) ? m.str() : m.str() + ": " + out.message;
+}
+
 }  // namespace
 
 SolverDescription IdaSolver::describe() {
@@ -584,6 +591,10 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
   };
   if (!model.sensitivities && !emit_t0(y0)) return {Status::stopped_by_observer, "", req.t0};
 
+  // Output between the steps and events of an index-1 DAE: its algebraic components re-solved.
+  std::optional<AlgebraicProjection> projection;
+  if (constant_mass && AlgebraicProjection::applies(problem, req)) projection.emplace(problem, req, model.mass);
+  AlgebraicProjection* const between_steps = projection ? &*projection : nullptr;
   Stats& stats = problem.stats();
   std::string retries;
   double used_h0 = 0.0;
@@ -635,7 +646,7 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
     }
     if (!emit_t0(ida.state())) return {Status::stopped_by_observer, "", req.t0};
     EventMonitor events(problem, req, sink);
-    out = one_step_loop(ida, req, sink, static_cast<long>(req.max_steps - stats.steps), events);
+    out = one_step_loop(ida, req, sink, static_cast<long>(req.max_steps - stats.steps), events, between_steps);
     ida.add_stats(stats);
     current = nullptr;
     used_h0 = h0s[attempt];
@@ -648,11 +659,7 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
     retries += m.str();
     ++attempt;
   }
-  if (!retries.empty()) {
-    std::ostringstream m;
-    m << retries << (is_success(out.status) ? "succeeded with h0=" : "last tried h0=") << used_h0;
-    out.message = is_success(out.status) ? m.str() : m.str() + ": " + out.message;
-  }
+  if (!retries.empty()) say_retries(retries, used_h0, out);
   if (is_success(out.status) && !init_note.empty()) out.message = init_note + out.message;
   return out;
 }

@@ -117,10 +117,11 @@ std::int32_t record_event(void* env, const dk_event* e, std::uint32_t action) {
     out->events.push_back({e->t, e->fired[k], e->directions[k], action});
   return 0;
 }
-std::int32_t record_marked(void* env, double t, const double*, std::size_t, std::uint32_t mark) {
+std::int32_t record_marked(void* env, double t, const double* y, std::size_t n, std::uint32_t mark) {
   auto* out = static_cast<RunResult*>(env);
   out->marked_t.push_back(t);
   out->marks.push_back(mark);
+  out->marked_y.insert(out->marked_y.end(), y, y + n);
   return 0;
 }
 }  // namespace

@@ -77,6 +77,7 @@ struct RunResult {
   std::vector<FiredEvent> events;
   std::vector<double> marked_t;          // times of the points at events
   std::vector<std::uint32_t> marks;      // DK_MARK_LEFT_LIMIT / DK_MARK_RIGHT_LIMIT
+  std::vector<double> marked_y;          // their states, n each
   std::size_t n = 0;
   std::shared_ptr<loader::ProblemInstance> problem;
 
@@ -84,6 +85,7 @@ struct RunResult {
   const dk_stats& stats() const { return result.stats; }
   Eigen::VectorXd y_at(std::size_t k) const { return Eigen::Map<const Eigen::VectorXd>(y.data() + k * n, n); }
   Eigen::VectorXd y_end() const { return y_at(t.size() - 1); }
+  Eigen::VectorXd marked_y_at(std::size_t k) const { return Eigen::Map<const Eigen::VectorXd>(marked_y.data() + k * n, n); }
   std::string message() const { return result.message; }
   // Accuracy at the end against the problem's reference (the test set's scd).
   Accuracy accuracy(double rtol, double atol) const;

@@ -72,7 +72,9 @@ AlgebraicProjection::AlgebraicProjection(ProblemView& problem, const SolveReques
 AlgebraicProjection::~AlgebraicProjection() = default;
 
 bool AlgebraicProjection::applies(const ProblemView& problem, const SolveRequest& request) {
-  return !request.wants_sensitivities() && !problem.residual_only() && index_one_dae(problem.info());
+  const bool between_steps = request.output == OutputMode::saveat || request.keep_dense || problem.nroots() > 0;
+  return between_steps && !request.wants_sensitivities() && !problem.residual_only() &&
+         index_one_dae(problem.info());
 }
 
 bool AlgebraicProjection::apply(double t, Eigen::VectorXd& y) {

@@ -32,7 +32,12 @@ EventMonitor::EventMonitor(ProblemView& problem, const SolveRequest& request, Ou
   for (auto* g : {&g_left_, &g_right_, &g_root_, &g_piece_left_, &g_piece_right_, &g_probe_}) g->setZero(m);
   // State-sized work for root finding and handling only where events can happen.
   y_scratch_.setZero(nroots_ > 0 ? problem.size() : 0);
+  y_root_.setZero(nroots_ > 0 ? problem.size() : 0);
   y_before_.setZero(active() || problem.wants_step_notification() ? problem.size() : 0);
+  // A mass-matrix DAE's reaction is checked against the algebraic equations as they were.
+  const bool may_react = (active() || problem.wants_step_notification()) && problem.has_on_event();
+  if (may_react && !problem.residual_only() && problem.mass_kind() != MassKind::identity)
+    rhs_before_.setZero(problem.size());
   // Only where events can happen: the jump keeps its own sensitivity equations.
   if (request.wants_sensitivities() && (active() || problem.wants_step_notification())) jump_.emplace(problem, request);
 }
@@ -64,18 +69,21 @@ bool EventMonitor::at_tend(double t) const {
 }
 
 Eval EventMonitor::find(double t_from, double t_to, const Eigen::VectorXd& y_to, const Interpolant& y_at,
-                        RootBracket* root, bool* found) {
+                        RootBracket* root, bool* found, const Interpolant* y_refined_at) {
   *found = false;
   if (nroots_ == 0) return Eval::ok;
   if (const Eval e = roots_at(t_to, y_to, g_right_); e != Eval::ok) return e;
-  const auto g = [&](double t, Eigen::VectorXd& out) {
+  const Interpolant& y_search = y_refined_at ? *y_refined_at : y_at;
+  const auto g_with = [&](const Interpolant& y_between, double t, Eigen::VectorXd& out) {
     if (t == t_to) {
       out = g_right_;
       return Eval::ok;
     }
-    y_at(t, y_scratch_);
+    y_between(t, y_scratch_);
     return roots_at(t, y_scratch_, out);
   };
+  const auto g_sample = [&](double t, Eigen::VectorXd& out) { return g_with(y_at, t, out); };
+  const auto g = [&](double t, Eigen::VectorXd& out) { return g_with(y_search, t, out); };
   // All samples first, then the pieces between them in turn, so the earliest crossing is
   // found first and each piece has its neighbours at hand.
   const int pieces = request_.event_samples + 1;
@@ -86,7 +94,7 @@ Eval EventMonitor::find(double t_from, double t_to, const Eigen::VectorXd& y_to,
   samples_.col(0) = g_left_;
   for (int j = 1; j < pieces; ++j) {
     times_[static_cast<std::size_t>(j)] = t_from + (t_to - t_from) * (static_cast<double>(j) / pieces);
-    if (const Eval e = g(times_[static_cast<std::size_t>(j)], g_probe_); e != Eval::ok) return e;
+    if (const Eval e = g_sample(times_[static_cast<std::size_t>(j)], g_probe_); e != Eval::ok) return e;
     samples_.col(j) = g_probe_;
   }
   times_[static_cast<std::size_t>(pieces)] = t_to;
@@ -99,14 +107,24 @@ Eval EventMonitor::find(double t_from, double t_to, const Eigen::VectorXd& y_to,
     Eigen::Index turning = -1;
     if (!turning_point(j, pieces, &probe, &turning)) {
       if (const Eval e = finder_.search(g, a, b, g_piece_left_, g_piece_right_, root, found); e != Eval::ok) return e;
-      continue;
+    } else {
+      // A function may turn back inside the piece: the halves at its turning point, found
+      // by successive parabolas through the piece's ends and the last look.
+      if (const Eval e = look_at_turn(g, a, b, turning, &probe); e != Eval::ok) return e;
+      if (const Eval e = finder_.search(g, a, probe, g_piece_left_, g_probe_, root, found); e != Eval::ok) return e;
+      if (!*found)
+        if (const Eval e = finder_.search(g, probe, b, g_probe_, g_piece_right_, root, found); e != Eval::ok)
+          return e;
     }
-    // A function may turn back inside the piece: the halves at its turning point, found
-    // by successive parabolas through the piece's ends and the last look.
-    if (const Eval e = look_at_turn(g, a, b, turning, &probe); e != Eval::ok) return e;
-    if (const Eval e = finder_.search(g, a, probe, g_piece_left_, g_probe_, root, found); e != Eval::ok) return e;
-    if (!*found)
-      if (const Eval e = finder_.search(g, probe, b, g_probe_, g_piece_right_, root, found); e != Eval::ok) return e;
+    if (*found && y_refined_at && root->t == b && b != t_to) {
+      // Found at the piece's end, whose sample is the interpolant's: by the refined state
+      // there the crossing may lie in the next piece, which then starts from that state.
+      if (const Eval e = g(b, g_probe_); e != Eval::ok) return e;
+      if (!crossed_at(*root, g_probe_)) {
+        *found = false;
+        samples_.col(j + 1) = g_probe_;
+      }
+    }
   }
   // A root at tend is not an event: the run ends there with the state before it.
   if (*found && at_tend(root->t)) *found = false;
@@ -114,14 +132,23 @@ Eval EventMonitor::find(double t_from, double t_to, const Eigen::VectorXd& y_to,
     // The values where it was found start the search of the rest of the step.
     if (root->t == t_to) {
       g_root_ = g_right_;
+      y_root_ = y_to;
     } else {
-      y_at(root->t, y_scratch_);
-      if (const Eval e = roots_at(root->t, y_scratch_, g_root_); e != Eval::ok) return e;
+      y_search(root->t, y_root_);
+      if (const Eval e = roots_at(root->t, y_root_, g_root_); e != Eval::ok) return e;
     }
   } else {
     g_left_ = g_right_;
   }
   return Eval::ok;
+}
+
+bool EventMonitor::crossed_at(const RootBracket& root, const Eigen::VectorXd& g) const {
+  for (std::size_t k = 0; k < root.fired.size(); ++k) {
+    const double value = g[root.fired[k]];
+    if (value == 0.0 || (value > 0.0) == (root.directions[k] > 0)) return true;
+  }
+  return false;
 }
 
 bool EventMonitor::turning_point(int j, int pieces, double* probe, Eigen::Index* function) const {
@@ -222,6 +249,12 @@ EventMonitor::Handled EventMonitor::handle(double t, std::uint32_t kind, const R
   y_before_ = y;
   // Without a reaction nothing changes at the event, and s goes on as it was.
   if (jump_ && problem_.has_on_event() && !sensitivities_before(event, y, out)) return out;
+  if (rhs_before_.size() > 0)
+    if (const Eval e = problem_.rhs(t, y, rhs_before_); e != Eval::ok) {
+      out.status = Status::evaluation_failure;
+      out.message = "evaluating the model at the event " + at_time(t) + ": " + problem_.last_message();
+      return out;
+    }
   std::uint32_t action = DK_EVENT_CONTINUE;
   if (const Eval e = problem_.on_event(event, y, yp_none_, &action); e != Eval::ok) {
     out.status = Status::evaluation_failure;

@@ -97,7 +97,7 @@ Status SensitivityJump::after(const dk_event& event, const Eigen::VectorXd& y_pl
   y_plus_ = y_plus;
   if (reinit && problem_.mass_kind() != MassKind::identity) {
     if (const Status st = set_up_mass(event.t, y_plus_, why); st != Status::success) return st;
-    const RestartOutcome r = reinitialise_after_event(problem_, request_, &mass_, event.t, true, y_plus_, nullptr);
+    const RestartOutcome r = reinitialise_after_event(problem_, request_, &mass_, event.t, EventRestart{.reinit = true}, y_plus_, nullptr);
     if (r.status != Status::success) return *why = r.message, r.status;
   }
   if (const Status st = slope(event.t, y_plus_, yp_plus_, why); st != Status::success) return st;

@@ -11,6 +11,14 @@ namespace daekit {
 
 namespace {
 using detail::where;  // "at t=..., h=...", as the driver's messages say it
+
+// y_of as the event search takes it: NaN where it cannot say y(t) (the caller then stops).
+template <class Interpolant>
+auto nan_where_failing(const Interpolant& y_of) {
+  return [&y_of](double t, Eigen::VectorXd& v) {
+    if (!y_of(t, v)) v.setConstant(std::numeric_limits<double>::quiet_NaN());
+  };
+}
 }  // namespace
 
 StepEnd::StepEnd(ProblemView& problem, const SolveRequest& request, OutputSink& sink, EventMonitor& events)
@@ -55,9 +63,7 @@ bool StepEnd::emit_saved_until(double t_limit, const Interpolant& y_at, double* 
   while (req_.output == OutputMode::saveat && next_save_ < req_.saveat.size() &&
          dir * (req_.saveat[next_save_] - t_limit) <= 0.0) {
     const double ts = req_.saveat[next_save_++];
-    const bool interpolated = y_at(ts, y_out_);
-    if (interpolated && projection_) projection_->apply(ts, y_out_);
-    if (!interpolated || !sink_.emit(ts, y_out_)) {
+    if (!y_at(ts, y_out_) || !sink_.emit(ts, y_out_)) {
       *t_stopped = ts;
       return false;
     }
@@ -65,7 +71,7 @@ bool StepEnd::emit_saved_until(double t_limit, const Interpolant& y_at, double* 
   return true;
 }
 
-StepEnd::Next StepEnd::after(Step& s, double* t, bool* reinit, SolveOutcome* out) {
+StepEnd::Next StepEnd::after(Step& s, double* t, EventRestart* restart, SolveOutcome* out) {
   Eigen::VectorXd& y_end = *s.y_end;
   const double h = s.t_new - s.t_old;
   // The step's own end, kept apart only where an event or the model may change y_end.
@@ -87,9 +93,16 @@ StepEnd::Next StepEnd::after(Step& s, double* t, bool* reinit, SolveOutcome* out
     failed_at = ts;
     return false;
   };
-  const auto y_at_or_nan = [&](double ts, Eigen::VectorXd& v) {
-    if (!y_at(ts, v)) v.setConstant(std::numeric_limits<double>::quiet_NaN());
+  // y(t) as the output has it, and an event's state: between the step's ends an index-1
+  // DAE's algebraic components re-solved (one answer for y(t) however it is asked for).
+  const auto y_output_at = [&](double ts, Eigen::VectorXd& v) {
+    if (!y_at(ts, v)) return false;
+    if (projection_ && ts != s.t_new && ts != s.t_old) projection_->apply(ts, v);
+    return true;
   };
+  const auto y_at_or_nan = nan_where_failing(y_at);
+  const auto y_output_or_nan = nan_where_failing(y_output_at);
+  const EventMonitor::Interpolant y_refined = y_output_or_nan;
   // The run ends before the step's end: the observer stopped at a requested point (y_out_
   // is its value), or the step's dense output could not be evaluated.
   const auto stopped_early = [&](double ts) {
@@ -117,13 +130,14 @@ StepEnd::Next StepEnd::after(Step& s, double* t, bool* reinit, SolveOutcome* out
   while (events_.active() && !cut) {
     RootBracket root;
     bool found = false;
-    if (events_.find(t_search, s.t_new, *step_end_value, y_at_or_nan, &root, &found) != Eval::ok)
+    if (events_.find(t_search, s.t_new, *step_end_value, y_at_or_nan, &root, &found, projection_ ? &y_refined : nullptr) !=
+        Eval::ok)
       return finish(out, Status::evaluation_failure,
                     "evaluating the events " + where(s.t_new, h) + ": " + problem_.last_message(), s.t_new);
     if (interpolation_failed) return stopped_early(s.t_new);
     if (!found) break;
-    if (!emit_saved_until(root.t, y_at, &t_stopped)) return stopped_early(t_stopped);
-    y_at(root.t, y_out_);
+    if (!emit_saved_until(root.t, y_output_at, &t_stopped)) return stopped_early(t_stopped);
+    y_out_ = events_.state_at_root();
     if (!handle(root.t, DK_EVENT_ROOT, &root)) return Next::finish;
     if (handled_.changed || handled_.action == DK_EVENT_STOP) {
       cut = true;
@@ -135,7 +149,7 @@ StepEnd::Next StepEnd::after(Step& s, double* t, bool* reinit, SolveOutcome* out
     }
   }
   if (!cut && s.landed_on_time_event) {
-    if (!emit_saved_until(s.t_new, y_at, &t_stopped)) return stopped_early(t_stopped);
+    if (!emit_saved_until(s.t_new, y_output_at, &t_stopped)) return stopped_early(t_stopped);
     y_out_ = y_end;
     if (!handle(s.t_new, DK_EVENT_TIME, nullptr)) return Next::finish;
     cut = true;  // the time event is behind us: ask for the next one
@@ -151,7 +165,7 @@ StepEnd::Next StepEnd::after(Step& s, double* t, bool* reinit, SolveOutcome* out
       cut = stopped_by_model = true;
       handled_.action = DK_EVENT_STOP;
     } else if (asked == DK_EVENT_HANDLE) {
-      if (!emit_saved_until(s.t_new, y_at, &t_stopped)) return stopped_early(t_stopped);
+      if (!emit_saved_until(s.t_new, y_output_at, &t_stopped)) return stopped_early(t_stopped);
       y_out_ = y_end;
       if (!handle(s.t_new, DK_EVENT_STEP, nullptr)) return Next::finish;
       cut = true;
@@ -159,15 +173,13 @@ StepEnd::Next StepEnd::after(Step& s, double* t, bool* reinit, SolveOutcome* out
     }
   }
 
-  if (!emit_saved_until(t_end, y_at, &t_stopped)) return stopped_early(t_stopped);
+  if (!emit_saved_until(t_end, y_output_at, &t_stopped)) return stopped_early(t_stopped);
   // The step's polynomial up to where the step ended (an event may have cut it); its end
   // value is the state before any event changed it.
   if (dense_ && s.dense_degree >= 0 &&
       !dense_->sample(s.t_old, t_end, s.dense_degree, dense_samples_,
                       [&](int, double ts, auto column) {
-                        if (!y_at(ts, y_out_)) return false;
-                        // Between the step's ends, as at requested times: one answer for y(t).
-                        if (projection_ && ts != s.t_old && ts != t_end) projection_->apply(ts, y_out_);
+                        if (!y_output_at(ts, y_out_)) return false;
                         column = y_out_;
                         return true;
                       }))
@@ -176,11 +188,11 @@ StepEnd::Next StepEnd::after(Step& s, double* t, bool* reinit, SolveOutcome* out
   if (req_.output == OutputMode::every_step && !sink_.emit(t_end, y_end))
     return finish(out, Status::stopped_by_observer, "stopped by the observer", t_end);
   if (!cut) return Next::go_on;
-  return after_event(t_end, y_end, stopped_by_model, reinit, out);
+  return after_event(t_end, y_end, stopped_by_model, restart, out);
 }
 
-StepEnd::Next StepEnd::after_event(double t_end, const Eigen::VectorXd& y_end, bool stopped_by_model, bool* reinit,
-                                   SolveOutcome* out) {
+StepEnd::Next StepEnd::after_event(double t_end, const Eigen::VectorXd& y_end, bool stopped_by_model,
+                                   EventRestart* restart, SolveOutcome* out) {
   if (handled_.action == DK_EVENT_STOP) {
     if (req_.output == OutputMode::end && !sink_.emit(t_end, y_end))
       return finish(out, Status::stopped_by_observer, "stopped by the observer", t_end);
@@ -190,7 +202,8 @@ StepEnd::Next StepEnd::after_event(double t_end, const Eigen::VectorXd& y_end, b
                   t_end);
   }
   if (handled_.changed) {
-    *reinit = handled_.action == DK_EVENT_REINIT;
+    restart->reinit = handled_.action == DK_EVENT_REINIT;
+    restart->rhs_before = events_.rhs_before_event();
     return Next::restart;
   }
   return resume(t_end, y_end, out) ? Next::event_at_end : Next::finish;

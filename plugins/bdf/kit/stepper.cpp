@@ -536,10 +536,10 @@ SolveOutcome solve_bdf(ProblemView& problem, const SolveRequest& request, Output
   limits.first_rejection_cut = 0.0;  // the stepper's own reductions from the first step on
   // After an event changed the state: consistent values and slopes again (the algebraic
   // components re-solved when the event asks for it), then order 1 from there.
-  const Restart restart = [&](double t, Eigen::VectorXd& y_event, bool reinit) -> RestartOutcome {
+  const Restart restart = [&](double t, Eigen::VectorXd& y_event, const EventRestart& cause) -> RestartOutcome {
     Eigen::VectorXd yp_event;
     if (RestartOutcome again = reinitialise_after_event(problem, request, system.mass_form() ? &system.mass() : nullptr,
-                                                        t, reinit, y_event, &yp_event);
+                                                        t, cause, y_event, &yp_event);
         again.status != Status::success)
       return again;
     stepper.start(t, y_event, yp_event);
@@ -559,7 +559,13 @@ SolveOutcome solve_bdf(ProblemView& problem, const SolveRequest& request, Output
     }
     return {Status::success, "", h};
   };
-  SolveOutcome out = drive(stepper, problem, request, sink, controller, h0, y, limits, restart);
+  // Output between the steps and events of an index-1 DAE: its algebraic components re-solved
+  // there, as in every family (the root of a function of them, and the restart, agree).
+  std::optional<AlgebraicProjection> projection;
+  if (system.mass_form() && AlgebraicProjection::applies(problem, request))
+    projection.emplace(problem, request, system.mass());
+  SolveOutcome out =
+      drive(stepper, problem, request, sink, controller, h0, y, limits, restart, projection ? &*projection : nullptr);
   if (!init.message.empty() && is_success(out.status)) out.message = init.message;
   return out;
 }

@@ -125,7 +125,7 @@ void TsIntegrator::after_breakpoint(double t) {
   Eigen::VectorXd yp;  // the residual form's first step needs y'(t)
   if (model_.residual_form()) {
     Eigen::VectorXd y = y_;
-    if (reinitialise_after_event(model_.problem(), model_.request(), nullptr, t, false, y, &yp).status !=
+    if (reinitialise_after_event(model_.problem(), model_.request(), nullptr, t, EventRestart{}, y, &yp).status !=
         Status::success)
       yp.resize(0);  // DASSL's rule without a slope: 0.001 of the span left
   }
@@ -138,10 +138,10 @@ void TsIntegrator::start_afresh(double t, const Eigen::VectorXd& yp) {
   if (model_.first_step(t, y_, yp, &h, &why)) shorten_next_step(ts_, h);  // else the step is TS's
 }
 
-RestartOutcome TsIntegrator::reset(double t, bool reinit) {
+RestartOutcome TsIntegrator::reset(double t, const EventRestart& cause) {
   Eigen::VectorXd yp;
   RestartOutcome r = reinitialise_after_event(model_.problem(), model_.request(),
-                                              model_.residual_form() ? nullptr : &model_.mass(), t, reinit, y_, &yp);
+                                              model_.residual_form() ? nullptr : &model_.mass(), t, cause, y_, &yp);
   if (r.status != Status::success) return r;
   if (restart(t) != 0) return {Status::internal_error, "TSRestartStep failed", 0.0};
   start_afresh(t, yp);  // an event, too, is a corner (y' from the reinitialisation)

@@ -44,7 +44,7 @@ class TsIntegrator {
   std::string flag_name(int flag) const;
   std::string message() const { return message_; }
   std::string model_failures() const { return model_.problem().failure_summary(); }
-  RestartOutcome reset(double t, bool reinit);
+  RestartOutcome reset(double t, const EventRestart& cause);
   int dense_degree() const;
   void copy_derivative(Eigen::VectorXd& out) const { out.resize(0); }
   int roll_back(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& yp, double h);

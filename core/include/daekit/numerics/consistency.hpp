@@ -51,12 +51,25 @@ struct RestartOutcome {
   double h = 0.0;
 };
 
+// What an event that changed the state asks of the restart (StepEnd::after says it):
+// whether the DAE changed mode and its algebraic components are to be re-solved, and f
+// at the state the reaction started from (a mass-matrix DAE's reacting problem; else
+// nullptr), against which the check tells a reaction that changed the algebraic
+// equations from the method's own defect in them.
+struct EventRestart {
+  bool reinit = false;
+  const Eigen::VectorXd* rhs_before = nullptr;
+};
+
 // The same service after an event at t changed y: the algebraic components re-solved
-// when `reinit` (else checked: a reaction that changed the DAE's mode without saying so
-// is refused, naming DK_EVENT_REINIT), then y' when `yp` is given. `mass` is the mass
-// matrix of a mass-matrix problem, nullptr for the residual form (whose y' is solved for).
+// when `cause.reinit`, else checked: a reaction that changed the algebraic equations'
+// residuals by more than their tolerance without saying so is refused, naming
+// DK_EVENT_REINIT; a reaction that left them as they were finds there the method's own
+// defect (its state satisfies them to its local error, its interpolant less well), which
+// is removed as at a re-initialisation. Then y' when `yp` is given. `mass` is the mass matrix of a mass-matrix problem, nullptr for the residual
+// form (whose y' is solved for).
 RestartOutcome reinitialise_after_event(ProblemView& problem, const SolveRequest& request, const MassMatrix* mass,
-                                        double t, bool reinit, Eigen::VectorXd& y, Eigen::VectorXd* yp);
+                                        double t, const EventRestart& cause, Eigen::VectorXd& y, Eigen::VectorXd* yp);
 
 // The output points of a one-step method on an index-1 DAE, their algebraic components
 // re-solved from the differential ones. A method's continuous extension is of lower
@@ -76,7 +89,9 @@ class AlgebraicProjection {
   AlgebraicProjection(const AlgebraicProjection&) = delete;
   AlgebraicProjection& operator=(const AlgebraicProjection&) = delete;
 
-  // Whether the problem is one it serves: algebraic components, every one of index 1.
+  // Whether a solve has points between the steps (output at requested times, kept dense
+  // output, root functions) on a problem it serves: a mass-matrix DAE whose algebraic
+  // components are all of index 1, without sensitivities.
   static bool applies(const ProblemView& problem, const SolveRequest& request);
   // true when a correction fell below a thousandth of the tolerances within four
   // iterations; otherwise (and when the model or the LU fails) y is left as it came.

@@ -85,7 +85,7 @@ inline bool evaluate_step_end(ProblemView& problem, double t, const Eigen::Vecto
 
 // After an event changed the state the method starts afresh at (t, y) (RestartOutcome,
 // reinitialise_after_event: numerics/consistency.hpp) and proposes its first step.
-using Restart = std::function<RestartOutcome(double t, Eigen::VectorXd& y, bool reinit)>;
+using Restart = std::function<RestartOutcome(double t, Eigen::VectorXd& y, const EventRestart& cause)>;
 
 struct DriverLimits {
   int max_consecutive_rejections = 50;  // error-test failures in a row before giving up
@@ -286,7 +286,7 @@ class Driver {
         return std::nullopt;
       reinit_done_ = true;
       Eigen::VectorXd y = y_;
-      if (restart_(t_, y, /*reinit=*/true).status != Status::success) return std::nullopt;
+      if (restart_(t_, y, EventRestart{.reinit = true}).status != Status::success) return std::nullopt;
       y_ = y;
       // The root functions' values at the re-solved point, for the next step's sign test.
       if (SolveOutcome ended; !step_end_.resume(t_, y_, &ended)) return finish(ended.status, ended.message);
@@ -334,9 +334,9 @@ class Driver {
     int degree = -1;
     if constexpr (requires { stepper_.dense_degree(); }) degree = stepper_.dense_degree();
     StepEnd::Step step{t_old, t_new, &y_end_, y_at, degree, landing_ && time_event_next_};
-    bool reinit = false;
+    EventRestart cause;
     SolveOutcome ended;
-    const StepEnd::Next next = step_end_.after(step, &t_, &reinit, &ended);
+    const StepEnd::Next next = step_end_.after(step, &t_, &cause, &ended);
     if (next == StepEnd::Next::finish) {
       // The run ends as StepEnd said, at the state it left in y_end.
       t_ = ended.t_reached;
@@ -347,7 +347,7 @@ class Driver {
     const double h_used = h_;
     if (next == StepEnd::Next::restart) {
       if (!restart_) return finish(Status::internal_error, "this solver cannot restart after an event");
-      const RestartOutcome r = restart_(t_, y_, reinit);
+      const RestartOutcome r = restart_(t_, y_, cause);
       if (r.status != Status::success)
         return finish(r.status, "after the event " + detail::where(t_, h_) + ": " + r.message);
       if (const Eigen::MatrixXd* s = step_end_.sensitivities_after_event()) {

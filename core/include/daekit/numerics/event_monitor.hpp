@@ -49,10 +49,18 @@ class EventMonitor {
   // the parabola through a piece's samples and a neighbour turns back across zero inside
   // the piece (a flat root: a pair close together), g is looked at there too. A root
   // within a few hundred ulps of tend is not one: an event at tend is not handled, as a
-  // time event at tend is not. On found: *root says when and which. The next search of
-  // the same step starts from root->t.
+  // time event at tend is not. On found: *root says when and which, state_at_root() the
+  // state there. The next search of the same step starts from root->t.
+  //
+  // `y_refined_at` (nullptr: none) is y between the steps as the output has it where that
+  // differs from the method's interpolant (an index-1 DAE's algebraic components
+  // re-solved: numerics/consistency.hpp): the samples use the interpolant, a piece that
+  // crosses is searched on this, so the root, its state and the sign there agree with the
+  // state the event reports and the method restarts from (the interpolant's algebraic
+  // components put a root of g(y3) up to their error / |dy3/dt| away).
   Eval find(double t_from, double t_to, const Eigen::VectorXd& y_to, const Interpolant& y_at, RootBracket* root,
-            bool* found);
+            bool* found, const Interpolant* y_refined_at = nullptr);
+  const Eigen::VectorXd& state_at_root() const { return y_root_; }
 
   struct Handled {
     Status status = Status::success;  // success: go on; else how the integration ends
@@ -75,10 +83,17 @@ class EventMonitor {
   std::string sensitivities_refused() const { return jump_ && active() ? jump_->refused() : ""; }
   const Eigen::MatrixXd* sensitivities_after_event() const { return s_jumped_ ? &s_event_ : nullptr; }
 
+  // f at the state the last reaction started from, kept for a mass-matrix DAE whose
+  // problem reacts (nullptr otherwise): the restart's check compares the algebraic
+  // equations' residuals after the reaction with these (EventRestart).
+  const Eigen::VectorXd* rhs_before_event() const { return rhs_before_.size() > 0 ? &rhs_before_ : nullptr; }
+
  private:
   Eval roots_at(double t, const Eigen::VectorXd& y, Eigen::VectorXd& g);
   // Whether t is tend, up to the rounding of event times accumulated on the way there.
   bool at_tend(double t) const;
+  // Whether one of the functions that fired at `root` has reached its new side in g.
+  bool crossed_at(const RootBracket& root, const Eigen::VectorXd& g) const;
   // Where a function that keeps its sign over piece j of the samples may turn back across
   // zero (the turning point of a parabola through its samples), the earliest; false: none.
   bool turning_point(int j, int pieces, double* probe, Eigen::Index* function) const;
@@ -99,6 +114,8 @@ class EventMonitor {
   double next_time_;
   std::optional<SensitivityJump> jump_;  // with sensitivities asked for
   Eigen::MatrixXd s_event_;               // s- at the event, then s+
+  Eigen::VectorXd rhs_before_;            // rhs_before_event(); empty where not kept
+  Eigen::VectorXd y_root_;                // state_at_root()
   bool s_jumped_ = false;
 };
 

@@ -33,7 +33,8 @@ namespace daekit {
 //   Status status_of(int flag) const;  std::string flag_name(int flag) const;
 //   std::string message() const;         // the integrator's or the model's last message
 //   std::string model_failures() const;  // "" or the model's failed evaluations (ProblemView)
-//   RestartOutcome reset(double t, bool reinit);  // after an event changed state(): consistent, reinitialised
+//   RestartOutcome reset(double t, const EventRestart& cause);  // after an event changed state():
+//                                                                // consistent, reinitialised
 //   void carry_sensitivities(const MatrixXd& s);  // optional: s+ at that event, where reset starts s
 //   int dense_degree() const;            // a bound on the degree of interpolate's polynomial
 //   void copy_derivative(Eigen::VectorXd& out);  // y' at the last step's end (empty: none kept)
@@ -47,16 +48,18 @@ namespace daekit {
 // root functions searched on the step's interpolant (CVodeGetDky, IDAGetDky, TSInterpolate)
 // with the same sampling as the core's families, so an integrator's own root finder (SUNDIALS'
 // looks at step ends only and stops at flat roots) is not used; time events are stop times; output.
-// The points at t0 were emitted by the caller.
+// The points at t0 were emitted by the caller. `projection` re-solves an index-1 DAE's
+// algebraic components between the steps, as in the core's driver (StepEnd::project_saved_points).
 template <class Backend>
 SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink, long step_budget,
-                           EventMonitor& events) {
+                           EventMonitor& events, AlgebraicProjection* projection = nullptr) {
   SolveOutcome out;
   const double dir = req.direction();
   double t = req.t0;
   std::size_t next_tstop = 0;
   Eigen::VectorXd y_end = b.state();
   StepEnd step_end(events.problem(), req, sink, events);
+  step_end.project_saved_points(projection);
   auto stop_after = [&](double from) {
     while (next_tstop < req.tstops.size() && dir * (req.tstops[next_tstop] - from) <= 0.0) ++next_tstop;
     const double breakpoint = next_tstop < req.tstops.size() ? req.tstops[next_tstop] : req.tend;
@@ -121,8 +124,8 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
     const bool at_time_event = flag == b.tstop_return() && t == events.next_time_event() && events.time_event_by(t);
     auto y_at = [&](double ts, Eigen::VectorXd& v) { return b.interpolate(ts, v); };
     StepEnd::Step step{t_previous, t, &y_end, y_at, b.dense_degree(), at_time_event};
-    bool reinit = false;
-    const StepEnd::Next next = step_end.after(step, &t, &reinit, &out);
+    EventRestart cause;
+    const StepEnd::Next next = step_end.after(step, &t, &cause, &out);
     if (next == StepEnd::Next::finish) return out;
     if (next == StepEnd::Next::restart) {
       b.state() = y_end;
@@ -132,7 +135,7 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
         else
           return ended(Status::internal_error, "this solver cannot restart its sensitivities after an event");
       }
-      const RestartOutcome r = b.reset(t, reinit);
+      const RestartOutcome r = b.reset(t, cause);
       if (r.status != Status::success) return ended(r.status, "after the event at t=" + std::to_string(t) + ": " + r.message);
       if (!step_end.resume(t, y_end, &out)) return out;
     }

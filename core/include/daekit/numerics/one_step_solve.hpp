@@ -44,8 +44,8 @@ SolveOutcome solve_one_step(ProblemView& problem, const SolveRequest& request, O
   if (!controller) return {Status::invalid_input, "unknown step-size controller", request.t0};
   // After an event changed the state: consistent algebraic components again (re-solved
   // when the event asks for it, else checked), f anew, and a first step from scratch.
-  const Restart restart = [&](double t, Eigen::VectorXd& y_event, bool reinit) -> RestartOutcome {
-    if (RestartOutcome again = reinitialise_after_event(problem, request, &mass, t, reinit, y_event, nullptr);
+  const Restart restart = [&](double t, Eigen::VectorXd& y_event, const EventRestart& cause) -> RestartOutcome {
+    if (RestartOutcome again = reinitialise_after_event(problem, request, &mass, t, cause, y_event, nullptr);
         again.status != Status::success)
       return again;
     if (stepper->restart(t, y_event) != Eval::ok) return {Status::evaluation_failure, problem.last_message(), 0.0};
@@ -54,10 +54,10 @@ SolveOutcome solve_one_step(ProblemView& problem, const SolveRequest& request, O
       return {Status::evaluation_failure, "choosing the first step: " + problem.last_message(), 0.0};
     return {Status::success, "", h};
   };
-  // Output at requested times and kept dense output: an index-1 DAE's algebraic
+  // Output at requested times and events, kept dense output: an index-1 DAE's algebraic
   // components re-solved there.
   std::optional<AlgebraicProjection> projection;
-  if ((request.output == OutputMode::saveat || request.keep_dense) && AlgebraicProjection::applies(problem, request))
+  if (AlgebraicProjection::applies(problem, request))
     projection.emplace(problem, request, mass);
   SolveOutcome out =
       drive(*stepper, problem, request, sink, *controller, h0, y, DriverLimits{}, restart, projection ? &*projection : nullptr);

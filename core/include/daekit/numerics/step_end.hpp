@@ -24,6 +24,7 @@
 namespace daekit {
 
 class AlgebraicProjection;
+struct EventRestart;
 
 struct SolveOutcome {
   Status status = Status::internal_error;
@@ -58,8 +59,8 @@ class StepEnd {
     finish          // the run ends as *out says
   };
   // *t: where the run is after the step (the step's end, or where an event cut it);
-  // *reinit: with restart, whether the event asked for the DAE's re-initialisation.
-  Next after(Step& step, double* t, bool* reinit, SolveOutcome* out);
+  // *restart: with Next::restart, what the event asks of the method's restart.
+  Next after(Step& step, double* t, EventRestart* restart, SolveOutcome* out);
 
   // After the method restarted at (t, y): the root functions' values there, the next time
   // event. false: the run ends as *out says.
@@ -69,8 +70,8 @@ class StepEnd {
   // restarts its sensitivities from it (nullptr: no sensitivities).
   const Eigen::MatrixXd* sensitivities_after_event() const { return events_.sensitivities_after_event(); }
 
-  // Output points at requested times and the kept dense output's interior samples get
-  // their algebraic components re-solved by this (an index-1 DAE's,
+  // Output points at requested times, events inside a step and the kept dense output's
+  // interior samples get their algebraic components re-solved by this (an index-1 DAE's,
   // numerics/consistency.hpp); nullptr: the interpolant's as they are.
   void project_saved_points(AlgebraicProjection* projection) { projection_ = projection; }
 
@@ -86,7 +87,8 @@ class StepEnd {
   bool emit_saved_until(double t_limit, const Interpolant& y_at, double* t_stopped);
   Next finish(SolveOutcome* out, Status status, std::string message, double t);
   // The step ended at t_end with an event (handled_ says which): stop, restart, or go on.
-  Next after_event(double t_end, const Eigen::VectorXd& y_end, bool stopped_by_model, bool* reinit, SolveOutcome* out);
+  Next after_event(double t_end, const Eigen::VectorXd& y_end, bool stopped_by_model, EventRestart* restart,
+                   SolveOutcome* out);
 
   ProblemView& problem_;
   const SolveRequest& req_;
