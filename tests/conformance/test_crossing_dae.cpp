@@ -26,7 +26,9 @@
 // algebraic equation by more than one tolerance: inconsistent_initial_values) in every
 // family but bdf and ndf at rtol 1e-6. Now every family searches a crossing on states
 // with y3 re-solved, and the check after a reaction compares the residuals with those
-// before it.
+// before it. In residual form (crossing_dae_residual) the restart re-solved y3 across the
+// root and bdf, ndf, ida and petsc found the same crossing again (16 to 25 events for 13);
+// such a crossing is now the same event (EventMonitor, recrossing_).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <iostream>
@@ -146,8 +148,10 @@ TEST_CASE("a DAE's events: each found once where the exact solution has it, its 
   int checked = 0;
   double worst_time = 0.0, worst_state = 0.0, worst_defect = 0.0;
   for (const auto& solver : test::event_solvers()) {
-    for (const char* problem : {"crossing_dae", "crossing_dae_react"}) {
-      const bool reacts = std::string(problem) == "crossing_dae_react";
+    for (const char* problem : {"crossing_dae", "crossing_dae_react", "crossing_dae_residual"}) {
+      const bool reacts = std::string(problem) != "crossing_dae";
+      // A residual form's states at its events are the interpolant's (measured 1.5).
+      const double defect_bound = std::string(problem) == "crossing_dae_residual" ? 10.0 : 0.01;
       for (double rtol : {1e-4, 1e-6, 1e-8}) {
         for (double atol_ratio : {1.0, 1e-3}) {
           const double atol = atol_ratio * rtol, scale = atol + rtol;
@@ -184,7 +188,7 @@ TEST_CASE("a DAE's events: each found once where the exact solution has it, its 
             worst_defect = std::max(worst_defect, defect);
             INFO("point at t=" << t << ": error " << error << ", defect " << defect);
             CHECK(error <= 200.0);
-            CHECK(defect <= 0.01);
+            CHECK(defect <= defect_bound);
           }
         }
       }

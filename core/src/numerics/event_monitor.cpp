@@ -52,6 +52,13 @@ Eval EventMonitor::start(double t, const Eigen::VectorXd& y) {
   sink_.hold_sensitivities(t, nullptr);
   if (nroots_ > 0)
     if (const Eval e = roots_at(t, y, g_left_); e != Eval::ok) return e;
+  recrossing_.clear();
+  for (std::size_t k = 0; k < reacted_.fired.size(); ++k) {
+    const double g = g_left_[reacted_.fired[k]];
+    if (g != 0.0 && (g > 0.0) != (reacted_.directions[k] > 0))
+      recrossing_.push_back({reacted_.fired[k], reacted_.directions[k], std::abs(g)});
+  }
+  reacted_ = RootBracket{};
   next_time_ = request_.direction() * std::numeric_limits<double>::infinity();
   if (problem_.has_time_events()) {
     double t_next = 0.0;
@@ -128,6 +135,19 @@ Eval EventMonitor::find(double t_from, double t_to, const Eigen::VectorXd& y_to,
   }
   // A root at tend is not an event: the run ends there with the state before it.
   if (*found && at_tend(root->t)) *found = false;
+  if (*found && crossed_again(*root)) {
+    // The crossing of the event the method restarted from: the search goes on after it.
+    if (root->t == t_to) {
+      g_left_ = g_right_;
+      *found = false;
+      return Eval::ok;
+    }
+    y_search(root->t, y_root_);
+    if (const Eval e = roots_at(root->t, y_root_, g_root_); e != Eval::ok) return e;
+    continue_after_event(*root);
+    return find(root->t, t_to, y_to, y_at, root, found, y_refined_at);
+  }
+  if (!*found) forget_turned_away();
   if (*found) {
     // The values where it was found start the search of the rest of the step.
     if (root->t == t_to) {
@@ -141,6 +161,29 @@ Eval EventMonitor::find(double t_from, double t_to, const Eigen::VectorXd& y_to,
     g_left_ = g_right_;
   }
   return Eval::ok;
+}
+
+bool EventMonitor::crossed_again(const RootBracket& root) {
+  if (recrossing_.empty()) return false;
+  for (std::size_t k = 0; k < root.fired.size(); ++k) {
+    const auto same = [&](const Recrossing& r) {
+      return r.function == root.fired[k] && r.direction == root.directions[k];
+    };
+    if (std::find_if(recrossing_.begin(), recrossing_.end(), same) == recrossing_.end()) return false;
+  }
+  std::erase_if(recrossing_, [&](const Recrossing& r) {
+    return std::find(root.fired.begin(), root.fired.end(), r.function) != root.fired.end();
+  });
+  return true;
+}
+
+void EventMonitor::forget_turned_away() {
+  std::erase_if(recrossing_, [&](Recrossing& r) {
+    const double g = g_right_[r.function];
+    if (g == 0.0 || (g > 0.0) == (r.direction > 0) || std::abs(g) >= r.distance) return true;
+    r.distance = std::abs(g);
+    return false;
+  });
 }
 
 bool EventMonitor::crossed_at(const RootBracket& root, const Eigen::VectorXd& g) const {
@@ -267,6 +310,20 @@ EventMonitor::Handled EventMonitor::handle(double t, std::uint32_t kind, const R
   // A problem that reacts may have switched its own mode without touching y: the step
   // beyond the event was computed with the old equations, so any reaction restarts there.
   out.changed = problem_.has_on_event() || action == DK_EVENT_REINIT || y != y_before_;
+  reacted_ = RootBracket{};
+  if (root && out.changed && action != DK_EVENT_REINIT && y == y_before_) {
+    // Only functions the reaction left as they were (a mode may move a threshold).
+    if (const Eval e = roots_at(t, y, g_probe_); e != Eval::ok) {
+      out.status = Status::evaluation_failure;
+      out.message = "evaluating the events after the reaction " + at_time(t) + ": " + problem_.last_message();
+      return out;
+    }
+    for (std::size_t k = 0; k < root->fired.size(); ++k)
+      if (g_probe_[root->fired[k]] == g_root_[root->fired[k]]) {
+        reacted_.fired.push_back(root->fired[k]);
+        reacted_.directions.push_back(root->directions[k]);
+      }
+  }
   if (jump_ && out.changed) {
     std::string why;
     if (const Status st = jump_->after(event, y, y != y_before_, action == DK_EVENT_REINIT, s_event_, &why);

@@ -116,6 +116,25 @@ class EventMonitor {
   Eigen::MatrixXd s_event_;               // s- at the event, then s+
   Eigen::VectorXd rhs_before_;            // rhs_before_event(); empty where not kept
   Eigen::VectorXd y_root_;                // state_at_root()
+  // A restart re-solves the algebraic components (a residual-form DAE's always, whose
+  // crossings are searched on the interpolant), which may put a function that fired back
+  // on its old side: the trajectory from there crosses again a little later, the same
+  // event. The last reacting event's functions that its reaction left alone (y and g as
+  // they were, no re-initialisation), then those so put back, with |g| at the restart or
+  // the last step's end: a crossing of theirs in the same direction while |g| has only
+  // fallen is not reported again (find).
+  RootBracket reacted_;
+  struct Recrossing {
+    std::int32_t function;
+    std::int8_t direction;
+    double distance;
+  };
+  std::vector<Recrossing> recrossing_;
+  // Whether every function of `root` is one put back by the restart; those are dropped.
+  bool crossed_again(const RootBracket& root);
+  // After a step without a root: the functions put back that did not come nearer to zero
+  // are dropped (they turned away: their next crossing is a new event).
+  void forget_turned_away();
   bool s_jumped_ = false;
 };
 

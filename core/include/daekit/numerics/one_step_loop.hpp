@@ -137,6 +137,7 @@ SolveOutcome one_step_loop(Backend& b, const SolveRequest& req, OutputSink& sink
       }
       const RestartOutcome r = b.reset(t, cause);
       if (r.status != Status::success) return ended(r.status, "after the event at t=" + std::to_string(t) + ": " + r.message);
+      y_end = b.state();  // as the restart made it consistent
       if (!step_end.resume(t, y_end, &out)) return out;
     }
     if (constraints.active()) {
