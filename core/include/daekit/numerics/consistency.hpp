@@ -66,18 +66,19 @@ struct EventRestart {
 // residuals by more than their tolerance without saying so is refused, naming
 // DK_EVENT_REINIT; a reaction that left them as they were finds there the method's own
 // defect (its state satisfies them to its local error, its interpolant less well), which
-// is removed as at a re-initialisation. Then y' when `yp` is given. `mass` is the mass matrix of a mass-matrix problem, nullptr for the residual
-// form (whose y' is solved for).
+// is removed as at a re-initialisation. Then y' when `yp` is given. `mass` is the mass
+// matrix of a mass-matrix problem, nullptr for the residual form (whose y' is solved for).
 RestartOutcome reinitialise_after_event(ProblemView& problem, const SolveRequest& request, const MassMatrix* mass,
                                         double t, const EventRestart& cause, Eigen::VectorXd& y, Eigen::VectorXd* yp);
 
-// The output points of a one-step method on an index-1 DAE, their algebraic components
-// re-solved from the differential ones. A method's continuous extension is of lower
-// order than its steps and weakest on algebraic components (ros34pw2's cubic Hermite
-// interpolates them linearly; Radau IIA's collocation polynomial with 7 stages has order
-// 8 against the step's 13): on crossing_dae (tests/abi/fixtures) y3 = y1^2 + y2 was 240 to
-// 870 tolerances off between the steps while y1, y2 and every step point were within
-// 15. Newton on the algebraic equations N^T f = 0 for the algebraic components gives them
+// The points between the steps on an index-1 DAE (output at requested times, kept dense
+// output, the states where an event is searched and handled), in every family, their
+// algebraic components re-solved from the differential ones. A method's continuous
+// extension is of lower order than its steps and weakest on algebraic components
+// (ros34pw2's cubic Hermite interpolates them linearly; Radau IIA's collocation
+// polynomial with 7 stages has order 8 against the step's 13): on crossing_dae
+// (tests/abi/fixtures) y3 = y1^2 + y2 was 240 to 870 tolerances off between the steps
+// while y1, y2 and every step point were within 15. Newton on the algebraic equations N^T f = 0 for the algebraic components gives them
 // the differential components' accuracy, where those equations determine them (their
 // block of df/dy non-singular; tba's is structurally singular: there the interpolant's
 // values are kept). Allocates once; a sensitivity column is not re-solved, so a solve
