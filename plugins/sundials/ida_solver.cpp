@@ -592,9 +592,7 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
   if (!model.sensitivities && !emit_t0(y0)) return {Status::stopped_by_observer, "", req.t0};
 
   // Output between the steps and events of an index-1 DAE: its algebraic components re-solved.
-  std::optional<AlgebraicProjection> projection;
-  if (constant_mass && AlgebraicProjection::applies(problem, req)) projection.emplace(problem, req, model.mass);
-  AlgebraicProjection* const between_steps = projection ? &*projection : nullptr;
+  const auto between_steps = AlgebraicProjection::for_solve(problem, req, constant_mass ? &model.mass : nullptr);
   Stats& stats = problem.stats();
   std::string retries;
   double used_h0 = 0.0;
@@ -646,7 +644,7 @@ SolveOutcome IdaSolver::solve(ProblemView& problem, const SolveRequest& req, Out
     }
     if (!emit_t0(ida.state())) return {Status::stopped_by_observer, "", req.t0};
     EventMonitor events(problem, req, sink);
-    out = one_step_loop(ida, req, sink, static_cast<long>(req.max_steps - stats.steps), events, between_steps);
+    out = one_step_loop(ida, req, sink, static_cast<long>(req.max_steps - stats.steps), events, between_steps.get());
     ida.add_stats(stats);
     current = nullptr;
     used_h0 = h0s[attempt];

@@ -71,10 +71,13 @@ AlgebraicProjection::AlgebraicProjection(ProblemView& problem, const SolveReques
 
 AlgebraicProjection::~AlgebraicProjection() = default;
 
-bool AlgebraicProjection::applies(const ProblemView& problem, const SolveRequest& request) {
+std::unique_ptr<AlgebraicProjection> AlgebraicProjection::for_solve(ProblemView& problem, const SolveRequest& request,
+                                                                     const MassMatrix* mass) {
   const bool between_steps = request.output == OutputMode::saveat || request.keep_dense || problem.nroots() > 0;
-  return between_steps && !request.wants_sensitivities() && !problem.residual_only() &&
-         index_one_dae(problem.info());
+  if (!mass || !between_steps || request.wants_sensitivities() || problem.residual_only() ||
+      !index_one_dae(problem.info()))
+    return nullptr;
+  return std::make_unique<AlgebraicProjection>(problem, request, *mass);
 }
 
 bool AlgebraicProjection::apply(double t, Eigen::VectorXd& y) {

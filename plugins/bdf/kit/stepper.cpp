@@ -561,11 +561,9 @@ SolveOutcome solve_bdf(ProblemView& problem, const SolveRequest& request, Output
   };
   // Output between the steps and events of an index-1 DAE: its algebraic components re-solved
   // there, as in every family (the root of a function of them, and the restart, agree).
-  std::optional<AlgebraicProjection> projection;
-  if (system.mass_form() && AlgebraicProjection::applies(problem, request))
-    projection.emplace(problem, request, system.mass());
-  SolveOutcome out =
-      drive(stepper, problem, request, sink, controller, h0, y, limits, restart, projection ? &*projection : nullptr);
+  const auto projection =
+      AlgebraicProjection::for_solve(problem, request, system.mass_form() ? &system.mass() : nullptr);
+  SolveOutcome out = drive(stepper, problem, request, sink, controller, h0, y, limits, restart, projection.get());
   if (!init.message.empty() && is_success(out.status)) out.message = init.message;
   return out;
 }

@@ -54,11 +54,9 @@ SolveOutcome solve(ProblemView& problem, const SolveRequest& req, OutputSink& si
   for (std::size_t k = 0; k < req.saveat.size() && req.saveat[k] == req.t0; ++k)
     if (!sink.emit(req.t0, y0)) return {Status::stopped_by_observer, "", req.t0};
   EventMonitor events(problem, req, sink);
-  std::optional<AlgebraicProjection> projection;  // output between the steps and events of an index-1 DAE
-  if (!model.residual_form() && AlgebraicProjection::applies(problem, req))
-    projection.emplace(problem, req, model.mass());
-  SolveOutcome out =
-      one_step_loop(ts, req, sink, static_cast<long>(req.max_steps), events, projection ? &*projection : nullptr);
+  // Output between the steps and events of an index-1 DAE: its algebraic components re-solved.
+  const auto projection = AlgebraicProjection::for_solve(problem, req, model.residual_form() ? nullptr : &model.mass());
+  SolveOutcome out = one_step_loop(ts, req, sink, static_cast<long>(req.max_steps), events, projection.get());
   ts.add_stats(problem.stats());
   if (!init.message.empty() && is_success(out.status)) out.message = init.message;
   return out;

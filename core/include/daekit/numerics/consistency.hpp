@@ -90,10 +90,12 @@ class AlgebraicProjection {
   AlgebraicProjection(const AlgebraicProjection&) = delete;
   AlgebraicProjection& operator=(const AlgebraicProjection&) = delete;
 
-  // Whether a solve has points between the steps (output at requested times, kept dense
-  // output, root functions) on a problem it serves: a mass-matrix DAE whose algebraic
-  // components are all of index 1, without sensitivities.
-  static bool applies(const ProblemView& problem, const SolveRequest& request);
+  // One for a solve that has points between the steps (output at requested times, kept
+  // dense output, root functions) on a problem it serves: a mass-matrix DAE (`mass`; the
+  // residual form passes nullptr) whose algebraic components are all of index 1, without
+  // sensitivities. nullptr otherwise. Every family asks this.
+  static std::unique_ptr<AlgebraicProjection> for_solve(ProblemView& problem, const SolveRequest& request,
+                                                        const MassMatrix* mass);
   // true when a correction fell below a thousandth of the tolerances within four
   // iterations; otherwise (and when the model or the LU fails) y is left as it came.
   // df/dy is kept from point to point while Newton converges with it.

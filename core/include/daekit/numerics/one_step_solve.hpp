@@ -56,11 +56,9 @@ SolveOutcome solve_one_step(ProblemView& problem, const SolveRequest& request, O
   };
   // Output at requested times and events, kept dense output: an index-1 DAE's algebraic
   // components re-solved there.
-  std::optional<AlgebraicProjection> projection;
-  if (AlgebraicProjection::applies(problem, request))
-    projection.emplace(problem, request, mass);
+  const auto projection = AlgebraicProjection::for_solve(problem, request, &mass);
   SolveOutcome out =
-      drive(*stepper, problem, request, sink, *controller, h0, y, DriverLimits{}, restart, projection ? &*projection : nullptr);
+      drive(*stepper, problem, request, sink, *controller, h0, y, DriverLimits{}, restart, projection.get());
   if (!init.message.empty() && is_success(out.status)) out.message = init.message;
   return out;
 }
