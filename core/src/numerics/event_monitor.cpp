@@ -33,6 +33,9 @@ EventMonitor::EventMonitor(ProblemView& problem, const SolveRequest& request, Ou
   // State-sized work for root finding and handling only where events can happen.
   y_scratch_.setZero(nroots_ > 0 ? problem.size() : 0);
   y_root_.setZero(nroots_ > 0 ? problem.size() : 0);
+  y_landed_.setZero(nroots_ > 0 ? problem.size() : 0);
+  y_moved_.setZero(nroots_ > 0 ? problem.size() : 0);
+  g_landed_.setZero(m);
   y_before_.setZero(active() || problem.wants_step_notification() ? problem.size() : 0);
   // A mass-matrix DAE's reaction is checked against the algebraic equations as they were.
   const bool may_react = (active() || problem.wants_step_notification()) && problem.has_on_event();

@@ -102,7 +102,7 @@ StepEnd::Next StepEnd::after(Step& s, double* t, EventRestart* restart, SolveOut
   };
   const auto y_at_or_nan = nan_where_failing(y_at);
   const auto y_output_or_nan = nan_where_failing(y_output_at);
-  const EventMonitor::Interpolant y_refined = y_output_or_nan;
+  const EventMonitor::Interpolant y_refined = y_output_or_nan, y_plain = y_at_or_nan;
   // The run ends before the step's end: the observer stopped at a requested point (y_out_
   // is its value), or the step's dense output could not be evaluated.
   const auto stopped_early = [&](double ts) {
@@ -134,6 +134,9 @@ StepEnd::Next StepEnd::after(Step& s, double* t, EventRestart* restart, SolveOut
         Eval::ok)
       return finish(out, Status::evaluation_failure,
                     "evaluating the events " + where(s.t_new, h) + ": " + problem_.last_message(), s.t_new);
+    if (found && land(s, projection_ ? y_refined : y_plain, &root) != Eval::ok)
+      return finish(out, Status::evaluation_failure,
+                    "evaluating the events " + where(root.t, h) + ": " + problem_.last_message(), root.t);
     if (interpolation_failed) return stopped_early(s.t_new);
     if (!found) break;
     if (!emit_saved_until(root.t, y_output_at, &t_stopped)) return stopped_early(t_stopped);
@@ -174,21 +177,35 @@ StepEnd::Next StepEnd::after(Step& s, double* t, EventRestart* restart, SolveOut
   }
 
   if (!emit_saved_until(t_end, y_output_at, &t_stopped)) return stopped_early(t_stopped);
-  // The step's polynomial up to where the step ended (an event may have cut it); its end
-  // value is the state before any event changed it.
-  if (dense_ && s.dense_degree >= 0 &&
-      !dense_->sample(s.t_old, t_end, s.dense_degree, dense_samples_,
-                      [&](int, double ts, auto column) {
-                        if (!y_output_at(ts, y_out_)) return false;
-                        column = y_out_;
-                        return true;
-                      }))
-    return stopped_early(s.t_new);
+  if (!keep_dense(s, t_end, y_output_at)) return stopped_early(s.t_new);
   *t = t_end;
   if (req_.output == OutputMode::every_step && !sink_.emit(t_end, y_end))
     return finish(out, Status::stopped_by_observer, "stopped by the observer", t_end);
   if (!cut) return Next::go_on;
   return after_event(t_end, y_end, stopped_by_model, restart, out);
+}
+
+bool StepEnd::keep_dense(const Step& s, double t_end, const Interpolant& y_output_at) {
+  // The step's polynomial up to where the step ended (an event may have cut it); its end
+  // value is the state before any event changed it.
+  return !dense_ || s.dense_degree < 0 ||
+         dense_->sample(s.t_old, t_end, s.dense_degree, dense_samples_, [&](int, double ts, auto column) {
+           if (!y_output_at(ts, y_out_)) return false;
+           column = y_out_;
+           return true;
+         });
+}
+
+Eval StepEnd::land(const Step& s, const EventMonitor::Interpolant& y_between, RootBracket* root) {
+  if (!s.retake || root->t == s.t_new || !events_.ends_step(*root)) return Eval::ok;
+  // On the algebraic equations, as every event's state is (a linearly implicit step leaves
+  // them violated by up to its local error).
+  const auto retake_consistent = [&](double ts, Eigen::VectorXd& v) {
+    if (!(*s.retake)(ts, v)) return false;
+    if (projection_) projection_->apply(ts, v);
+    return true;
+  };
+  return events_.land(s.t_old, s.t_new, y_between, retake_consistent, root);
 }
 
 StepEnd::Next StepEnd::after_event(double t_end, const Eigen::VectorXd& y_end, bool stopped_by_model,

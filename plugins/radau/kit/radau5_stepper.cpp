@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <limits>
 
 namespace daekit {
@@ -142,20 +143,31 @@ std::optional<StepAttempt> Radau5Stepper::solve_complex(double h, Eigen::VectorX
 }
 
 // Starting values: zero on the first step, else the last accepted step's collocation
-// polynomial extrapolated to the new stages (also when retrying with a smaller h).
+// polynomial extrapolated to the new stages (also when retrying with a smaller h), or for
+// a re-take at its nodes from the accepted step's start.
 void Radau5Stepper::start_stages(double h) {
   if (first_) {
     z1_.setZero(), z2_.setZero(), z3_.setZero();
     f1_.setZero(), f2_.setZero(), f3_.setZero();
+    return;
+  }
+  if (retake_from_) {
+    const double q = h / hold_;
+    interpolate(c1 * q, z1_);
+    interpolate(c2 * q, z2_);
+    interpolate(q, z3_);
+    z1_ -= *retake_from_;
+    z2_ -= *retake_from_;
+    z3_ -= *retake_from_;
   } else {
     const double c3q = h / hold_, c1q = c1 * c3q, c2q = c2 * c3q;
     z1_ = c1q * (cont1_ + (c1q - c2m1) * (cont2_ + (c1q - c1m1) * cont3_));
     z2_ = c2q * (cont1_ + (c2q - c2m1) * (cont2_ + (c2q - c1m1) * cont3_));
     z3_ = c3q * (cont1_ + (c3q - c2m1) * (cont2_ + (c3q - c1m1) * cont3_));
-    f1_ = ti11 * z1_ + ti12 * z2_ + ti13 * z3_;
-    f2_ = ti21 * z1_ + ti22 * z2_ + ti23 * z3_;
-    f3_ = ti31 * z1_ + ti32 * z2_ + ti33 * z3_;
   }
+  f1_ = ti11 * z1_ + ti12 * z2_ + ti13 * z3_;
+  f2_ = ti21 * z1_ + ti22 * z2_ + ti23 * z3_;
+  f3_ = ti31 * z1_ + ti32 * z2_ + ti33 * z3_;
 }
 
 // Simplified Newton iteration on the transformed stage system; a failure when it does not
@@ -285,6 +297,14 @@ void Radau5Stepper::accept() {
   have_jac_ = theta_ <= settings_.jacobian_reuse;
   jac_current_ = false;
   last_t_ = std::numeric_limits<double>::quiet_NaN();
+}
+
+StepAttempt Radau5Stepper::retake(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_end) {
+  // As RadauIIAStepper::retake: the Newton iteration's memory stays the accepted steps'.
+  const auto memory = std::tuple(faccon_, theta_, newton_);
+  const StepAttempt a = radau_detail::retake_step(*this, t, h, y, y_end, [] {});
+  std::tie(faccon_, theta_, newton_) = memory;
+  return a;
 }
 
 void Radau5Stepper::interpolate(double theta, Eigen::VectorXd& out) const {

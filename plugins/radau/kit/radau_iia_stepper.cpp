@@ -1,7 +1,9 @@
 #include "daekit/kits/radau/radau_iia_stepper.hpp"
 
+
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace daekit {
 namespace {
@@ -157,11 +159,17 @@ std::optional<StepAttempt> RadauIIAStepper::prepare_matrices(double t, double h,
 }
 
 // Starting values: the last step's collocation polynomial (of whatever order) at the
-// new nodes, else zero.
+// new nodes, else zero; for a re-take, at its nodes from the accepted step's start.
 void RadauIIAStepper::start_stages(double h) {
   const int s = stages_;
   if (first_ || !cont_tab_) {
     for (int i = 0; i < s; ++i) z_[i].setZero(), w_[i].setZero();
+  } else if (retake_from_) {
+    for (int i = 0; i < s; ++i) {
+      interpolate(tab_->c[i] * h / hold_, z_[i]);
+      z_[i] -= *retake_from_;
+    }
+    to_transformed();
   } else {
     const int s_old = cont_tab_->stages;
     for (int i = 0; i < s; ++i) {
@@ -319,6 +327,17 @@ void RadauIIAStepper::accept() {
     use_stages(s - 2);
   }
   newton_failed_ = false;
+}
+
+StepAttempt RadauIIAStepper::retake(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_end) {
+  // The Newton iteration's and the order selection's memory stay the accepted steps': the
+  // steps after the event go on from it (a re-take converges from good starting values
+  // and would read as "no rate measured"; one that fails is not the method's trouble, and
+  // does not lower the order).
+  const auto memory = std::tuple(faccon_, theta_, newton_, newton_failed_, lower_for_retry_, rate_memory_);
+  const StepAttempt a = radau_detail::retake_step(*this, t, h, y, y_end, [this] { lower_for_retry_ = false; });
+  std::tie(faccon_, theta_, newton_, newton_failed_, lower_for_retry_, rate_memory_) = memory;
+  return a;
 }
 
 void RadauIIAStepper::remember_rate() {

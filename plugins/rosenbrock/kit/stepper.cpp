@@ -16,7 +16,7 @@ RosenbrockStepper::RosenbrockStepper(const tableaus::RosenbrockTableau& tableau,
       max_jacobian_age_(tableau.w_method ? std::max(1, max_jacobian_age) : 1) {
   const Eigen::Index n = problem.size();
   for (auto* v : {&f0_, &ft_, &y_old_, &y_new_, &u_, &fu_, &rhs_, &sum_, &msum_, &err_, &f_old_, &f_new_, &yp_old_,
-                  &yp_new_})
+                  &yp_new_, &kept_y_old_, &kept_y_new_, &kept_f_new_})
     v->setZero(n);
   for (int i = 0; i < tab_.stages; ++i) k_[i].setZero(n);
   for (int r = 0; r < tab_.dense_rows; ++r) dense_[r].setZero(n);
@@ -206,6 +206,29 @@ void RosenbrockStepper::accept() {
   have_f0_ = have_f_new_;
   // A W-method may keep J (and f_t) for the next steps; then f_t is from an older point too.
   if (++jacobian_age_ >= max_jacobian_age_) have_jac_ = false;
+}
+
+StepAttempt RosenbrockStepper::retake(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_end) {
+  if (krylov_ || arnoldi_ || sensitivities_)
+    return StepAttempt::failed(StepAttempt::Kind::recoverable, "no re-take on a matrix-free path");
+  kept_y_old_.swap(y_old_);
+  kept_y_new_.swap(y_new_);
+  kept_f_new_.swap(f_new_);
+  const bool had_f_new = have_f_new_, had_jacobian = have_jac_;
+  const double t_last = t_last_, h_last = h_last_;
+  have_f0_ = false;  // f0_ is the next step's
+  have_jac_ = true;  // J and f_t from the accepted step's start, still in the iteration matrix
+  const StepAttempt a = attempt(t, h, y);
+  if (a.kind == StepAttempt::Kind::ok && a.error <= 1.0) y_end = y_new_;
+  kept_y_old_.swap(y_old_);
+  kept_y_new_.swap(y_new_);
+  kept_f_new_.swap(f_new_);
+  have_f_new_ = had_f_new;
+  have_jac_ = had_jacobian;
+  t_last_ = t_last;
+  h_last_ = h_last;
+  have_f0_ = false;
+  return a;
 }
 
 bool RosenbrockStepper::derivative(const Eigen::VectorXd& f, Eigen::VectorXd& yp) const {

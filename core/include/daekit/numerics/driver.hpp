@@ -18,6 +18,11 @@
 //                              // (its steps satisfy a DAE's algebraic equations only to the
 //                              // local error): the driver re-solves them when the error
 //                              // estimate stalls (Driver::reinit_on_stall)
+//   StepAttempt retake(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_end);
+//                              // optional (one-step methods): the accepted step taken again
+//                              // from its start (t, y) with step h, its end in y_end, the
+//                              // accepted step's dense output left as it was; the method
+//                              // restarts after it (an event ends the step there)
 //   std::string restart_sensitivities(double t, const Eigen::VectorXd& y, const Eigen::MatrixXd& s);
 //                              // with sensitivities: after the restart at an event at (t, y),
 //                              // s+ (numerics/sensitivity_jump.hpp), a DAE's made consistent;
@@ -334,6 +339,9 @@ class Driver {
     int degree = -1;
     if constexpr (requires { stepper_.dense_degree(); }) degree = stepper_.dense_degree();
     StepEnd::Step step{t_old, t_new, &y_end_, y_at, degree, landing_ && time_event_next_};
+    auto retake = [&](double ts, Eigen::VectorXd& v) { return retake_to(t_old, ts, v); };
+    const EventMonitor::Retake retake_ref = retake;
+    if (retakes()) step.retake = &retake_ref;
     EventRestart cause;
     SolveOutcome ended;
     const StepEnd::Next next = step_end_.after(step, &t_, &cause, &ended);
@@ -367,6 +375,27 @@ class Driver {
     }
     next_step_size(a.error, h_used);
     return std::nullopt;
+  }
+
+  // Whether an event inside a step gets the state of the step taken again to it: a
+  // one-step method's (its interpolant is of lower order than its step), not with
+  // sensitivities or an adjoint, whose columns and record follow the steps taken.
+  bool retakes() const {
+    constexpr bool can = requires(Eigen::VectorXd& v) { stepper_.retake(0.0, 0.0, v, v); };
+    return can && !req_.wants_sensitivities() && !req_.wants_adjoint();
+  }
+  // The accepted step again from its start (t_old, y_: the step's end is not taken yet) to
+  // t, its end in y: a step attempted, and accepted when it passes the error test.
+  bool retake_to(double t_old, double t, Eigen::VectorXd& y) {
+    if constexpr (requires { stepper_.retake(t_old, t - t_old, y_, y); }) {
+      ++stats_.steps;
+      const StepAttempt again = stepper_.retake(t_old, t - t_old, y_, y);
+      if (again.kind != StepAttempt::Kind::ok || !(again.error <= 1.0)) return false;
+      ++stats_.accepted;
+      return true;
+    } else {
+      return false;
+    }
   }
 
   void next_step_size(double error, double h_used) {

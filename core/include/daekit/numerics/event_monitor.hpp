@@ -62,6 +62,23 @@ class EventMonitor {
             bool* found, const Interpolant* y_refined_at = nullptr);
   const Eigen::VectorXd& state_at_root() const { return y_root_; }
 
+  // Whether the event at `root` ends the step there: any reaction does (a mode the
+  // equations do not show may have changed, handle()), as a terminal function does.
+  bool ends_step(const RootBracket& root) const;
+
+  // y at t from the accepted step taken again from its start to t; false: it could not be.
+  using Retake = FunctionRef<bool(double t, Eigen::VectorXd& y)>;
+  // The root `find` located on the interpolant of the step (t_from, t_to], moved to the
+  // step's own accuracy where the event will end the step there: the state from the step
+  // re-taken to the root (a one-step method's interpolant is of lower order than its step:
+  // radauiia's collocation polynomial s + 1 against 2s - 1), and the root time corrected by
+  // Newton's rule on g along the re-taken steps (the slope from the interpolant, then their
+  // secant) until a correction would move the state by a hundredth of its tolerance or
+  // less, at most three re-takes. The result is on the new side of every function that
+  // fired, as a located root is; where no re-taken state is, the interpolant's stays.
+  // Updates root->t and state_at_root().
+  Eval land(double t_from, double t_to, const Interpolant& y_at, const Retake& retake, RootBracket* root);
+
   struct Handled {
     Status status = Status::success;  // success: go on; else how the integration ends
     std::string message;
@@ -94,6 +111,12 @@ class EventMonitor {
   bool at_tend(double t) const;
   // Whether one of the functions that fired at `root` has reached its new side in g.
   bool crossed_at(const RootBracket& root, const Eigen::VectorXd& g) const;
+  // Whether every one of them has (or is zero).
+  bool all_crossed_at(const RootBracket& root, const Eigen::VectorXd& g) const;
+  // How far y_at moves over dt from t, in units of the tolerances (the largest component).
+  double moved_by(const Interpolant& y_at, double t, double dt);
+  // d/dt of the first fired function times its direction, on y_at around root.t.
+  Eval slope_at_root(double t_from, double t_to, const Interpolant& y_at, const RootBracket& root, double* slope);
   // Where a function that keeps its sign over piece j of the samples may turn back across
   // zero (the turning point of a parabola through its samples), the earliest; false: none.
   bool turning_point(int j, int pieces, double* probe, Eigen::Index* function) const;
@@ -116,6 +139,8 @@ class EventMonitor {
   Eigen::MatrixXd s_event_;               // s- at the event, then s+
   Eigen::VectorXd rhs_before_;            // rhs_before_event(); empty where not kept
   Eigen::VectorXd y_root_;                // state_at_root()
+  Eigen::VectorXd y_landed_, g_landed_;   // a re-taken step's end and g there (land)
+  Eigen::VectorXd y_moved_;               // moved_by's
   // A restart re-solves the algebraic components (a residual-form DAE's always, whose
   // crossings are searched on the interpolant), which may put a function that fired back
   // on its old side: the trajectory from there crosses again a little later, the same

@@ -50,6 +50,9 @@ class StepEnd {
     Interpolant y_at;                  // on [t_old, t_new]
     int dense_degree = -1;             // the dense polynomial's degree; < 0: none kept
     bool landed_on_time_event = false; // t_new is the time event the monitor named
+    // y at t from the step taken again from t_old (a one-step method's); nullptr: none.
+    // An event that ends the step inside it is moved onto such a step (EventMonitor::land).
+    const EventMonitor::Retake* retake = nullptr;
   };
   enum class Next {
     go_on,          // nothing happened: the method continues from its own step end
@@ -85,6 +88,11 @@ class StepEnd {
 
  private:
   bool emit_saved_until(double t_limit, const Interpolant& y_at, double* t_stopped);
+  // Into the kept dense output, the step up to t_end; false when y_output_at failed.
+  bool keep_dense(const Step& s, double t_end, const Interpolant& y_output_at);
+  // An event that ends the step inside it moved onto the step re-taken to it, where the
+  // stepper can (EventMonitor::land); y_between: y on the step as the search had it.
+  Eval land(const Step& s, const EventMonitor::Interpolant& y_between, RootBracket* root);
   Next finish(SolveOutcome* out, Status status, std::string message, double t);
   // The step ended at t_end with an event (handled_ says which): stop, restart, or go on.
   Next after_event(double t_end, const Eigen::VectorXd& y_end, bool stopped_by_model, EventRestart* restart,

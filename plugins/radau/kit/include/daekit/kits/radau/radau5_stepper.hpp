@@ -27,6 +27,7 @@
 #include "daekit/kits/radau/error_scale.hpp"
 #include "daekit/kits/radau/radau5_sensitivities.hpp"
 #include "daekit/solve_request.hpp"
+#include "daekit/kits/radau/retake.hpp"
 
 namespace daekit {
 
@@ -59,6 +60,9 @@ class Radau5Stepper {
   const Eigen::VectorXd& y_new() const { return y_new_; }
   void accept();
   void interpolate(double theta, Eigen::VectorXd& out) const;
+  // The accepted step again from its start (t, y) with step h, to an event inside it
+  // (driver.hpp), as RadauIIAStepper::retake; the dense output stays the accepted step's.
+  StepAttempt retake(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_end);
   int order() const { return 5; }
   int dense_degree() const { return 3; }  // the collocation polynomial
   // After the restart at an event (restart() done): s continues from s+; "" or why not.
@@ -101,6 +105,10 @@ class Radau5Stepper {
   RadauErrorScale scale_;  // RADAU5's transformed tolerances and index-scaled weights
 
   bool have_f0_ = false, have_f_new_ = false, have_jac_ = false, jac_current_ = false, first_ = true, retry_ = false;
+  const Eigen::VectorXd* retake_from_ = nullptr;  // the accepted step's start, while retake() runs
+  template <class Stepper, class BeforeAttempt>
+  friend StepAttempt radau_detail::retake_step(Stepper&, double, double, const Eigen::VectorXd&, Eigen::VectorXd&,
+                                               BeforeAttempt);
   double factored_h_ = 0.0, last_t_ = std::numeric_limits<double>::quiet_NaN(), h_ = 0.0, hold_ = 0.0;
   double faccon_ = 1.0, theta_ = 1.0, t_end_ = 0.0;
   int newton_ = 0;

@@ -31,6 +31,7 @@
 #include "daekit/kits/radau/radau_iia_sensitivities.hpp"
 #include "daekit/kits/radau/tableau.hpp"
 #include "daekit/solve_request.hpp"
+#include "daekit/kits/radau/retake.hpp"
 
 namespace daekit {
 
@@ -98,6 +99,11 @@ class RadauIIAStepper {
   const Eigen::VectorXd& y_new() const { return y_new_; }
   void accept();
   void interpolate(double theta, Eigen::VectorXd& out) const;
+  // The accepted step again from its start (t, y) with step h, to an event inside it
+  // (driver.hpp): f there anew, the Jacobian as kept (any serves the simplified Newton
+  // iteration), the stages started from the accepted step's collocation polynomial, which
+  // stays the dense output. The method restarts after it.
+  StepAttempt retake(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_end);
   int order() const { return 2 * stages_ - 1; }
   int dense_degree() const { return cont_tab_ ? cont_tab_->stages : stages_; }  // the last step's collocation polynomial
   int stages() const { return stages_; }
@@ -156,6 +162,10 @@ class RadauIIAStepper {
   std::optional<RadauIIASensitivities> sensitivities_;  // with sensitivities asked for
   std::string sensitivities_failed_;  // why s0 could not be had: the first step says so
   double step_t_ = 0.0;               // where the step being attempted starts
+  const Eigen::VectorXd* retake_from_ = nullptr;  // the accepted step's start, while retake() runs
+  template <class Stepper, class BeforeAttempt>
+  friend StepAttempt radau_detail::retake_step(Stepper&, double, double, const Eigen::VectorXd&, Eigen::VectorXd&,
+                                               BeforeAttempt);
 };
 
 // Radau5Controller's rule with the exponent of the present order: err^(1/(s+1)).

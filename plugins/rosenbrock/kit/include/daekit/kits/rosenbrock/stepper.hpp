@@ -48,6 +48,11 @@ class RosenbrockStepper {
   // cubic Hermite interpolation on differential components (with f at the step's end, which
   // every accepted step evaluates for the next one) and linear interpolation on algebraic ones.
   void interpolate(double theta, Eigen::VectorXd& out);
+  // The accepted step again from its start (t, y) with step h, to an event inside it
+  // (driver.hpp): J and f_t as that step had them (from its start), f there anew; what the
+  // dense output reads is kept. With a direct LU only (the matrix-free paths keep the
+  // interpolant's state at events: a failed attempt).
+  StepAttempt retake(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_end);
   int order() const { return tab_.order; }
   // Linearly implicit: a DAE's algebraic equations hold only to the local error (driver.hpp).
   bool leaves_algebraic_defect() const { return !mass_.is_identity(); }
@@ -110,6 +115,7 @@ class RosenbrockStepper {
   bool have_f_new_ = false;  // f(t_new, y_new): the next step's first stage, and Hermite's end slope
   Eigen::VectorXd f0_, ft_, y_old_, y_new_, u_, fu_, rhs_, sum_, msum_, err_;
   Eigen::VectorXd f_old_, f_new_, yp_old_, yp_new_;  // for Hermite interpolation
+  Eigen::VectorXd kept_y_old_, kept_y_new_, kept_f_new_;  // the dense output's, while retake() runs
   std::array<Eigen::VectorXd, tableaus::max_rosenbrock_stages> k_;
   std::array<Eigen::VectorXd, 3> dense_;
   RosenbrockSensitivities* sensitivities_ = nullptr;
