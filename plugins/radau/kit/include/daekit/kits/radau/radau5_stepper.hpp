@@ -62,6 +62,7 @@ class Radau5Stepper {
   void interpolate(double theta, Eigen::VectorXd& out) const;
   // The accepted step again from its start (t, y) with step h, to an event inside it
   // (driver.hpp), as RadauIIAStepper::retake; the dense output stays the accepted step's.
+  // With direct LUs only (on the matrix-free path a failed attempt: the interpolant's state).
   StepAttempt retake(double t, double h, const Eigen::VectorXd& y, Eigen::VectorXd& y_end);
   int order() const { return 5; }
   int dense_degree() const { return 3; }  // the collocation polynomial
