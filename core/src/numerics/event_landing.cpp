@@ -2,8 +2,8 @@
 // (numerics/event_monitor.hpp says when and why).
 #include "daekit/numerics/event_monitor.hpp"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace daekit {

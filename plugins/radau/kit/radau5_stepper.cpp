@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
 #include <limits>
+#include <tuple>
 
 namespace daekit {
 using namespace radau5;
