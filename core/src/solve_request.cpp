@@ -164,6 +164,13 @@ bool parse_sensitivities(const dk_solve_options& in, const dk_problem_info& prob
 
 }  // namespace
 
+double SolveRequest::in_tolerances(const Eigen::VectorXd& change, const Eigen::VectorXd& y) const {
+  double largest = 0.0;
+  for (Eigen::Index i = 0; i < y.size(); ++i)
+    largest = std::max(largest, std::abs(change[i]) / (atol[i] + rtol[i] * std::abs(y[i])));
+  return largest;
+}
+
 double SolveRequest::extra_real(const std::string& key, double fallback) const {
   auto it = extra.find(key);
   double v = fallback;

@@ -60,6 +60,9 @@ struct SolveRequest {
   bool wants_adjoint() const { return adjoint != nullptr; }
 
   double direction() const { return tend >= t0 ? 1.0 : -1.0; }
+  // A change of y in units of the tolerances there: the largest |change_i| / (atol_i +
+  // rtol_i |y_i|).
+  double in_tolerances(const Eigen::VectorXd& change, const Eigen::VectorXd& y) const;
 
   // Typed access to plugin options; the keys were checked against the plugin's list.
   double extra_real(const std::string& key, double fallback) const;

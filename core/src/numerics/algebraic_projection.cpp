@@ -59,10 +59,7 @@ struct AlgebraicProjection::Parts {
     } else {
       dy = right * dense_lu.solve(-g);
     }
-    double largest = 0.0;
-    for (Eigen::Index i = 0; i < y.size(); ++i)
-      largest = std::max(largest, std::abs(dy[i]) / (request.atol[i] + request.rtol[i] * std::abs(y[i])));
-    return largest;
+    return request.in_tolerances(dy, y);
   }
 };
 

@@ -2,7 +2,6 @@
 // (numerics/event_monitor.hpp says when and why).
 #include "daekit/numerics/event_monitor.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -23,10 +22,8 @@ bool EventMonitor::ends_step(const RootBracket& root) const {
 }
 
 bool EventMonitor::all_crossed_at(const RootBracket& root, const Eigen::VectorXd& g) const {
-  for (std::size_t k = 0; k < root.fired.size(); ++k) {
-    const double value = g[root.fired[k]];
-    if (value != 0.0 && (value > 0.0) != (root.directions[k] > 0)) return false;
-  }
+  for (std::size_t k = 0; k < root.fired.size(); ++k)
+    if (!on_new_side(g[root.fired[k]], root.directions[k])) return false;
   return true;
 }
 
@@ -52,12 +49,8 @@ Eval EventMonitor::slope_at_root(double t_from, double t_to, const Interpolant& 
 double EventMonitor::moved_by(const Interpolant& y_at, double t, double dt) {
   y_at(t, y_scratch_);
   y_at(t + dt, y_moved_);
-  double largest = 0.0;
-  for (Eigen::Index i = 0; i < y_moved_.size(); ++i) {
-    const double scale = request_.atol[i] + request_.rtol[i] * std::abs(y_scratch_[i]);
-    largest = std::max(largest, std::abs(y_moved_[i] - y_scratch_[i]) / scale);
-  }
-  return largest;
+  y_moved_ -= y_scratch_;
+  return request_.in_tolerances(y_moved_, y_scratch_);
 }
 
 Eval EventMonitor::land(double t_from, double t_to, const Interpolant& y_at, const Retake& retake, RootBracket* root) {

@@ -190,10 +190,8 @@ void EventMonitor::forget_turned_away() {
 }
 
 bool EventMonitor::crossed_at(const RootBracket& root, const Eigen::VectorXd& g) const {
-  for (std::size_t k = 0; k < root.fired.size(); ++k) {
-    const double value = g[root.fired[k]];
-    if (value == 0.0 || (value > 0.0) == (root.directions[k] > 0)) return true;
-  }
+  for (std::size_t k = 0; k < root.fired.size(); ++k)
+    if (on_new_side(g[root.fired[k]], root.directions[k])) return true;
   return false;
 }
 

@@ -380,14 +380,12 @@ class Driver {
   // Whether an event inside a step gets the state of the step taken again to it: a
   // one-step method's (its interpolant is of lower order than its step), not with
   // sensitivities or an adjoint, whose columns and record follow the steps taken.
-  bool retakes() const {
-    constexpr bool can = requires(Eigen::VectorXd& v) { stepper_.retake(0.0, 0.0, v, v); };
-    return can && !req_.wants_sensitivities() && !req_.wants_adjoint();
-  }
+  static constexpr bool can_retake = requires(Stepper& s, Eigen::VectorXd& v) { s.retake(0.0, 0.0, v, v); };
+  bool retakes() const { return can_retake && !req_.wants_sensitivities() && !req_.wants_adjoint(); }
   // The accepted step again from its start (t_old, y_: the step's end is not taken yet) to
   // t, its end in y: a step attempted, and accepted when it passes the error test.
   bool retake_to(double t_old, double t, Eigen::VectorXd& y) {
-    if constexpr (requires { stepper_.retake(t_old, t - t_old, y_, y); }) {
+    if constexpr (can_retake) {
       ++stats_.steps;
       const StepAttempt again = stepper_.retake(t_old, t - t_old, y_, y);
       if (again.kind != StepAttempt::Kind::ok || !(again.error <= 1.0)) return false;

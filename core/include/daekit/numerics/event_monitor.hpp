@@ -109,9 +109,12 @@ class EventMonitor {
   Eval roots_at(double t, const Eigen::VectorXd& y, Eigen::VectorXd& g);
   // Whether t is tend, up to the rounding of event times accumulated on the way there.
   bool at_tend(double t) const;
+  // A fired function's value g on the side its crossing (direction +1 rising, -1 falling)
+  // leads to, or at zero.
+  static bool on_new_side(double g, std::int8_t direction) { return g == 0.0 || (g > 0.0) == (direction > 0); }
   // Whether one of the functions that fired at `root` has reached its new side in g.
   bool crossed_at(const RootBracket& root, const Eigen::VectorXd& g) const;
-  // Whether every one of them has (or is zero).
+  // Whether every one of them has.
   bool all_crossed_at(const RootBracket& root, const Eigen::VectorXd& g) const;
   // How far y_at moves over dt from t, in units of the tolerances (the largest component).
   double moved_by(const Interpolant& y_at, double t, double dt);
