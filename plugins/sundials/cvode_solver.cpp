@@ -237,7 +237,7 @@ class Cvode {
   // SUNDIALS' iterative solver, J v and the preconditioner (krylov_support.hpp).
   void start_krylov() {
     KrylovSupport& k = *model_.krylov;
-    k.make_solver(la_, y_, true, ctx_);
+    k.make_solver(la_, y_, KrylovSupport::Integrator::cvode, ctx_);
     check(CVodeSetLinearSolver(mem_, la_.solver, nullptr), "CVodeSetLinearSolver");
     check(CVodeSetEpsLin(mem_, k.eplifac()), "CVodeSetEpsLin");
     check(CVodeSetJacTimes(mem_, nullptr, &OdeModel::jtimes), "CVodeSetJacTimes");

@@ -340,7 +340,7 @@ class Ida {
   // SUNDIALS' iterative solver, J v and the preconditioner (krylov_support.hpp).
   void start_krylov() {
     KrylovSupport& k = *model_.krylov;
-    k.make_solver(la_, yy_, false, ctx_);
+    k.make_solver(la_, yy_, KrylovSupport::Integrator::ida, ctx_);
     check(IDASetLinearSolver(mem_, la_.solver, nullptr), "IDASetLinearSolver");
     check(IDASetEpsLin(mem_, k.eplifac()), "IDASetEpsLin");
     check(IDASetJacTimes(mem_, nullptr, &Model::jtimes), "IDASetJacTimes");

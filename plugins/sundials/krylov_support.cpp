@@ -13,6 +13,14 @@ namespace {
 Eigen::Map<const Eigen::VectorXd> view(N_Vector v) { return {N_VGetArrayPointer(v), N_VGetLength(v)}; }
 Eigen::Map<Eigen::VectorXd> edit(N_Vector v) { return {N_VGetArrayPointer(v), N_VGetLength(v)}; }
 
+// The solver's own solve, with SUNLS_RES_REDUCED read as SUNLS_CONV_FAIL (recoverable:
+// the integrator retries the step smaller, with a fresh preconditioner).
+template <int (*Solve)(SUNLinearSolver, SUNMatrix, N_Vector, N_Vector, realtype)>
+int converged_or_failed(SUNLinearSolver s, SUNMatrix a, N_Vector x, N_Vector b, realtype tol) {
+  const int flag = Solve(s, a, x, b, tol);
+  return flag == SUNLS_RES_REDUCED ? SUNLS_CONV_FAIL : flag;
+}
+
 }  // namespace
 
 bool KrylovSupport::setup(ProblemView& problem, const SolveRequest& request, const KrylovOptions& options,
@@ -33,7 +41,8 @@ bool KrylovSupport::setup(ProblemView& problem, const SolveRequest& request, con
   return true;
 }
 
-void KrylovSupport::make_solver(LinearAlgebra& la, N_Vector y, bool right_allowed, SUNContext ctx) const {
+void KrylovSupport::make_solver(LinearAlgebra& la, N_Vector y, Integrator integrator, SUNContext ctx) const {
+  const bool right_allowed = integrator == Integrator::cvode;
   const KrylovSettings& s = options_.settings;
   // Right, where allowed: the residual tested is then the true one, b - A x (on the left
   // it is P^-1 (b - A x)); on the brusselator (N = 64, rtol 1e-6, the multigrid
@@ -52,6 +61,12 @@ void KrylovSupport::make_solver(LinearAlgebra& la, N_Vector y, bool right_allowe
     case KrylovMethod::bicgstab: la.solver = SUNLinSol_SPBCGS(y, side, s.max_dimension, ctx); break;
   }
   if (!la.solver) throw std::runtime_error("cannot create SUNDIALS' Krylov solver");
+  if (integrator != Integrator::cvode) return;
+  switch (s.method) {
+    case KrylovMethod::gmres: la.solver->ops->solve = &converged_or_failed<SUNLinSolSolve_SPGMR>; break;
+    case KrylovMethod::fgmres: la.solver->ops->solve = &converged_or_failed<SUNLinSolSolve_SPFGMR>; break;
+    case KrylovMethod::bicgstab: la.solver->ops->solve = &converged_or_failed<SUNLinSolSolve_SPBCGS>; break;
+  }
 }
 
 int KrylovSupport::setup_ode(double t, N_Vector y, N_Vector fy, bool jacobian_ok, int* jacobian_current,

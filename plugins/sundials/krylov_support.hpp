@@ -33,10 +33,15 @@ class KrylovSupport {
   // residual-form problem. False with `why` when the preconditioner cannot be had.
   bool setup(ProblemView& problem, const SolveRequest& request, const KrylovOptions& options, const MassMatrix* mass,
              std::string* why);
+  enum class Integrator { cvode, ida };
   // The SPGMR / SPFGMR / SPBCGS object on vectors like y (no matrix: pass nullptr to the
   // integrator's SetLinearSolver), preconditioned on the right where the integrator allows
-  // it (CVODE; IDA takes left only).
-  void make_solver(LinearAlgebra& la, N_Vector y, bool right_allowed, SUNContext ctx) const;
+  // it (CVODE; IDA takes left only). For CVODE a solve that only reduced its residual is
+  // a failure, as IDA reads it: CVODE takes such a solve in its first Newton iteration,
+  // and where the correction came out small its convergence test accepted a step far from
+  // the solution (pollu, unpreconditioned SPGMR, rtol 1e-6: 1049 tolerances off at the
+  // end, with success).
+  void make_solver(LinearAlgebra& la, N_Vector y, Integrator integrator, SUNContext ctx) const;
   bool preconditioned() const { return preconditioner_.kind() != PreconditionerKind::none; }
   double eplifac() const { return options_.settings.newton_fraction; }
 

@@ -103,6 +103,14 @@ StepAttempt RosenbrockStepper::prepare_projection(double t, double h, const Eige
   return {};
 }
 
+double RosenbrockStepper::stage_tolerance() const {
+  // h / h_accurate ~ err^(1/q) of the last accepted step (err ~ h^q): a Krylov method
+  // that fails at larger steps keeps err far below 1, and the stages' error, which the
+  // estimate does not see, is then held to what it would add over the steps accuracy
+  // alone would take. 10^-3 at most: the solve must stay within reach of the products.
+  return krylov_tolerance_ * std::clamp(std::pow(accepted_error_, 1.0 / error_order()), 1e-3, 1.0);
+}
+
 StepAttempt RosenbrockStepper::solve_stage(int i, double t, double h, const Eigen::VectorXd& y) {
   Eigen::VectorXd& k = k_[static_cast<std::size_t>(i)];
   if (arnoldi_) {
@@ -116,7 +124,7 @@ StepAttempt RosenbrockStepper::solve_stage(int i, double t, double h, const Eige
   }
   const double gamma = h * tab_.gamma;
   krylov_->linearise_at(t, y, y, gamma, 1.0 / gamma);
-  const auto outcome = krylov_->solve(weights_, rhs_, k, krylov_tolerance_);
+  const auto outcome = krylov_->solve(weights_, rhs_, k, stage_tolerance());
   if (outcome == KrylovSolver::Outcome::model_failed) return failure(krylov_->model_failure());
   // A stage goes into y_new as it is: one short of its tolerance fails the step, which is
   // retried smaller (the operator nearer the identity, the method converges faster).
@@ -173,10 +181,11 @@ StepAttempt RosenbrockStepper::attempt(double t, double h, const Eigen::VectorXd
   h_last_ = h;
   StepAttempt a;
   a.error = norm_.rms(err_, y, y_new_, h);
+  last_error_ = a.error;
   if (sensitivities_) {
     // Krylov's products are at this step's y whatever the preconditioner's age: J is current.
     const RosenbrockStage stage{
-        t, h, &y, &k_, &matrix_, &mass_, krylov_ || jacobian_age_ == 0, krylov_, krylov_tolerance_};
+        t, h, &y, &k_, &matrix_, &mass_, krylov_ || jacobian_age_ == 0, krylov_, stage_tolerance()};
     double sensitivity_error = 0.0;
     const StepAttempt columns = sensitivities_->step(stage, norm_, y_new_, &sensitivity_error);
     if (columns.kind != StepAttempt::Kind::ok) return columns;
@@ -195,6 +204,7 @@ StepAttempt RosenbrockStepper::attempt(double t, double h, const Eigen::VectorXd
 }
 
 void RosenbrockStepper::accept() {
+  accepted_error_ = last_error_;
   if (sensitivities_) sensitivities_->accept(t_last_, h_last_);
   for (int r = 0; r < tab_.dense_rows; ++r) {
     dense_[r].setZero();

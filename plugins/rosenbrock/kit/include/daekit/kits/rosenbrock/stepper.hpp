@@ -99,6 +99,11 @@ class RosenbrockStepper {
   // Stage i's k from rhs_: a back-solve, a Krylov solve of (M - h gamma J) k = h gamma rhs,
   // or the projected system's solve.
   StepAttempt solve_stage(int i, double t, double h, const Eigen::VectorXd& y);
+  // A Krylov stage's tolerance: krylov_tolerance_ per unit of the step accuracy would
+  // allow, so that a run whose steps the Krylov method keeps short does not add up its
+  // stages' errors over thousands of steps (pollu, rtol 1e-4, unpreconditioned GMRES:
+  // 181 tolerances off at the end with one tolerance for every step).
+  double stage_tolerance() const;
   void hermite(double theta, Eigen::VectorXd& out);
   // y' from f where M is diagonal (identity included); false for a non-diagonal M.
   bool derivative(const Eigen::VectorXd& f, Eigen::VectorXd& yp) const;
@@ -123,6 +128,7 @@ class RosenbrockStepper {
   ArnoldiJacobian* arnoldi_ = nullptr;
   JacobianProduct* product_ = nullptr;  // J v for the Arnoldi projection
   double krylov_tolerance_ = 0.0;
+  double last_error_ = 1.0, accepted_error_ = 1.0;  // the last attempt's error estimate, the last accepted one's
   Eigen::VectorXd weights_;  // the error weights at y: the LU's scaling, the matrix-free paths' norms
   std::string sensitivities_failed_;  // why s0 could not be had: the first step says so
 };
