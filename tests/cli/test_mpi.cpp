@@ -200,8 +200,10 @@ TEST_CASE("mpirun -n 2 daekit run of a problem without a distributed form is ref
   // A wpd worker runs each point in a forked child, which cannot use the rank's MPI: a
   // petsc point fails by name there (it crashed in Open MPI before), the others run.
   const fs::path out = fresh_dir("mpi_wpd_petsc");
+  // A failed point is a row of the results, not a failure of the command (wpd exits 1
+  // only when a diagram cannot be drawn).
   CHECK(run_command(mpirun(2) + " wpd -p hires --solvers petsc,rodas5p --tols 1e-4 --out " + out.string(), &log) ==
-        1);  // wpd's exit code when points failed
+        0);
   std::ifstream results(out / "results.csv");
   const std::string csv((std::istreambuf_iterator<char>(results)), std::istreambuf_iterator<char>());
   CHECK_THAT(csv, Catch::Contains("does not survive fork"));
