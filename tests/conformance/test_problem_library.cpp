@@ -185,9 +185,9 @@ TEST_CASE("hires: no solver steps past the species used up at t ~ 320", "[confor
   // steeply. Without its sign constraints rodas5p and ros34pw2 at rtol 1e-4 crossed that
   // point in one step of 172 that their error estimates passed, ending 177 and 188
   // tolerances off (y6 = -0.012 where it is 0.006), with success; rodas42 and petsc's
-  // ra34pw2 (236) likewise.
-  // With them: every solver within 50 tolerances of the reference at the end (measured:
-  // petsc 26, rodas5p 15, the others at most 10), or a failure that says so.
+  // ra34pw2 (236) likewise. With them: every solver within 50 tolerances of the reference
+  // at the end (measured: petsc 26, rodas5p 15, the others at most 10), or a failure that
+  // says so.
   const auto solvers = test::in_tree_solvers();
   double worst = 0.0;
   for (const auto& solver : solvers)
