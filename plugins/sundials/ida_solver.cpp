@@ -247,8 +247,8 @@ class Ida {
   }
   // IDA tests a Krylov solve's residual, which is in F's units (y' for an ODE row), with
   // y's weights: a correction's error is about that residual over cj, up to 1/cj times the
-  // tolerance on long steps. So the tolerance is eplifac min(1, cj) (the last step's cj):
-  // never looser than IDA's own. With sensitivities a hundred times tighter: IDAS's
+  // tolerance on long steps. So the tolerance is eplifac min(1, cj) (the last step's cj;
+  // eplifac before the first): never looser than IDA's own. With sensitivities a hundred times tighter: IDAS's
   // staggered corrector keeps its first correction of the (linear) sensitivity system
   // once that correction is small, with the Krylov solve's error in it, and those errors
   // add up over the steps (unpreconditioned SPGMR, rtol 1e-6: Robertson's dy/dk2 39 %
@@ -357,7 +357,7 @@ class Ida {
     KrylovSupport& k = *model_.krylov;
     k.make_solver(la_, yy_, KrylovSupport::Integrator::ida, ctx_);
     check(IDASetLinearSolver(mem_, la_.solver, nullptr), "IDASetLinearSolver");
-    check(IDASetEpsLin(mem_, k.eplifac()), "IDASetEpsLin");
+    scale_linear_tolerance();
     check(IDASetJacTimes(mem_, nullptr, &Model::jtimes), "IDASetJacTimes");
     if (k.preconditioned())
       check(IDASetPreconditioner(mem_, &Model::prec_setup, &Model::prec_solve), "IDASetPreconditioner");

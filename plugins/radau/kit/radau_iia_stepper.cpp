@@ -1,6 +1,5 @@
 #include "daekit/kits/radau/radau_iia_stepper.hpp"
 
-
 #include <algorithm>
 #include <cmath>
 #include <tuple>

@@ -26,8 +26,8 @@
 #include "daekit/problem_view.hpp"
 #include "daekit/kits/radau/error_scale.hpp"
 #include "daekit/kits/radau/radau5_sensitivities.hpp"
-#include "daekit/solve_request.hpp"
 #include "daekit/kits/radau/retake.hpp"
+#include "daekit/solve_request.hpp"
 
 namespace daekit {
 

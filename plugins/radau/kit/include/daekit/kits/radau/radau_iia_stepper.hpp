@@ -30,8 +30,8 @@
 #include "daekit/kits/radau/error_scale.hpp"
 #include "daekit/kits/radau/radau_iia_sensitivities.hpp"
 #include "daekit/kits/radau/tableau.hpp"
-#include "daekit/solve_request.hpp"
 #include "daekit/kits/radau/retake.hpp"
+#include "daekit/solve_request.hpp"
 
 namespace daekit {
 
